@@ -1,0 +1,249 @@
+import path from 'node:path';
+import ms from 'ms';
+
+/**
+ * The only reader of the environment. Every variable of SPEC section 10 is parsed here, every
+ * problem is collected, and start-up fails with all of them listed at once.
+ */
+
+export interface Config {
+  readonly env: 'production' | 'development' | 'test';
+  readonly port: number;
+  readonly host: string;
+  readonly baseUrl: string;
+  /** Host (with port, if any) of BASE_URL: the default short domain stored with every link. */
+  readonly shortDomain: string;
+  readonly database: { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string };
+  readonly dataDir: string;
+  readonly redisUrl: string | undefined;
+  readonly dbPoolMax: number;
+  readonly dbPoolMin: number;
+  readonly logLevel: string;
+  readonly trustProxy: boolean;
+  readonly shutdownGraceMs: number;
+  readonly jwt: { readonly secret: string | undefined; readonly ttlMs: number };
+  readonly adminEmails: readonly string[];
+  readonly bcryptCost: number;
+  readonly links: {
+    readonly anonTtlMs: number;
+    readonly anonCodeLength: number;
+    readonly codeLength: number;
+    readonly maxUrlLength: number;
+    readonly allowPrivateDestinations: boolean;
+    readonly blocklistFile: string | undefined;
+  };
+  readonly redirect: {
+    readonly maxAgeSeconds: number;
+    readonly permanentStatus: 301 | 302 | 307 | 308;
+    readonly temporaryStatus: 302 | 307;
+  };
+  readonly cache: { readonly maxEntries: number; readonly linkTtlMs: number; readonly tombstoneTtlMs: number; readonly negativeTtlMs: number };
+  readonly rateLimit: { readonly anonPerMinute: number; readonly authPerMinute: number };
+  readonly cleanup: {
+    readonly enabled: boolean;
+    readonly intervalMs: number;
+    readonly initialDelayMs: number;
+    readonly lockAtMostMs: number;
+    readonly lockAtLeastMs: number;
+    readonly retentionMs: number;
+    readonly bufferMs: number;
+    readonly batchSize: number;
+    readonly batchPauseMs: number;
+    readonly maxDurationMs: number;
+    readonly archive: boolean;
+  };
+  readonly analytics: { readonly flushIntervalMs: number; readonly flushMaxEvents: number };
+  readonly healthcheck: { readonly enabled: boolean; readonly intervalMs: number };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Parses `250ms`, `2s`, `15m`, `8h`, `7d` or plain milliseconds. */
+export function parseDuration(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  if (!/^\d+(\.\d+)?\s*(ms|s|m|h|d)$/.test(trimmed)) return undefined;
+  const value = ms(trimmed as ms.StringValue);
+  return Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined;
+}
+
+class EnvReader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  optional(name: string): string | undefined {
+    return this.raw(name);
+  }
+
+  int(name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+    const text = this.raw(name);
+    if (text === undefined) return fallback;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      this.problems.push(`${name} must be a whole number from ${min} to ${max} (got "${text}")`);
+      return fallback;
+    }
+    return value;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const text = this.raw(name)?.toLowerCase();
+    if (text === undefined) return fallback;
+    if (['true', '1', 'yes', 'on'].includes(text)) return true;
+    if (['false', '0', 'no', 'off'].includes(text)) return false;
+    this.problems.push(`${name} must be true or false (got "${text}")`);
+    return fallback;
+  }
+
+  duration(name: string, fallback: string): number {
+    const text = this.raw(name) ?? fallback;
+    const value = parseDuration(text);
+    if (value === undefined) {
+      this.problems.push(`${name} must be a duration like 250ms, 2s, 15m, 8h, 7d or plain milliseconds (got "${text}")`);
+      return parseDuration(fallback) ?? 0;
+    }
+    return value;
+  }
+
+  oneOf<T extends string | number>(name: string, fallback: T, allowed: readonly T[]): T {
+    const text = this.raw(name);
+    if (text === undefined) return fallback;
+    const match = allowed.find((candidate) => String(candidate) === text);
+    if (match === undefined) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${text}")`);
+      return fallback;
+    }
+    return match;
+  }
+}
+
+function parseDatabase(read: EnvReader, dataDir: string): Config['database'] {
+  const url = read.optional('DATABASE_URL');
+  if (url === undefined) return { kind: 'sqlite', path: path.resolve(dataDir, 'linkforge.db') };
+  if (url.startsWith('sqlite:')) return { kind: 'sqlite', path: path.resolve(url.slice('sqlite:'.length)) };
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  read.problems.push('DATABASE_URL must start with sqlite: or postgres://');
+  return { kind: 'sqlite', path: path.resolve(dataDir, 'linkforge.db') };
+}
+
+function parseBaseUrl(read: EnvReader, port: number): { baseUrl: string; shortDomain: string } {
+  const text = read.string('BASE_URL', `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    const url = new URL(text);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+    if (url.pathname !== '/' || url.search || url.hash) throw new Error('path');
+    return { baseUrl: `${url.protocol}//${url.host}`, shortDomain: url.host };
+  } catch {
+    read.problems.push(`BASE_URL must be an http(s) origin without a path, like https://sho.rt (got "${text}")`);
+    return { baseUrl: `http://localhost:${port}`, shortDomain: `localhost:${port}` };
+  }
+}
+
+function parseJwt(read: EnvReader, database: Config['database']): Config['jwt'] {
+  const secret = read.optional('JWT_SECRET');
+  if (secret !== undefined && secret.length < 32) {
+    read.problems.push('JWT_SECRET must be at least 32 characters long');
+  }
+  if (secret === undefined && database.kind === 'postgres') {
+    read.problems.push('JWT_SECRET is required with PostgreSQL (instances must share one secret)');
+  }
+  return { secret, ttlMs: read.duration('JWT_TTL', '24h') };
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const read = new EnvReader(env);
+  const port = read.int('PORT', 8080, 0, 65535);
+  const dataDir = path.resolve(read.string('DATA_DIR', './data'));
+  const database = parseDatabase(read, dataDir);
+  const config: Config = {
+    env: read.oneOf('NODE_ENV', 'production', ['production', 'development', 'test'] as const),
+    port,
+    host: read.string('HOST', '127.0.0.1'),
+    ...parseBaseUrl(read, port),
+    database,
+    dataDir,
+    redisUrl: read.optional('REDIS_URL'),
+    dbPoolMax: read.int('DB_POOL_MAX', 10, 1, 1000),
+    dbPoolMin: read.int('DB_POOL_MIN', 2, 0, 1000),
+    logLevel: read.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    trustProxy: read.bool('TRUST_PROXY', false),
+    shutdownGraceMs: read.duration('SHUTDOWN_GRACE', '10s'),
+    jwt: parseJwt(read, database),
+    adminEmails: (read.optional('ADMIN_EMAILS') ?? '')
+      .split(',').map((email) => email.trim().toLowerCase()).filter(Boolean),
+    bcryptCost: read.int('BCRYPT_COST', 12, 4, 31),
+    links: {
+      anonTtlMs: read.duration('ANON_TTL', '8h'),
+      anonCodeLength: read.int('ANON_CODE_LENGTH', 7, 4, 64),
+      codeLength: read.int('CODE_LENGTH', 10, 4, 22),
+      maxUrlLength: read.int('MAX_URL_LENGTH', 4096, 16, 65536),
+      allowPrivateDestinations: read.bool('ALLOW_PRIVATE_DESTINATIONS', false),
+      blocklistFile: read.optional('BLOCKLIST_FILE'),
+    },
+    redirect: {
+      maxAgeSeconds: read.int('REDIRECT_MAX_AGE', 3600),
+      permanentStatus: read.oneOf('PERMANENT_REDIRECT_STATUS', 301, [301, 302, 307, 308] as const),
+      temporaryStatus: read.oneOf('TEMPORARY_REDIRECT_STATUS', 302, [302, 307] as const),
+    },
+    cache: {
+      maxEntries: read.int('CACHE_MAX_ENTRIES', 100_000),
+      linkTtlMs: read.duration('CACHE_TTL', '1h'),
+      tombstoneTtlMs: read.duration('CACHE_TOMBSTONE_TTL', '1h'),
+      negativeTtlMs: read.duration('CACHE_NEGATIVE_TTL', '60s'),
+    },
+    rateLimit: {
+      anonPerMinute: read.int('RATE_LIMIT_ANON', 20),
+      authPerMinute: read.int('RATE_LIMIT_AUTH', 10),
+    },
+    cleanup: {
+      enabled: read.bool('CLEANUP_ENABLED', true),
+      intervalMs: read.duration('CLEANUP_INTERVAL', '15m'),
+      initialDelayMs: read.duration('CLEANUP_INITIAL_DELAY', '1m'),
+      lockAtMostMs: read.duration('CLEANUP_LOCK_AT_MOST', '14m'),
+      lockAtLeastMs: read.duration('CLEANUP_LOCK_AT_LEAST', '10m'),
+      retentionMs: read.duration('CLEANUP_RETENTION', '7d'),
+      bufferMs: read.duration('CLEANUP_BUFFER', '1h'),
+      batchSize: read.int('CLEANUP_BATCH_SIZE', 1000, 1),
+      batchPauseMs: read.duration('CLEANUP_BATCH_PAUSE', '100ms'),
+      maxDurationMs: read.duration('CLEANUP_MAX_DURATION', '5m'),
+      archive: read.bool('CLEANUP_ARCHIVE', true),
+    },
+    analytics: {
+      flushIntervalMs: read.duration('ANALYTICS_FLUSH_INTERVAL', '1s'),
+      flushMaxEvents: read.int('ANALYTICS_FLUSH_MAX', 1000, 1),
+    },
+    healthcheck: {
+      enabled: read.bool('HEALTHCHECK_ENABLED', true),
+      intervalMs: read.duration('HEALTHCHECK_INTERVAL', '6h'),
+    },
+  };
+  if (config.cleanup.lockAtLeastMs > config.cleanup.lockAtMostMs) {
+    read.problems.push('CLEANUP_LOCK_AT_LEAST must not be longer than CLEANUP_LOCK_AT_MOST');
+  }
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return deepFreeze(config);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,56 @@
+export type LinkType = 'TEMPORARY' | 'PERMANENT';
+export type LinkStatus = 'ACTIVE' | 'EXPIRED' | 'DELETED';
+
+/** A stored link as the domain sees it. Times are epoch milliseconds. */
+export interface Link {
+  readonly id: number;
+  readonly domain: string;
+  readonly code: string;
+  readonly originalUrl: string;
+  readonly normalizedUrl: string;
+  readonly linkType: LinkType;
+  readonly status: LinkStatus;
+  readonly workspaceId: number | null;
+  readonly ownerId: number | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly expiresAt: number | null;
+  readonly deletedAt: number | null;
+  readonly redirectCount: number;
+  readonly avgRedirectMs: number;
+  readonly destinationStatus: number | null;
+  readonly lastCheckedAt: number | null;
+}
+
+/** What a link needs to be stored; the store assigns id and counters. */
+export interface NewLink {
+  readonly domain: string;
+  readonly code: string;
+  readonly originalUrl: string;
+  readonly normalizedUrl: string;
+  readonly linkType: LinkType;
+  readonly workspaceId: number | null;
+  readonly ownerId: number | null;
+  readonly claimTokenHash: string | null;
+  readonly createdAt: number;
+  readonly expiresAt: number | null;
+}
+
+/** Only what a redirect needs: the shape held by every cache layer. */
+export interface RedirectTarget {
+  readonly url: string;
+  readonly expiresAt: number | null;
+  readonly status: LinkStatus;
+  readonly linkId: number;
+  readonly permanent: boolean;
+}
+
+export function linkToRedirectTarget(link: Link): RedirectTarget {
+  return {
+    url: link.originalUrl,
+    expiresAt: link.expiresAt,
+    status: link.status,
+    linkId: link.id,
+    permanent: link.linkType === 'PERMANENT',
+  };
+}

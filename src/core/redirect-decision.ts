@@ -1,0 +1,23 @@
+import type { RedirectTarget } from './link.js';
+
+export type GoneReason = 'expired' | 'deleted';
+
+export type RedirectDecision =
+  | { readonly kind: 'redirect'; readonly url: string; readonly expiring: boolean }
+  | { readonly kind: 'gone'; readonly reason: GoneReason }
+  | { readonly kind: 'not_found' };
+
+/**
+ * SPEC section 4. Expiry is judged from `expiresAt` itself, whatever the status column says:
+ * the reaper marks rows late, and a redirect must never outlive its expiry by a second.
+ */
+export function decideRedirect(target: RedirectTarget | undefined, now: number): RedirectDecision {
+  if (target === undefined) return NOT_FOUND;
+  if (target.status === 'DELETED') return GONE_DELETED;
+  if (target.status === 'EXPIRED' || (target.expiresAt !== null && target.expiresAt <= now)) return GONE_EXPIRED;
+  return { kind: 'redirect', url: target.url, expiring: target.expiresAt !== null };
+}
+
+const NOT_FOUND: RedirectDecision = { kind: 'not_found' };
+const GONE_DELETED: RedirectDecision = { kind: 'gone', reason: 'deleted' };
+const GONE_EXPIRED: RedirectDecision = { kind: 'gone', reason: 'expired' };

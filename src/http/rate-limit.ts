@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import { LinkforgeError } from '../core/errors.js';
+
+/** Route-level limits only; `0` turns a limit off (SPEC section 7). */
+export function rateLimitPerMinute(max: number) {
+  return max > 0 ? { max, timeWindow: 60_000 } : false;
+}
+
+export async function registerRateLimits(app: FastifyInstance): Promise<void> {
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => new LinkforgeError('rate_limited', 429, 'Too many requests',
+      `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s.`),
+  });
+}

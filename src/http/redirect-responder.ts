@@ -1,0 +1,84 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RedirectTarget } from '../core/link.js';
+import type { Clock } from '../core/ports.js';
+import { decideRedirect } from '../core/redirect-decision.js';
+import { isReservedWord } from '../core/short-code.js';
+import type { LinkResolver } from '../links/resolve-link.js';
+import { prefersHtml } from './accept.js';
+import { FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type RedirectFailure } from './redirect-pages.js';
+
+export interface RedirectResponderOptions {
+  readonly resolver: LinkResolver;
+  readonly clock: Clock;
+  readonly permanentStatus: number;
+  readonly temporaryStatus: number;
+  readonly maxAgeSeconds: number;
+  readonly retryAfterSeconds?: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+const CODE_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/;
+
+/**
+ * Answers `GET|HEAD /{code}` straight on the Node response, bypassing routing, hooks and
+ * serialization: the hot path does one cache lookup, one decision and one writeHead. It reads
+ * only; a cache miss awaits the database, which the caller never writes to from here.
+ */
+export class RedirectResponder {
+  private readonly permanentCacheControl: string;
+
+  constructor(private readonly options: RedirectResponderOptions) {
+    this.permanentCacheControl = `public, max-age=${options.maxAgeSeconds}`;
+  }
+
+  /** The code a request path names, or undefined when the path is not a short-code path. */
+  static codeOf(url: string | undefined): string | undefined {
+    const match = url ? CODE_PATH.exec(url) : null;
+    const code = match?.[1];
+    return code && !isReservedWord(code) ? code : undefined;
+  }
+
+  respond(code: string, req: IncomingMessage, res: ServerResponse): void {
+    const cached = this.options.resolver.fromCache(code);
+    if (cached !== undefined) {
+      this.write(req, res, cached ?? undefined);
+      return;
+    }
+    this.options.resolver.load(code).then(
+      (target) => this.write(req, res, target),
+      (error: unknown) => {
+        this.options.onError?.(error);
+        this.fail(req, res, 'unavailable');
+      },
+    );
+  }
+
+  private write(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | undefined): void {
+    const decision = decideRedirect(target, this.options.clock.now());
+    if (decision.kind === 'redirect') {
+      const permanent = !decision.expiring;
+      res.writeHead(permanent ? this.options.permanentStatus : this.options.temporaryStatus, {
+        location: decision.url,
+        'cache-control': permanent ? this.permanentCacheControl : 'private, no-cache',
+        'content-length': '0',
+      });
+      res.end();
+    } else {
+      this.fail(req, res, decision.kind === 'gone' ? decision.reason : 'not_found');
+    }
+  }
+
+  fail(req: IncomingMessage, res: ServerResponse, kind: RedirectFailure): void {
+    const failure = FAILURE_RESPONSES[kind];
+    const html = prefersHtml(req.headers.accept);
+    const body = html ? failure.html : failure.json;
+    const headers: Record<string, string> = {
+      'content-type': html ? HTML_CONTENT_TYPE : PROBLEM_CONTENT_TYPE,
+      'content-length': String(body.length),
+      'cache-control': 'no-store',
+    };
+    if (kind === 'unavailable') headers['retry-after'] = String(this.options.retryAfterSeconds ?? 5);
+    res.writeHead(failure.status, headers);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+}

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { createAnonymousLink } from '../../links/create-anonymous-link.js';
+import type { AppDeps } from '../../deps.js';
+import { LinkJson, linkToJson } from '../link-json.js';
+import { errorResponses } from '../schemas.js';
+import { rateLimitPerMinute } from '../rate-limit.js';
+
+const CreatePublicLinkBody = Type.Object({
+  url: Type.String({ description: 'The absolute http(s) URL to shorten.' }),
+}, { additionalProperties: false });
+
+const CreatedPublicLink = Type.Composite([LinkJson, Type.Object({
+  claimToken: Type.String({ description: 'Proves you created the link; send it to /api/urls/sync after signing in. Shown once.' }),
+})]);
+
+export function registerPublicLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.post('/api/urls/public', {
+    config: { rateLimit: rateLimitPerMinute(deps.config.rateLimit.anonPerMinute) },
+    schema: {
+      summary: 'Shorten a URL anonymously for ANON_TTL (8 hours)',
+      tags: ['links'],
+      body: CreatePublicLinkBody,
+      response: { 201: CreatedPublicLink, ...errorResponses(400, 413, 429, 500, 503) },
+    },
+  }, async (request, reply) => {
+    const { url } = request.body as { url: string };
+    const { link, claimToken } = await createAnonymousLink(deps.links, url);
+    reply.status(201).header('location', `/api/urls/${link.id}`);
+    return { ...linkToJson(link, deps.config.baseUrl, deps.clock.now()), claimToken };
+  });
+}

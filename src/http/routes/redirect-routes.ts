@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { RedirectResponder } from '../redirect-responder.js';
+
+/**
+ * `GET|HEAD /{code}` as a Fastify route. A listening server answers these paths before routing
+ * (see app.ts); this route serves `app.inject` and any path the fast path passes on, through the
+ * very same responder.
+ */
+export function registerRedirectRoutes(app: FastifyInstance, responder: RedirectResponder): void {
+  app.get('/:code', {
+    schema: {
+      summary: 'Follow a short link',
+      description: '301 for a permanent link, 302 for an expiring one, 404 unknown, 410 expired or deleted, 503 when the database cannot be reached.',
+      tags: ['redirect'],
+      params: Type.Object({ code: Type.String() }),
+    },
+  }, (request, reply) => {
+    reply.hijack();
+    const code = RedirectResponder.codeOf(request.url);
+    if (code === undefined) responder.fail(request.raw, reply.raw, 'not_found');
+    else responder.respond(code, request.raw, reply.raw);
+  });
+}

@@ -1,0 +1,33 @@
+import { linkToRedirectTarget, type RedirectTarget } from '../core/link.js';
+import type { Clock, LinkStore } from '../core/ports.js';
+import { MISSING, type MemoryLinkCache } from '../cache/memory-link-cache.js';
+
+export interface ResolveLinkDeps {
+  readonly store: LinkStore;
+  readonly cache: MemoryLinkCache;
+  readonly clock: Clock;
+  readonly domain: string;
+}
+
+/**
+ * Finds what a code redirects to: the in-process cache first (synchronously, for the hot path),
+ * then the database. Reads only: nothing here writes to the database.
+ */
+export class LinkResolver {
+  constructor(private readonly deps: ResolveLinkDeps) {}
+
+  /** The cached answer, `null` for a known-unknown code, `undefined` when the cache has nothing. */
+  fromCache(code: string): RedirectTarget | null | undefined {
+    const entry = this.deps.cache.get(code);
+    if (entry === undefined) return undefined;
+    return entry === MISSING ? null : (entry as RedirectTarget);
+  }
+
+  /** Loads from the database and fills the cache. Throws StoreUnavailableError when it cannot. */
+  async load(code: string): Promise<RedirectTarget | undefined> {
+    const link = await this.deps.store.findLinkByCode(this.deps.domain, code);
+    const target = link && linkToRedirectTarget(link);
+    this.deps.cache.remember(code, target, this.deps.clock.now());
+    return target;
+  }
+}

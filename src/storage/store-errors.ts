@@ -1,0 +1,41 @@
+import { StoreUnavailableError } from '../core/errors.js';
+import type { UniqueConflict } from '../core/ports.js';
+
+/** The unique index an insert or update broke, read from SQLite's message or PostgreSQL's constraint name. */
+export function uniqueConflictOf(error: unknown): UniqueConflict | undefined {
+  const err = error as { code?: string; message?: string; constraint?: string };
+  if (err.code === '23505') {
+    if (err.constraint === 'links_domain_code_key') return 'code';
+    if (err.constraint === 'links_workspace_url_key') return 'normalized_url';
+  }
+  if (err.code === 'SQLITE_CONSTRAINT_UNIQUE' || err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    if (err.message?.includes('links.domain, links.code')) return 'code';
+    if (err.message?.includes('links.workspace_id, links.normalized_url')) return 'normalized_url';
+  }
+  return undefined;
+}
+
+const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY|NOTADB|CORRUPT)/;
+const PG_UNAVAILABLE_CLASSES = ['08', '53', '57']; // connection, resources, operator intervention
+
+/** Whether an error means "the database cannot serve us now" (503) rather than a bug (500). */
+export function isUnavailable(error: unknown): boolean {
+  const err = error as { code?: string; message?: string };
+  if (typeof err?.code === 'string') {
+    if (SQLITE_UNAVAILABLE.test(err.code)) return true;
+    if (PG_UNAVAILABLE_CLASSES.includes(err.code.slice(0, 2)) && /^[0-9A-Z]{5}$/.test(err.code)) return true;
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(err.code)) return true;
+  }
+  const message = err?.message ?? '';
+  return /database connection is not open|Connection terminated|timeout exceeded when trying to connect|driver has already been destroyed/i.test(message);
+}
+
+/** Runs a store operation, turning "database unreachable" failures into StoreUnavailableError. */
+export async function guarded<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (isUnavailable(error)) throw new StoreUnavailableError();
+    throw error;
+  }
+}

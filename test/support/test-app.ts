@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createDeps, type AppDeps } from '../../src/deps.js';
+import { TestClock } from './test-clock.js';
+
+export interface TestApp {
+  readonly app: FastifyInstance;
+  readonly deps: AppDeps;
+  readonly config: Config;
+  readonly clock: TestClock;
+  readonly dataDir: string;
+  /** Every SQL statement the database ran, in order; tests may reset it. */
+  readonly statements: string[];
+  close(): Promise<void>;
+}
+
+/** A real app on its own fresh SQLite file. Background jobs are off unless the env turns them on. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+    BASE_URL: 'http://sho.rt',
+    CLEANUP_ENABLED: 'false',
+    HEALTHCHECK_ENABLED: 'false',
+    BCRYPT_COST: '4',
+    ...env,
+  });
+  const clock = new TestClock();
+  const statements: string[] = [];
+  const deps = await createDeps(config, { clock, onStatement: (sql) => statements.push(sql) });
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    app, deps, config, clock, dataDir, statements,
+    async close() {
+      await app.close();
+      await deps.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
