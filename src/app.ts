@@ -53,6 +53,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     serverFactory: redirectFirst(responder),
   });
   app.setValidatorCompiler(createValidatorCompiler());
+  app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is a 415
   app.addSchema(ProblemJson);
   app.addSchema(LinkJson);
   registerErrorHandling(app);

@@ -16,9 +16,13 @@ export function registerRedirectRoutes(app: FastifyInstance, responder: Redirect
       params: Type.Object({ code: Type.String() }),
     },
   }, (request, reply) => {
-    reply.hijack();
     const code = RedirectResponder.codeOf(request.url);
-    if (code === undefined) responder.fail(request.raw, reply.raw, 'not_found');
-    else responder.respond(code, request.raw, reply.raw);
+    if (code === undefined) {
+      // Reserved words and malformed codes are not short links: the ordinary 404 applies.
+      reply.callNotFound();
+      return;
+    }
+    reply.hijack();
+    responder.respond(code, request.raw, reply.raw);
   });
 }

@@ -1,0 +1,140 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createAnonymousLink } from '../../src/links/create-anonymous-link.js';
+import { createTestApp } from '../support/test-app.js';
+import { insertLink, setLinkColumns } from '../support/links.js';
+
+describe('the in-process cache in front of the database', () => {
+  test('a cached link keeps redirecting without reading the database again', async () => {
+    const t = await createTestApp();
+    try {
+      const link = await insertLink(t.deps);
+      await t.app.inject({ url: `/${link.code}` });
+      t.statements.length = 0;
+      for (let i = 0; i < 5; i++) assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
+      assert.deepEqual(t.statements, []);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('an unknown code is remembered briefly, then looked up again', async () => {
+    const t = await createTestApp({ CACHE_NEGATIVE_TTL: '60ms' });
+    try {
+      assert.equal((await t.app.inject({ url: '/later12' })).statusCode, 404);
+      // Stored behind the cache's back (no invalidation): the negative entry still answers.
+      await insertLink(t.deps, { code: 'later12' });
+      assert.equal((await t.app.inject({ url: '/later12' })).statusCode, 404);
+      await sleep(120);
+      assert.equal((await t.app.inject({ url: '/later12' })).statusCode, 301);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('creating a link invalidates a negative entry for its code at once', async () => {
+    const t = await createTestApp();
+    try {
+      assert.equal((await t.app.inject({ url: '/wanted7' })).statusCode, 404);
+      await createAnonymousLink({ ...t.deps.links, generateCode: () => 'wanted7' }, 'https://example.com/');
+      assert.equal((await t.app.inject({ url: '/wanted7' })).statusCode, 302);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('a gone link stays a tombstone after its row is purged, then becomes 404', async () => {
+    const t = await createTestApp({ CACHE_TOMBSTONE_TTL: '60ms' });
+    try {
+      const link = await insertLink(t.deps);
+      await setLinkColumns(t.deps, link.id, { status: 'DELETED', deleted_at: t.clock.now() });
+      assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 410);
+      await t.deps.database.db.deleteFrom('links').where('id', '=', link.id).execute();
+      assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 410);
+      await sleep(120);
+      assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('the cache holds at most CACHE_MAX_ENTRIES entries', async () => {
+    const t = await createTestApp({ CACHE_MAX_ENTRIES: '3' });
+    try {
+      for (let i = 0; i < 10; i++) {
+        const link = await insertLink(t.deps);
+        await t.app.inject({ url: `/${link.code}` });
+      }
+      assert.equal(t.deps.cache.size, 3);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('CACHE_MAX_ENTRIES=0 turns the cache off and every redirect reads the database', async () => {
+    const t = await createTestApp({ CACHE_MAX_ENTRIES: '0' });
+    try {
+      const link = await insertLink(t.deps);
+      t.statements.length = 0;
+      await t.app.inject({ url: `/${link.code}` });
+      await t.app.inject({ url: `/${link.code}` });
+      assert.equal(t.statements.filter((sql) => /from "links"/i.test(sql)).length, 2);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the read path never writes', () => {
+  test('redirects of every kind run only SELECT statements and change no row', async () => {
+    const t = await createTestApp({ CACHE_MAX_ENTRIES: '0' });
+    try {
+      const live = await insertLink(t.deps);
+      const expiring = await insertLink(t.deps, { linkType: 'TEMPORARY', expiresAt: t.clock.now() + 1000 });
+      const deleted = await insertLink(t.deps);
+      await setLinkColumns(t.deps, deleted.id, { status: 'DELETED', deleted_at: t.clock.now() });
+      t.clock.advance(5000); // `expiring` is now past its expiry but still ACTIVE in its row
+      const changesBefore = Number((await t.deps.database.db.selectNoFrom((eb) => eb.fn<number>('total_changes', []).as('n')).executeTakeFirstOrThrow()).n);
+      t.statements.length = 0;
+      const codes = [live.code, expiring.code, deleted.code, 'unknown1'];
+      const statuses = [];
+      for (const code of codes) {
+        for (const method of ['GET', 'HEAD'] as const) statuses.push((await t.app.inject({ method, url: `/${code}` })).statusCode);
+      }
+      assert.deepEqual(statuses, [301, 301, 410, 410, 410, 410, 404, 404]);
+      assert.ok(t.statements.length >= 8, 'every redirect read the database');
+      for (const sql of t.statements) assert.match(sql, /^select /i, sql);
+      const changesAfter = Number((await t.deps.database.db.selectNoFrom((eb) => eb.fn<number>('total_changes', []).as('n')).executeTakeFirstOrThrow()).n);
+      assert.equal(changesAfter, changesBefore);
+      const row = await t.deps.database.db.selectFrom('links').select('status').where('id', '=', expiring.id).executeTakeFirstOrThrow();
+      assert.equal(row.status, 'ACTIVE');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('when the database cannot be reached', () => {
+  test('a cache miss answers 503 with Retry-After while cached links keep redirecting', async () => {
+    const t = await createTestApp();
+    try {
+      const cached = await insertLink(t.deps);
+      const uncached = await insertLink(t.deps);
+      await t.app.inject({ url: `/${cached.code}` });
+      await t.deps.database.close();
+      const miss = await t.app.inject({ url: `/${uncached.code}` });
+      assert.equal(miss.statusCode, 503);
+      assert.equal(miss.headers['retry-after'], '5');
+      assert.equal(miss.json().code, 'store_unavailable');
+      assert.equal((await t.app.inject({ url: `/${cached.code}` })).statusCode, 301);
+      const ready = await t.app.inject({ url: '/readyz' });
+      assert.equal(ready.statusCode, 503);
+      const create = await t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'https://example.com/' } });
+      assert.equal(create.statusCode, 503);
+      assert.ok(create.headers['retry-after']);
+    } finally {
+      await t.close();
+    }
+  });
+});
