@@ -1,0 +1,91 @@
+import type { UserRole, WorkspaceRole } from '../core/principal.js';
+
+/** Domain types of the accounts module. Times are epoch milliseconds. */
+export interface User {
+  readonly id: number;
+  readonly email: string;
+  readonly role: UserRole;
+  readonly createdAt: number;
+}
+
+export interface UserWithPasswordHash extends User {
+  readonly passwordHash: string;
+}
+
+export interface Workspace {
+  readonly id: number;
+  readonly name: string;
+  readonly isPersonal: boolean;
+  readonly createdAt: number;
+}
+
+/** A workspace as seen by one of its members. */
+export interface Membership extends Workspace {
+  readonly role: WorkspaceRole;
+}
+
+export interface Member {
+  readonly workspaceId: number;
+  readonly userId: number;
+  readonly email: string;
+  readonly role: WorkspaceRole;
+  readonly createdAt: number;
+}
+
+/** An API key as listed: never the secret nor its hash. */
+export interface ApiKey {
+  readonly id: number;
+  readonly workspaceId: number;
+  readonly name: string;
+  readonly prefix: string;
+  readonly createdAt: number;
+  readonly lastUsedAt: number | null;
+}
+
+/** What an API key authenticates as: its creator, confined to its workspace. */
+export interface ApiKeyOwner {
+  readonly keyId: number;
+  readonly workspaceId: number;
+  readonly userId: number;
+  readonly lastUsedAt: number | null;
+}
+
+export interface NewUser {
+  readonly email: string;
+  readonly passwordHash: string;
+  readonly role: UserRole;
+  readonly createdAt: number;
+}
+
+export type CreateUserResult =
+  | { readonly ok: true; readonly user: User; readonly personalWorkspaceId: number }
+  | { readonly ok: false; readonly conflict: 'email' };
+
+export type RemoveMemberResult = 'removed' | 'not_member' | 'last_owner';
+
+/**
+ * Persistence of users, workspaces, members and API keys. Unique violations come back as values
+ * (never pre-checked); multi-row changes are atomic.
+ */
+export interface AccountStore {
+  /** The user, their personal workspace and their owner membership, in one transaction. */
+  createUser(user: NewUser, personalWorkspaceName: string): Promise<CreateUserResult>;
+  findUserById(id: number): Promise<User | undefined>;
+  findUserByEmail(email: string): Promise<UserWithPasswordHash | undefined>;
+  createWorkspace(name: string, ownerId: number, createdAt: number): Promise<Membership>;
+  listMemberships(userId: number): Promise<Membership[]>;
+  findMembership(workspaceId: number, userId: number): Promise<Membership | undefined>;
+  findPersonalWorkspaceId(userId: number): Promise<number | undefined>;
+  listMembers(workspaceId: number): Promise<Member[]>;
+  /** false when the user is already a member. */
+  addMember(workspaceId: number, userId: number, role: WorkspaceRole, createdAt: number): Promise<boolean>;
+  /** Refuses to remove the last owner, atomically. */
+  removeMember(workspaceId: number, userId: number): Promise<RemoveMemberResult>;
+  insertApiKey(key: Omit<ApiKey, 'id' | 'lastUsedAt'> & { secretHash: string; createdBy: number }): Promise<ApiKey>;
+  listApiKeys(workspaceId: number): Promise<ApiKey[]>;
+  /** false when no such key exists in that workspace. */
+  deleteApiKey(workspaceId: number, keyId: number): Promise<boolean>;
+  /** The key with this hash, while its creator is still a member of its workspace. */
+  findApiKeyOwner(secretHash: string): Promise<ApiKeyOwner | undefined>;
+  touchApiKey(keyId: number, usedAt: number): Promise<void>;
+}

@@ -1,0 +1,31 @@
+import type { Principal } from '../core/principal.js';
+import { hashSecret } from '../core/secret-token.js';
+import { UnauthorizedError } from './account-errors.js';
+import type { AccountServices } from './account-services.js';
+
+export const API_KEY_PREFIX = 'lfk_';
+/** last_used_at is refreshed at most this often, so a busy script does not write on every call. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** A JWT's principal: the token must verify and its subject must still exist. */
+export async function authenticateUserToken(deps: AccountServices, token: string): Promise<Principal> {
+  const userId = await deps.tokens.verify(token);
+  const user = await deps.store.findUserById(userId);
+  if (!user) throw new UnauthorizedError('The bearer token names no existing user.');
+  return { userId: user.id, role: user.role, apiKeyWorkspaceId: null };
+}
+
+/**
+ * An API key's principal: the user who made it, confined to its workspace. Its global role is
+ * always `user`, so a key never carries its maker's site-admin rights. A key stops working when its
+ * maker leaves the workspace.
+ */
+export async function authenticateApiKey(deps: AccountServices, secret: string): Promise<Principal> {
+  const owner = secret.startsWith(API_KEY_PREFIX) ? await deps.store.findApiKeyOwner(hashSecret(secret)) : undefined;
+  if (!owner) throw new UnauthorizedError('The API key is unknown or revoked.');
+  const now = deps.clock.now();
+  if (owner.lastUsedAt === null || now - owner.lastUsedAt >= TOUCH_INTERVAL_MS) {
+    await deps.store.touchApiKey(owner.keyId, now);
+  }
+  return { userId: owner.userId, role: 'user', apiKeyWorkspaceId: owner.workspaceId };
+}

@@ -1,0 +1,32 @@
+import { ValidationError } from '../core/errors.js';
+import { EmailTakenError } from './account-errors.js';
+import type { AccountServices } from './account-services.js';
+import type { User } from './account-types.js';
+import { isValidEmail, normalizeEmail, passwordProblem } from './password-rules.js';
+
+export const PERSONAL_WORKSPACE_NAME = 'Personal';
+
+export interface SignedIn {
+  readonly token: string;
+  readonly user: User;
+}
+
+export interface Registered extends SignedIn {
+  readonly personalWorkspaceId: number;
+}
+
+/**
+ * A new user with their personal workspace. A duplicate email is caught by the unique index on
+ * users.email (emails are stored lower-cased), never by a racy look-up first.
+ */
+export async function registerUser(deps: AccountServices, input: { email: string; password: string }): Promise<Registered> {
+  const email = normalizeEmail(input.email);
+  if (!isValidEmail(email)) throw new ValidationError('invalid_email', 'The email address is not valid.');
+  const problem = passwordProblem(input.password);
+  if (problem) throw problem;
+  const passwordHash = await deps.hasher.hash(input.password);
+  const role = deps.adminEmails.includes(email) ? 'admin' : 'user';
+  const result = await deps.store.createUser({ email, passwordHash, role, createdAt: deps.clock.now() }, PERSONAL_WORKSPACE_NAME);
+  if (!result.ok) throw new EmailTakenError();
+  return { token: await deps.tokens.issue(result.user.id), user: result.user, personalWorkspaceId: result.personalWorkspaceId };
+}

@@ -1,0 +1,65 @@
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { ForbiddenError, UnauthorizedError } from '../accounts/account-errors.js';
+import { API_KEY_PREFIX, authenticateApiKey, authenticateUserToken } from '../accounts/authenticate.js';
+import type { Principal } from '../core/principal.js';
+import type { AppDeps } from '../deps.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by requireUser, requireUserOrApiKey and requireAdmin. */
+    principal?: Principal;
+  }
+}
+
+const BEARER = /^Bearer +(\S+) *$/i;
+
+/** Credentials come only from the Authorization header: a token in a URL ends up in logs and Referer headers. */
+function bearerOf(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  const token = typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
+  if (token === undefined) throw new UnauthorizedError('Send `Authorization: Bearer <token>`.');
+  return token;
+}
+
+async function authenticate(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, allowApiKey: boolean): Promise<Principal> {
+  try {
+    const token = bearerOf(request);
+    if (token.startsWith(API_KEY_PREFIX)) {
+      if (!allowApiKey) throw new UnauthorizedError('API keys are not accepted here; sign in and use the session token.');
+      return await authenticateApiKey(deps.accounts, token);
+    }
+    return await authenticateUserToken(deps.accounts, token);
+  } catch (error) {
+    if (error instanceof UnauthorizedError) reply.header('www-authenticate', 'Bearer');
+    throw error;
+  }
+}
+
+/** preHandler: a signed-in user (JWT) only. */
+export function requireUser(deps: AppDeps): preHandlerAsyncHookHandler {
+  return async (request, reply) => {
+    request.principal = await authenticate(deps, request, reply, false);
+  };
+}
+
+/** preHandler: a signed-in user (JWT) or an API key (`lfk_…`) confined to its workspace. */
+export function requireUserOrApiKey(deps: AppDeps): preHandlerAsyncHookHandler {
+  return async (request, reply) => {
+    request.principal = await authenticate(deps, request, reply, true);
+  };
+}
+
+/** preHandler: a signed-in site admin (JWT only); 401 without a valid token, 403 for anyone else. */
+export function requireAdmin(deps: AppDeps): preHandlerAsyncHookHandler {
+  return async (request, reply) => {
+    const principal = await authenticate(deps, request, reply, false);
+    if (principal.role !== 'admin') throw new ForbiddenError('This needs the admin role.');
+    request.principal = principal;
+  };
+}
+
+/** The principal a guard set; calling it on an unguarded route is a programming error. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error(`Route ${request.routeOptions.url ?? request.url} reads the principal but has no auth preHandler.`);
+  return request.principal;
+}

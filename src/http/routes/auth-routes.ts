@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { User } from '../../accounts/account-types.js';
+import { getProfile } from '../../accounts/get-profile.js';
+import { loginUser } from '../../accounts/login-user.js';
+import { registerUser } from '../../accounts/register-user.js';
+import type { AppDeps } from '../../deps.js';
+import { principalOf, requireUser } from '../auth.js';
+import { rateLimitPerMinute } from '../rate-limit.js';
+import { errorResponses } from '../schemas.js';
+
+const Credentials = Type.Object({
+  email: Type.String({ maxLength: 320, description: 'Compared case-insensitively.' }),
+  // Generous on purpose: the 72-byte rule is checked in bytes, with its own message.
+  password: Type.String({ maxLength: 1024, description: '8 to 72 bytes in UTF-8, no NUL character.' }),
+}, { additionalProperties: false });
+type Credentials = { email: string; password: string };
+
+const UserJson = Type.Object({
+  id: Type.Integer(),
+  email: Type.String(),
+  role: Type.Union([Type.Literal('user'), Type.Literal('admin')]),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+const SignedInJson = Type.Object({
+  token: Type.String({ description: 'JWT (HS256); send as `Authorization: Bearer <token>`.' }),
+  user: UserJson,
+});
+
+const ProfileJson = Type.Object({
+  user: UserJson,
+  workspaces: Type.Array(Type.Object({
+    id: Type.Integer(),
+    name: Type.String(),
+    role: Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')]),
+    isPersonal: Type.Boolean(),
+  })),
+});
+
+const userToJson = (user: User) => ({ id: user.id, email: user.email, role: user.role, createdAt: new Date(user.createdAt).toISOString() });
+
+export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const rateLimit = rateLimitPerMinute(deps.config.rateLimit.authPerMinute);
+
+  app.post('/api/auth/register', {
+    config: { rateLimit },
+    schema: {
+      summary: 'Create an account and its personal workspace',
+      tags: ['auth'],
+      body: Credentials,
+      response: { 201: SignedInJson, ...errorResponses(400, 409, 413, 429, 503) },
+    },
+  }, async (request, reply) => {
+    const { token, user } = await registerUser(deps.accounts, request.body as Credentials);
+    reply.status(201);
+    return { token, user: userToJson(user) };
+  });
+
+  app.post('/api/auth/login', {
+    config: { rateLimit },
+    schema: {
+      summary: 'Sign in',
+      description: 'An unknown email and a wrong password get the same 401.',
+      tags: ['auth'],
+      body: Credentials,
+      response: { 200: SignedInJson, ...errorResponses(400, 401, 413, 429, 503) },
+    },
+  }, async (request, reply) => {
+    try {
+      const { token, user } = await loginUser(deps.accounts, request.body as Credentials);
+      return { token, user: userToJson(user) };
+    } catch (error) {
+      reply.header('www-authenticate', 'Bearer');
+      throw error;
+    }
+  });
+
+  app.get('/api/auth/me', {
+    preHandler: requireUser(deps),
+    schema: {
+      summary: 'The signed-in user and their workspaces',
+      tags: ['auth'],
+      security: [{ bearer: [] }],
+      response: { 200: ProfileJson, ...errorResponses(401, 503) },
+    },
+  }, async (request) => {
+    const { user, workspaces } = await getProfile(deps.accounts, principalOf(request).userId);
+    return {
+      user: userToJson(user),
+      workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, role: w.role, isPersonal: w.isPersonal })),
+    };
+  });
+}

@@ -1,0 +1,125 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { addMember, listMembers } from '../../accounts/add-member.js';
+import type { ApiKey, Member, Membership } from '../../accounts/account-types.js';
+import { createApiKey } from '../../accounts/create-api-key.js';
+import { createWorkspace, listWorkspaces } from '../../accounts/create-workspace.js';
+import { listApiKeys } from '../../accounts/list-api-keys.js';
+import { removeMember } from '../../accounts/remove-member.js';
+import { revokeApiKey } from '../../accounts/revoke-api-key.js';
+import type { WorkspaceRole } from '../../core/principal.js';
+import type { AppDeps } from '../../deps.js';
+import { principalOf, requireUserOrApiKey } from '../auth.js';
+import { errorResponses } from '../schemas.js';
+
+const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+const Timestamp = Type.String({ format: 'date-time' });
+const RoleJson = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')]);
+const WorkspaceParams = Type.Object({ id: Id });
+
+const WorkspaceJson = Type.Object({ id: Type.Integer(), name: Type.String(), is_personal: Type.Boolean(), role: RoleJson, created_at: Timestamp });
+const MemberJson = Type.Object({ workspace_id: Type.Integer(), user_id: Type.Integer(), email: Type.String(), role: RoleJson, created_at: Timestamp });
+const ApiKeyJson = Type.Object({
+  id: Type.Integer(), name: Type.String(), prefix: Type.String(), created_at: Timestamp, last_used_at: Type.Union([Timestamp, Type.Null()]),
+});
+const CreatedApiKeyJson = Type.Object({
+  id: Type.Integer(), name: Type.String(), prefix: Type.String(), created_at: Timestamp,
+  key: Type.String({ description: 'The secret, shown only in this response. Send as `Authorization: Bearer lfk_…`.' }),
+});
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const workspaceToJson = (w: Membership) => ({ id: w.id, name: w.name, is_personal: w.isPersonal, role: w.role, created_at: iso(w.createdAt) });
+const memberToJson = (m: Member) => ({ workspace_id: m.workspaceId, user_id: m.userId, email: m.email, role: m.role, created_at: iso(m.createdAt) });
+const apiKeyToJson = (k: ApiKey) => ({
+  id: k.id, name: k.name, prefix: k.prefix, created_at: iso(k.createdAt), last_used_at: k.lastUsedAt === null ? null : iso(k.lastUsedAt),
+});
+
+/** Workspace API v1 (snake_case): workspaces, members and API keys. A non-member gets 404 for every route. */
+export function registerWorkspaceRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const preHandler = requireUserOrApiKey(deps);
+  const common = { tags: ['workspaces'], security: [{ bearer: [] }] };
+  const accounts = deps.accounts;
+
+  app.post('/api/v1/workspaces', {
+    preHandler,
+    schema: {
+      ...common, summary: 'Create a workspace; the caller becomes its owner',
+      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      response: { 201: WorkspaceJson, ...errorResponses(400, 401, 403, 503) },
+    },
+  }, async (request, reply) => {
+    const workspace = await createWorkspace(accounts, principalOf(request), (request.body as { name: string }).name);
+    reply.status(201).header('location', `/api/v1/workspaces/${workspace.id}`);
+    return workspaceToJson(workspace);
+  });
+
+  app.get('/api/v1/workspaces', {
+    preHandler,
+    schema: { ...common, summary: 'Workspaces the caller belongs to', response: { 200: Type.Object({ workspaces: Type.Array(WorkspaceJson) }), ...errorResponses(401, 503) } },
+  }, async (request) => ({ workspaces: (await listWorkspaces(accounts, principalOf(request))).map(workspaceToJson) }));
+
+  app.get('/api/v1/workspaces/:id/members', {
+    preHandler,
+    schema: { ...common, summary: 'Members of a workspace', params: WorkspaceParams, response: { 200: Type.Object({ members: Type.Array(MemberJson) }), ...errorResponses(400, 401, 404, 503) } },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    return { members: (await listMembers(accounts, principalOf(request), id)).map(memberToJson) };
+  });
+
+  app.post('/api/v1/workspaces/:id/members', {
+    preHandler,
+    schema: {
+      ...common, summary: 'Add a registered user as admin or member (owners and admins)', params: WorkspaceParams,
+      body: Type.Object({ email: Type.String({ maxLength: 320 }), role: RoleJson }, { additionalProperties: false }),
+      response: { 201: MemberJson, ...errorResponses(400, 401, 403, 404, 409, 503) },
+    },
+  }, async (request, reply) => {
+    const { id } = request.params as { id: number };
+    const member = await addMember(accounts, principalOf(request), id, request.body as { email: string; role: WorkspaceRole });
+    reply.status(201);
+    return memberToJson(member);
+  });
+
+  app.delete('/api/v1/workspaces/:id/members/:userId', {
+    preHandler,
+    schema: {
+      ...common, summary: 'Remove a member, or leave (the last owner cannot)', params: Type.Object({ id: Id, userId: Id }),
+      response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 409, 503) },
+    },
+  }, async (request, reply) => {
+    const { id, userId } = request.params as { id: number; userId: number };
+    await removeMember(accounts, principalOf(request), id, userId);
+    return reply.status(204).send();
+  });
+
+  app.post('/api/v1/workspaces/:id/api-keys', {
+    preHandler,
+    schema: {
+      ...common, summary: 'Create an API key (owners and admins); the secret is shown once', params: WorkspaceParams,
+      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      response: { 201: CreatedApiKeyJson, ...errorResponses(400, 401, 403, 404, 503) },
+    },
+  }, async (request, reply) => {
+    const { id } = request.params as { id: number };
+    const key = await createApiKey(accounts, principalOf(request), id, (request.body as { name: string }).name);
+    reply.status(201);
+    return { id: key.id, name: key.name, prefix: key.prefix, created_at: iso(key.createdAt), key: key.key };
+  });
+
+  app.get('/api/v1/workspaces/:id/api-keys', {
+    preHandler,
+    schema: { ...common, summary: 'API keys of a workspace, without secrets', params: WorkspaceParams, response: { 200: Type.Object({ api_keys: Type.Array(ApiKeyJson) }), ...errorResponses(400, 401, 403, 404, 503) } },
+  }, async (request) => {
+    const { id } = request.params as { id: number };
+    return { api_keys: (await listApiKeys(accounts, principalOf(request), id)).map(apiKeyToJson) };
+  });
+
+  app.delete('/api/v1/workspaces/:id/api-keys/:keyId', {
+    preHandler,
+    schema: { ...common, summary: 'Revoke an API key', params: Type.Object({ id: Id, keyId: Id }), response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 503) } },
+  }, async (request, reply) => {
+    const { id, keyId } = request.params as { id: number; keyId: number };
+    await revokeApiKey(accounts, principalOf(request), id, keyId);
+    return reply.status(204).send();
+  });
+}

@@ -1,0 +1,218 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { WorkspaceRole } from '../core/principal.js';
+import type {
+  AccountStore, ApiKey, ApiKeyOwner, CreateUserResult, Member, Membership, NewUser, RemoveMemberResult, User,
+  UserWithPasswordHash,
+} from '../accounts/account-types.js';
+import type { ApiKeyRow, Database, UserRow } from './schema.js';
+import { guarded } from './store-errors.js';
+
+/** Whether an insert broke the given unique index (SQLite names its columns, PostgreSQL the constraint). */
+function isUniqueViolation(error: unknown, sqliteColumns: string, pgConstraint: string): boolean {
+  const err = error as { code?: string; message?: string; constraint?: string };
+  if (err.code === '23505') return err.constraint === pgConstraint;
+  return (err.code === 'SQLITE_CONSTRAINT_UNIQUE' || err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+    && err.message?.endsWith(`constraint failed: ${sqliteColumns}`) === true;
+}
+
+export function userRowToUser(row: Pick<Selectable<UserRow>, 'id' | 'email' | 'role' | 'created_at'>): User {
+  return { id: Number(row.id), email: row.email, role: row.role, createdAt: Number(row.created_at) };
+}
+
+function apiKeyRowToApiKey(row: Omit<Selectable<ApiKeyRow>, 'secret_hash' | 'created_by'>): ApiKey {
+  return {
+    id: Number(row.id),
+    workspaceId: Number(row.workspace_id),
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: Number(row.created_at),
+    lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+  };
+}
+
+interface MembershipRow { id: number; name: string; is_personal: number; created_at: number; role: WorkspaceRole }
+
+function membershipRowToMembership(row: MembershipRow): Membership {
+  return {
+    id: Number(row.id), name: row.name, isPersonal: Number(row.is_personal) === 1,
+    createdAt: Number(row.created_at), role: row.role,
+  };
+}
+
+const USER_COLUMNS = ['id', 'email', 'role', 'created_at'] as const;
+const API_KEY_COLUMNS = ['id', 'workspace_id', 'name', 'prefix', 'created_at', 'last_used_at'] as const;
+
+/** Users, workspaces, members and API keys for both SQLite and PostgreSQL: portable Kysely only. */
+export class KyselyAccountStore implements AccountStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  createUser(user: NewUser, personalWorkspaceName: string): Promise<CreateUserResult> {
+    return guarded(async () => {
+      try {
+        return await this.db.transaction().execute(async (trx) => {
+          const row = await trx.insertInto('users').values({
+            email: user.email, password_hash: user.passwordHash, role: user.role, created_at: user.createdAt,
+          }).returning(USER_COLUMNS).executeTakeFirstOrThrow();
+          const workspace = await trx.insertInto('workspaces').values({
+            name: personalWorkspaceName, is_personal: 1, created_by: row.id, created_at: user.createdAt,
+          }).returning('id').executeTakeFirstOrThrow();
+          await trx.insertInto('workspace_members').values({
+            workspace_id: workspace.id, user_id: row.id, role: 'owner', created_at: user.createdAt,
+          }).execute();
+          return { ok: true as const, user: userRowToUser(row), personalWorkspaceId: Number(workspace.id) };
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'users.email', 'users_email_key')) return { ok: false, conflict: 'email' };
+        throw error;
+      }
+    });
+  }
+
+  findUserById(id: number): Promise<User | undefined> {
+    return guarded(async () => {
+      const row = await this.db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+      return row && userRowToUser(row);
+    });
+  }
+
+  findUserByEmail(email: string): Promise<UserWithPasswordHash | undefined> {
+    return guarded(async () => {
+      const row = await this.db.selectFrom('users').select([...USER_COLUMNS, 'password_hash'])
+        .where('email', '=', email).executeTakeFirst();
+      return row && { ...userRowToUser(row), passwordHash: row.password_hash };
+    });
+  }
+
+  createWorkspace(name: string, ownerId: number, createdAt: number): Promise<Membership> {
+    return guarded(() => this.db.transaction().execute(async (trx) => {
+      const row = await trx.insertInto('workspaces')
+        .values({ name, is_personal: 0, created_by: ownerId, created_at: createdAt })
+        .returning(['id', 'name', 'is_personal', 'created_at']).executeTakeFirstOrThrow();
+      await trx.insertInto('workspace_members')
+        .values({ workspace_id: row.id, user_id: ownerId, role: 'owner', created_at: createdAt }).execute();
+      return membershipRowToMembership({ ...row, role: 'owner' });
+    }));
+  }
+
+  private memberships() {
+    return this.db.selectFrom('workspaces as w')
+      .innerJoin('workspace_members as m', 'm.workspace_id', 'w.id')
+      .select(['w.id', 'w.name', 'w.is_personal', 'w.created_at', 'm.role']);
+  }
+
+  listMemberships(userId: number): Promise<Membership[]> {
+    return guarded(async () => {
+      const rows = await this.memberships().where('m.user_id', '=', userId).orderBy('w.id').execute();
+      return rows.map(membershipRowToMembership);
+    });
+  }
+
+  findMembership(workspaceId: number, userId: number): Promise<Membership | undefined> {
+    return guarded(async () => {
+      const row = await this.memberships()
+        .where('m.user_id', '=', userId).where('w.id', '=', workspaceId).executeTakeFirst();
+      return row && membershipRowToMembership(row);
+    });
+  }
+
+  findPersonalWorkspaceId(userId: number): Promise<number | undefined> {
+    return guarded(async () => {
+      const row = await this.db.selectFrom('workspaces').select('id')
+        .where('created_by', '=', userId).where('is_personal', '=', 1)
+        .orderBy('id').limit(1).executeTakeFirst();
+      return row && Number(row.id);
+    });
+  }
+
+  listMembers(workspaceId: number): Promise<Member[]> {
+    return guarded(async () => {
+      const rows = await this.db.selectFrom('workspace_members as m')
+        .innerJoin('users as u', 'u.id', 'm.user_id')
+        .select(['m.workspace_id', 'm.user_id', 'u.email', 'm.role', 'm.created_at'])
+        .where('m.workspace_id', '=', workspaceId).orderBy('m.created_at').orderBy('m.user_id').execute();
+      return rows.map((row) => ({
+        workspaceId: Number(row.workspace_id), userId: Number(row.user_id), email: row.email,
+        role: row.role, createdAt: Number(row.created_at),
+      }));
+    });
+  }
+
+  addMember(workspaceId: number, userId: number, role: WorkspaceRole, createdAt: number): Promise<boolean> {
+    return guarded(async () => {
+      try {
+        await this.db.insertInto('workspace_members')
+          .values({ workspace_id: workspaceId, user_id: userId, role, created_at: createdAt }).execute();
+        return true;
+      } catch (error) {
+        const pk = 'workspace_members.workspace_id, workspace_members.user_id';
+        if (isUniqueViolation(error, pk, 'workspace_members_pkey')) return false;
+        throw error;
+      }
+    });
+  }
+
+  removeMember(workspaceId: number, userId: number): Promise<RemoveMemberResult> {
+    return guarded(() => this.db.transaction().execute(async (trx) => {
+      // A no-op update takes the workspace row's write lock (both databases), so two owners
+      // removing each other at once cannot both see "another owner is left".
+      await trx.updateTable('workspaces').set((eb) => ({ name: eb.ref('name') })).where('id', '=', workspaceId).execute();
+      const target = await trx.selectFrom('workspace_members').select('role')
+        .where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst();
+      if (!target) return 'not_member';
+      if (target.role === 'owner') {
+        const owners = await trx.selectFrom('workspace_members').select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('workspace_id', '=', workspaceId).where('role', '=', 'owner').executeTakeFirstOrThrow();
+        if (Number(owners.n) <= 1) return 'last_owner';
+      }
+      await trx.deleteFrom('workspace_members')
+        .where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
+      return 'removed';
+    }));
+  }
+
+  insertApiKey(key: Omit<ApiKey, 'id' | 'lastUsedAt'> & { secretHash: string; createdBy: number }): Promise<ApiKey> {
+    return guarded(async () => {
+      const row = await this.db.insertInto('api_keys').values({
+        workspace_id: key.workspaceId, name: key.name, prefix: key.prefix, secret_hash: key.secretHash,
+        created_by: key.createdBy, created_at: key.createdAt, last_used_at: null,
+      }).returning(API_KEY_COLUMNS).executeTakeFirstOrThrow();
+      return apiKeyRowToApiKey(row);
+    });
+  }
+
+  listApiKeys(workspaceId: number): Promise<ApiKey[]> {
+    return guarded(async () => {
+      const rows = await this.db.selectFrom('api_keys').select(API_KEY_COLUMNS)
+        .where('workspace_id', '=', workspaceId).orderBy('id').execute();
+      return rows.map(apiKeyRowToApiKey);
+    });
+  }
+
+  deleteApiKey(workspaceId: number, keyId: number): Promise<boolean> {
+    return guarded(async () => {
+      const result = await this.db.deleteFrom('api_keys')
+        .where('workspace_id', '=', workspaceId).where('id', '=', keyId).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+
+  findApiKeyOwner(secretHash: string): Promise<ApiKeyOwner | undefined> {
+    return guarded(async () => {
+      const row = await this.db.selectFrom('api_keys as k')
+        .innerJoin('workspace_members as m', (join) => join
+          .onRef('m.workspace_id', '=', 'k.workspace_id').onRef('m.user_id', '=', 'k.created_by'))
+        .select(['k.id', 'k.workspace_id', 'm.user_id', 'k.last_used_at'])
+        .where('k.secret_hash', '=', secretHash).executeTakeFirst();
+      return row && {
+        keyId: Number(row.id), workspaceId: Number(row.workspace_id), userId: Number(row.user_id),
+        lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+      };
+    });
+  }
+
+  touchApiKey(keyId: number, usedAt: number): Promise<void> {
+    return guarded(async () => {
+      await this.db.updateTable('api_keys').set({ last_used_at: usedAt }).where('id', '=', keyId).execute();
+    });
+  }
+}

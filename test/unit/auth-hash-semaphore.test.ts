@@ -1,0 +1,85 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import bcrypt from 'bcrypt';
+import { HashingBusyError } from '../../src/accounts/account-errors.js';
+import { HashSemaphore } from '../../src/accounts/hash-semaphore.js';
+import { PasswordHasher } from '../../src/accounts/password-hasher.js';
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => { resolve = r; });
+  return { promise, resolve };
+}
+
+describe('HashSemaphore', () => {
+  test('runs at most maxActive tasks at once and queues the rest in order', async () => {
+    const semaphore = new HashSemaphore(2, 10);
+    const gates = Array.from({ length: 6 }, deferred);
+    let running = 0;
+    let maxRunning = 0;
+    const order: number[] = [];
+    const runs = gates.map((gate, i) => semaphore.run(async () => {
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      order.push(i);
+      await gate.promise;
+      running--;
+      return i;
+    }));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(running, 2);
+    for (const gate of gates) gate.resolve();
+    const results = await Promise.all(runs);
+    assert.deepEqual(results.map((r) => r?.value), [0, 1, 2, 3, 4, 5]);
+    assert.equal(maxRunning, 2);
+    assert.equal(semaphore.peak, 2);
+    assert.deepEqual(order, [0, 1, 2, 3, 4, 5]);
+    assert.equal(semaphore.activeCount, 0);
+  });
+
+  test('refuses at once when the queue is full, and frees slots after a failing task', async () => {
+    const semaphore = new HashSemaphore(1, 1);
+    const gate = deferred();
+    const first = semaphore.run(() => gate.promise);
+    const second = semaphore.run(async () => 'queued');
+    assert.equal(await semaphore.run(async () => 'overflow'), undefined);
+    gate.resolve();
+    await first;
+    assert.deepEqual(await second, { value: 'queued' });
+    await assert.rejects(semaphore.run(async () => { throw new Error('boom'); }), /boom/);
+    assert.deepEqual(await semaphore.run(async () => 'after failure'), { value: 'after failure' });
+    assert.equal(semaphore.activeCount, 0);
+  });
+});
+
+describe('PasswordHasher', () => {
+  test('hashes with the configured cost and verifies', async () => {
+    const hasher = new PasswordHasher(4);
+    const hash = await hasher.hash('a long passphrase');
+    assert.equal(bcrypt.getRounds(hash), 4);
+    assert.equal(await hasher.verify('a long passphrase', hash), true);
+    assert.equal(await hasher.verify('another passphrase', hash), false);
+  });
+
+  test('an unknown account still costs one comparison, against a dummy hash of the same cost, and never matches', async () => {
+    const hasher = new PasswordHasher(4);
+    await hasher.prepare();
+    const before = hasher.semaphore.peak;
+    assert.equal(before, 0, 'prepare does not count as a login comparison');
+    assert.equal(await hasher.verify('anything at all', undefined), false);
+    assert.equal(hasher.semaphore.peak, 1, 'the comparison went through the semaphore');
+  });
+
+  test('throws HashingBusyError (503) when the queue is full', async () => {
+    const hasher = new PasswordHasher(4, { maxActive: 1, maxQueued: 1 });
+    const attempts = Array.from({ length: 6 }, () => hasher.hash('a long passphrase'));
+    const results = await Promise.allSettled(attempts);
+    const busy = results.filter((r) => r.status === 'rejected');
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 2);
+    assert.equal(busy.length, 4);
+    for (const r of busy) {
+      assert.ok((r as PromiseRejectedResult).reason instanceof HashingBusyError);
+      assert.equal(((r as PromiseRejectedResult).reason as HashingBusyError).status, 503);
+    }
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SignJWT } from 'jose';
+import { UnauthorizedError } from '../../src/accounts/account-errors.js';
+import { TokenService } from '../../src/accounts/token-service.js';
+import { TestClock } from '../support/test-clock.js';
+
+const SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
+const DAY_MS = 24 * 3_600_000;
+const key = new TextEncoder().encode(SECRET);
+
+function setup() {
+  const clock = new TestClock();
+  return { clock, tokens: new TokenService(SECRET, DAY_MS, clock), nowSeconds: () => Math.floor(clock.now() / 1000) };
+}
+
+async function rejects(tokens: TokenService, token: string) {
+  await assert.rejects(tokens.verify(token), (error) => error instanceof UnauthorizedError && error.status === 401);
+}
+
+describe('TokenService', () => {
+  test('a token it issued verifies to the user id until it expires, by the app clock', async () => {
+    const { clock, tokens } = setup();
+    const token = await tokens.issue(42);
+    assert.equal(await tokens.verify(token), 42);
+    clock.advance(DAY_MS - 1000);
+    assert.equal(await tokens.verify(token), 42);
+    clock.advance(1000);
+    await rejects(tokens, token);
+  });
+
+  test('refuses tokens whose claims break the policy even when correctly signed', async () => {
+    const { tokens, nowSeconds } = setup();
+    const now = nowSeconds();
+    const sign = (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(key);
+    await rejects(tokens, await sign({ sub: '1', iat: now }));  // no exp
+    await rejects(tokens, await sign({ sub: '1', exp: now + 60 }));  // no iat
+    await rejects(tokens, await sign({ iat: now, exp: now + 60 }));  // no sub
+    await rejects(tokens, await sign({ sub: '1', iat: now, exp: now + 10 * 365 * 86_400 }));  // far-future exp
+    await rejects(tokens, await sign({ sub: '1', iat: now + 3600, exp: now + 7200 }));  // issued in the future
+    await rejects(tokens, await sign({ sub: '1', iat: now - 2 * 86_400, exp: now + 60 }));  // older than the lifetime
+    for (const sub of ['abc', '1.5', '-1', '0', '01', '99999999999999999999']) {
+      await rejects(tokens, await sign({ sub, iat: now, exp: now + 60 }));
+    }
+    assert.equal(await tokens.verify(await sign({ sub: '7', iat: now, exp: now + 60 })), 7, 'the same shape with good claims passes');
+  });
+
+  test('refuses malformed and oversized tokens without throwing anything but 401', async () => {
+    const { tokens } = setup();
+    const good = await tokens.issue(1);
+    for (const bad of ['', 'abc', 'a.b', `${good}.`, `${good}=`, `${good} `, good.replace('.', '=.'), 'é.é.é', `${good}${'A'.repeat(10_000)}`]) {
+      await rejects(tokens, bad);
+    }
+  });
+
+  test('a token from another secret is refused', async () => {
+    const { tokens, clock } = setup();
+    const other = new TokenService('another-secret-that-is-long-enough-987654321', DAY_MS, clock);
+    await rejects(tokens, await other.issue(1));
+  });
+});
