@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { RedirectTarget } from '../core/link.js';
-import type { LinkCacheInvalidator } from '../core/ports.js';
+import type { Clock, LinkCacheInvalidator } from '../core/ports.js';
 
 /** Marks a code known not to exist (a negative entry). */
 export const MISSING = Object.freeze({ missing: true as const });
@@ -11,6 +11,8 @@ export interface MemoryCacheOptions {
   readonly linkTtlMs: number;
   readonly tombstoneTtlMs: number;
   readonly negativeTtlMs: number;
+  /** Entry lifetimes follow the app's clock, so tests can move time instead of sleeping. */
+  readonly clock: Clock;
 }
 
 /**
@@ -22,7 +24,7 @@ export class MemoryLinkCache implements LinkCacheInvalidator {
   private readonly lru: LRUCache<string, CachedLookup> | undefined;
 
   constructor(private readonly options: MemoryCacheOptions) {
-    this.lru = options.maxEntries > 0 ? new LRUCache({ max: options.maxEntries, ttlAutopurge: false }) : undefined;
+    this.lru = options.maxEntries > 0 ? new LRUCache({ max: options.maxEntries, ttlAutopurge: false, ttlResolution: 0, perf: options.clock }) : undefined;
   }
 
   get(code: string): CachedLookup | undefined {

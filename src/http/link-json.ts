@@ -28,7 +28,6 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 /** `status` is the effective one: a link past its expiry reads EXPIRED before the reaper marks it. */
 export function linkToJson(link: Link, baseUrl: string, now: number): LinkJson {
-  const expired = link.status === 'ACTIVE' && link.expiresAt !== null && link.expiresAt <= now;
   return {
     id: link.id,
     shortCode: link.code,
@@ -36,7 +35,7 @@ export function linkToJson(link: Link, baseUrl: string, now: number): LinkJson {
     originalUrl: link.originalUrl,
     normalizedUrl: link.normalizedUrl,
     linkType: link.linkType,
-    status: expired ? 'EXPIRED' : link.status,
+    status: effectiveStatusOf(link, now),
     workspaceId: link.workspaceId,
     createdAt: new Date(link.createdAt).toISOString(),
     expiresAt: iso(link.expiresAt),
@@ -46,4 +45,38 @@ export function linkToJson(link: Link, baseUrl: string, now: number): LinkJson {
     destinationStatus: link.destinationStatus,
     lastCheckedAt: iso(link.lastCheckedAt),
   };
+}
+
+/** A link past its expiry is EXPIRED before the reaper marks it (SPEC section 4). */
+export function effectiveStatusOf(link: Link, now: number): Link['status'] {
+  return link.status === 'ACTIVE' && link.expiresAt !== null && link.expiresAt <= now ? 'EXPIRED' : link.status;
+}
+
+/** The workspace API v1's link representation (SPEC section 5, snake_case), plus its effective status. */
+export const LinkV1Json = Type.Object({
+  short_code: Type.String(),
+  short_url: Type.String(),
+  original_url: Type.String(),
+  normalized_url: Type.String(),
+  status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('EXPIRED'), Type.Literal('DELETED')]),
+  created_at: Timestamp,
+  expires_at: Nullable(Timestamp),
+}, { $id: 'LinkV1' });
+export type LinkV1Json = Static<typeof LinkV1Json>;
+
+export function linkToV1Json(link: Link, baseUrl: string, now: number): LinkV1Json {
+  return {
+    short_code: link.code,
+    short_url: `${baseUrl}/${link.code}`,
+    original_url: link.originalUrl,
+    normalized_url: link.normalizedUrl,
+    status: effectiveStatusOf(link, now),
+    created_at: new Date(link.createdAt).toISOString(),
+    expires_at: iso(link.expiresAt),
+  };
+}
+
+/** An optional, nullable ISO date-time from a request body, in epoch milliseconds (NaN if unreadable). */
+export function timestampFromJson(text: string | null | undefined): number | null | undefined {
+  return text === undefined || text === null ? text : Date.parse(text);
 }

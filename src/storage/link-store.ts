@@ -1,6 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Link, NewLink } from '../core/link.js';
-import type { InsertLinkResult, LinkStore } from '../core/ports.js';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import type { Link, LinkStatus, NewLink } from '../core/link.js';
+import type { ClaimableLink, InsertLinkResult, LinkChanges, LinkClaim, LinkListFilter, LinkStore } from '../core/ports.js';
 import type { Database, LinkRow } from './schema.js';
 import { guarded, uniqueConflictOf } from './store-errors.js';
 
@@ -82,4 +82,114 @@ export class KyselyLinkStore implements LinkStore {
       await this.db.selectFrom('global_stats').select('id').limit(1).execute();
     });
   }
+
+  findLinkByWorkspaceUrl(workspaceId: number, normalizedUrl: string): Promise<Link | undefined> {
+    return guarded(async () => {
+      const row = await this.db.selectFrom('links').selectAll()
+        .where('workspace_id', '=', workspaceId).where('normalized_url', '=', normalizedUrl)
+        .executeTakeFirst();
+      return row && linkRowToLink(row);
+    });
+  }
+
+  updateLink(id: number, changes: LinkChanges): Promise<InsertLinkResult | undefined> {
+    const values: Updateable<LinkRow> = { updated_at: changes.updatedAt };
+    if (changes.originalUrl !== undefined) values.original_url = changes.originalUrl;
+    if (changes.normalizedUrl !== undefined) values.normalized_url = changes.normalizedUrl;
+    let query = this.db.updateTable('links').set(values).where('id', '=', id);
+    if (changes.expiresAt !== undefined) {
+      query = query.set({
+        expires_at: changes.expiresAt,
+        status: sql<LinkStatus>`case when status = 'EXPIRED' then 'ACTIVE' else status end`,
+      });
+    }
+    return this.updateReturningLink(query.returningAll());
+  }
+
+  async markLinkDeleted(id: number, now: number): Promise<Link | undefined> {
+    const result = await this.updateReturningLink(this.db.updateTable('links')
+      .set({ status: 'DELETED', deleted_at: now, updated_at: now })
+      .where('id', '=', id).where('status', '<>', 'DELETED')
+      .returningAll());
+    return result?.ok ? result.link : undefined;
+  }
+
+  async restoreDeletedLink(id: number, now: number): Promise<Link | undefined> {
+    const result = await this.updateReturningLink(this.db.updateTable('links')
+      .set({ status: 'ACTIVE', deleted_at: null, updated_at: now })
+      .where('id', '=', id).where('status', '=', 'DELETED')
+      .returningAll());
+    return result?.ok ? result.link : undefined;
+  }
+
+  claimTemporaryLink(id: number, claimTokenHash: string, claim: LinkClaim): Promise<InsertLinkResult | undefined> {
+    return this.updateReturningLink(this.db.updateTable('links')
+      .set({
+        owner_id: claim.ownerId,
+        workspace_id: claim.workspaceId,
+        link_type: 'PERMANENT',
+        expires_at: null,
+        status: 'ACTIVE',
+        claim_token_hash: null,
+        updated_at: claim.now,
+      })
+      .where('id', '=', id).where('link_type', '=', 'TEMPORARY').where('claim_token_hash', '=', claimTokenHash)
+      .returningAll());
+  }
+
+  findClaimableLink(domain: string, code: string): Promise<ClaimableLink | undefined> {
+    return guarded(async () => {
+      const row = await this.db.selectFrom('links').selectAll()
+        .where('domain', '=', domain).where('code', '=', code)
+        .where('link_type', '=', 'TEMPORARY').where('claim_token_hash', 'is not', null)
+        .executeTakeFirst();
+      return row?.claim_token_hash ? { link: linkRowToLink(row), claimTokenHash: row.claim_token_hash } : undefined;
+    });
+  }
+
+  listLinks(filter: LinkListFilter): Promise<Link[]> {
+    if (filter.workspaceIds.length === 0) return Promise.resolve([]);
+    return guarded(async () => {
+      let query = this.db.selectFrom('links').selectAll().where('workspace_id', 'in', filter.workspaceIds);
+      if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+      if (filter.status !== undefined) query = query.where(effectiveStatusIs(filter.status, filter.now));
+      if (filter.search) query = query.where(codeOrUrlContains(filter.search));
+      const rows = await query.orderBy('id', 'desc').limit(filter.limit).execute();
+      return rows.map(linkRowToLink);
+    });
+  }
+
+  private updateReturningLink(query: { executeTakeFirst(): Promise<Selectable<LinkRow> | undefined> }): Promise<InsertLinkResult | undefined> {
+    return guarded(async () => {
+      try {
+        const row = await query.executeTakeFirst();
+        return row && { ok: true, link: linkRowToLink(row) };
+      } catch (error) {
+        const conflict = uniqueConflictOf(error);
+        if (conflict) return { ok: false, conflict };
+        throw error;
+      }
+    });
+  }
+}
+
+type LinksWhere = ExpressionBuilder<Database, 'links'>;
+
+function effectiveStatusIs(status: LinkStatus, now: number) {
+  return (eb: LinksWhere) => {
+    if (status === 'DELETED') return eb('status', '=', 'DELETED');
+    const pastExpiry = eb.and([eb('expires_at', 'is not', null), eb('expires_at', '<=', now)]);
+    if (status === 'EXPIRED') return eb.or([eb('status', '=', 'EXPIRED'), eb.and([eb('status', '=', 'ACTIVE'), pastExpiry])]);
+    return eb.and([eb('status', '=', 'ACTIVE'), eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)])]);
+  };
+}
+
+// lower() on both sides because LIKE is case-insensitive in SQLite but not in PostgreSQL;
+// '!' escapes the user's own % and _ so they match literally.
+function codeOrUrlContains(search: string) {
+  const pattern = `%${search.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+  return (eb: LinksWhere) => eb.or([
+    sql<SqlBool>`lower(${eb.ref('code')}) like ${pattern} escape '!'`,
+    sql<SqlBool>`lower(${eb.ref('original_url')}) like ${pattern} escape '!'`,
+  ]);
 }

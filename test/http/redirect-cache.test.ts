@@ -1,6 +1,5 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createAnonymousLink } from '../../src/links/create-anonymous-link.js';
 import { createTestApp } from '../support/test-app.js';
 import { insertLink, setLinkColumns } from '../support/links.js';
@@ -20,13 +19,14 @@ describe('the in-process cache in front of the database', () => {
   });
 
   test('an unknown code is remembered briefly, then looked up again', async () => {
-    const t = await createTestApp({ CACHE_NEGATIVE_TTL: '60ms' });
+    const t = await createTestApp({ CACHE_NEGATIVE_TTL: '60s' });
     try {
       assert.equal((await t.app.inject({ url: '/later12' })).statusCode, 404);
       // Stored behind the cache's back (no invalidation): the negative entry still answers.
       await insertLink(t.deps, { code: 'later12' });
+      t.clock.advance(59_000);
       assert.equal((await t.app.inject({ url: '/later12' })).statusCode, 404);
-      await sleep(120);
+      t.clock.advance(1_001);
       assert.equal((await t.app.inject({ url: '/later12' })).statusCode, 301);
     } finally {
       await t.close();
@@ -45,14 +45,15 @@ describe('the in-process cache in front of the database', () => {
   });
 
   test('a gone link stays a tombstone after its row is purged, then becomes 404', async () => {
-    const t = await createTestApp({ CACHE_TOMBSTONE_TTL: '60ms' });
+    const t = await createTestApp({ CACHE_TOMBSTONE_TTL: '1h' });
     try {
       const link = await insertLink(t.deps);
       await setLinkColumns(t.deps, link.id, { status: 'DELETED', deleted_at: t.clock.now() });
       assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 410);
       await t.deps.database.db.deleteFrom('links').where('id', '=', link.id).execute();
+      t.clock.advance(3_599_000);
       assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 410);
-      await sleep(120);
+      t.clock.advance(1_001);
       assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 404);
     } finally {
       await t.close();

@@ -1,0 +1,137 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppDeps } from '../../deps.js';
+import { claimLinks, MAX_CLAIM_ENTRIES, type ClaimResult } from '../../links/claim-links.js';
+import { createOwnedLink } from '../../links/create-owned-link.js';
+import { deleteLink } from '../../links/delete-link.js';
+import { findAccessibleLink } from '../../links/link-access.js';
+import { listLinks } from '../../links/list-links.js';
+import { restoreLink } from '../../links/restore-link.js';
+import { updateLink } from '../../links/update-link.js';
+import { principalOf, requireUser } from '../auth.js';
+import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize } from '../link-fields.js';
+import { linkToJson, timestampFromJson } from '../link-json.js';
+import { rateLimitPerMinute } from '../rate-limit.js';
+import { errorResponses } from '../schemas.js';
+
+const LinkRef = Type.Ref('Link');
+const StatusFilter = Type.Union([Type.Literal('ACTIVE'), Type.Literal('EXPIRED'), Type.Literal('DELETED')]);
+const LinkParams = Type.Object({ id: Id });
+
+const CreateLinkBody = Type.Object({
+  url: DestinationUrl,
+  customCode: Type.Optional(CustomCode),
+  expiresAt: Type.Optional(Expiry),
+  workspaceId: Type.Optional(Id),
+}, { additionalProperties: false });
+
+const ListLinksQuery = Type.Object({
+  status: Type.Optional(StatusFilter),
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the short code or of the original URL.' })),
+  cursor: Type.Optional(Cursor),
+  limit: Type.Optional(PageSize),
+}, { additionalProperties: false });
+
+const UpdateLinkBody = Type.Object({
+  url: Type.Optional(DestinationUrl),
+  expiresAt: Type.Optional(ExpiryOrNull),
+}, { additionalProperties: false, minProperties: 1 });
+
+const SyncBody = Type.Object({
+  links: Type.Array(Type.Object({
+    shortCode: Type.String({ maxLength: 200 }),
+    claimToken: Type.String({ maxLength: 200 }),
+    url: Type.String({ maxLength: 16_384 }),
+  }, { additionalProperties: false }), { maxItems: MAX_CLAIM_ENTRIES }),
+}, { additionalProperties: false });
+
+const SyncResponse = Type.Object({
+  results: Type.Array(Type.Object({
+    shortCode: Type.String(),
+    outcome: Type.Union([Type.Literal('claimed'), Type.Literal('created'), Type.Literal('existing'), Type.Literal('rejected')]),
+    reason: Type.Optional(Type.String()),
+    link: Type.Optional(LinkRef),
+  })),
+});
+
+/** App API (camelCase, JWT): the signed-in user's links. Anyone else's link id answers 404. */
+export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const preHandler = requireUser(deps);
+  const common = { tags: ['links'], security: [{ bearer: [] }] };
+  const owned = deps.ownedLinks;
+  const toJson = (link: Parameters<typeof linkToJson>[0]) => linkToJson(link, deps.config.baseUrl, deps.clock.now());
+
+  app.post('/api/urls', {
+    preHandler,
+    schema: {
+      ...common, summary: 'Create a permanent link (201), or answer the one this workspace already has for the URL (200)',
+      body: CreateLinkBody,
+      response: { 200: LinkRef, 201: LinkRef, ...errorResponses(400, 401, 404, 409, 413, 500, 503) },
+    },
+  }, async (request, reply) => {
+    const body = request.body as Static<typeof CreateLinkBody>;
+    const { link, created } = await createOwnedLink(owned, principalOf(request), {
+      url: body.url, workspaceId: body.workspaceId, customCode: body.customCode, expiresAt: timestampFromJson(body.expiresAt),
+    });
+    reply.status(created ? 201 : 200).header('location', `/api/urls/${link.id}`);
+    return toJson(link);
+  });
+
+  app.get('/api/urls', {
+    preHandler,
+    schema: {
+      ...common, summary: 'Links of every workspace you belong to, newest first',
+      querystring: ListLinksQuery,
+      response: { 200: Type.Object({ items: Type.Array(LinkRef), nextCursor: NextCursor }), ...errorResponses(400, 401, 503) },
+    },
+  }, async (request) => {
+    const query = request.query as Static<typeof ListLinksQuery>;
+    const page = await listLinks(owned, principalOf(request), { ...query, search: query.q });
+    return { items: page.items.map(toJson), nextCursor: page.nextCursor };
+  });
+
+  app.get('/api/urls/:id', {
+    preHandler,
+    schema: { ...common, summary: 'One link with its analytics fields', params: LinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 503) } },
+  }, async (request) => toJson(await findAccessibleLink(owned, principalOf(request), request.params as { id: number }, 'read')));
+
+  app.patch('/api/urls/:id', {
+    preHandler,
+    schema: {
+      ...common, summary: 'Change the destination or the expiry', params: LinkParams, body: UpdateLinkBody,
+      response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) },
+    },
+  }, async (request) => {
+    const body = request.body as Static<typeof UpdateLinkBody>;
+    const update = { url: body.url, expiresAt: timestampFromJson(body.expiresAt) };
+    return toJson(await updateLink(owned, principalOf(request), request.params as { id: number }, update));
+  });
+
+  app.delete('/api/urls/:id', {
+    preHandler,
+    schema: { ...common, summary: 'Soft-delete a link (restorable until purged)', params: LinkParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404, 503) } },
+  }, async (request, reply) => {
+    await deleteLink(owned, principalOf(request), request.params as { id: number });
+    return reply.status(204).send();
+  });
+
+  app.post('/api/urls/:id/restore', {
+    preHandler,
+    schema: { ...common, summary: 'Restore a soft-deleted link', params: LinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) } },
+  }, async (request) => toJson(await restoreLink(owned, principalOf(request), request.params as { id: number })));
+
+  app.post('/api/urls/sync', {
+    preHandler,
+    // Tokens are 256-bit, so guessing is hopeless; the limit keeps sync from being a cheap way to mass-create links.
+    config: { rateLimit: rateLimitPerMinute(deps.config.rateLimit.authPerMinute) },
+    schema: {
+      ...common, summary: 'Claim anonymous links (code + claim token) into your personal workspace',
+      body: SyncBody,
+      response: { 200: SyncResponse, ...errorResponses(400, 401, 413, 429, 503) },
+    },
+  }, async (request) => {
+    const { links } = request.body as Static<typeof SyncBody>;
+    const results = await claimLinks(owned, principalOf(request), links);
+    return { results: results.map((result: ClaimResult) => ({ ...result, link: result.link && toJson(result.link) })) };
+  });
+}

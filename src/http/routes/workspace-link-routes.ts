@@ -1,0 +1,108 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { Link } from '../../core/link.js';
+import type { AppDeps } from '../../deps.js';
+import { createOwnedLink } from '../../links/create-owned-link.js';
+import { deleteLink } from '../../links/delete-link.js';
+import { findAccessibleLink } from '../../links/link-access.js';
+import { listLinks } from '../../links/list-links.js';
+import { restoreLink } from '../../links/restore-link.js';
+import { updateLink } from '../../links/update-link.js';
+import { principalOf, requireUserOrApiKey } from '../auth.js';
+import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize } from '../link-fields.js';
+import { linkToV1Json, timestampFromJson } from '../link-json.js';
+import { errorResponses } from '../schemas.js';
+
+const LinkRef = Type.Ref('LinkV1');
+const WorkspaceParams = Type.Object({ id: Id });
+const WorkspaceLinkParams = Type.Object({ id: Id, short_code: Type.String({ minLength: 1, maxLength: 64 }) });
+type WorkspaceLinkParams = Static<typeof WorkspaceLinkParams>;
+
+const CreateLinkBody = Type.Object({
+  original_url: DestinationUrl,
+  custom_code: Type.Optional(CustomCode),
+  expires_at: Type.Optional(Expiry),
+}, { additionalProperties: false });
+
+const UpdateLinkBody = Type.Object({
+  original_url: Type.Optional(DestinationUrl),
+  expires_at: Type.Optional(ExpiryOrNull),
+}, { additionalProperties: false, minProperties: 1 });
+
+const ListQuery = Type.Object({
+  cursor: Type.Optional(Cursor),
+  limit: Type.Optional(PageSize),
+}, { additionalProperties: false });
+
+const selectorOf = (params: WorkspaceLinkParams) => ({ workspaceId: params.id, code: params.short_code });
+
+/**
+ * Workspace API v1 (snake_case, JWT or API key): the same use cases as the app API, addressed by
+ * workspace and short code. A non-member gets 404 for the workspace; an API key acts only in its own.
+ */
+export function registerWorkspaceLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const preHandler = requireUserOrApiKey(deps);
+  const common = { tags: ['workspaces'], security: [{ bearer: [] }] };
+  const owned = deps.ownedLinks;
+  const toJson = (link: Link) => linkToV1Json(link, deps.config.baseUrl, deps.clock.now());
+  const path = '/api/v1/workspaces/:id/links';
+
+  app.post(path, {
+    preHandler,
+    schema: {
+      ...common, summary: 'Create a permanent link (201), or answer the one the workspace already has for the URL (200)',
+      params: WorkspaceParams, body: CreateLinkBody,
+      response: { 200: LinkRef, 201: LinkRef, ...errorResponses(400, 401, 404, 409, 413, 500, 503) },
+    },
+  }, async (request, reply) => {
+    const { id } = request.params as Static<typeof WorkspaceParams>;
+    const body = request.body as Static<typeof CreateLinkBody>;
+    const { link, created } = await createOwnedLink(owned, principalOf(request), {
+      url: body.original_url, workspaceId: id, customCode: body.custom_code, expiresAt: timestampFromJson(body.expires_at),
+    });
+    reply.status(created ? 201 : 200).header('location', `${path.replace(':id', String(id))}/${link.code}`);
+    return toJson(link);
+  });
+
+  app.get(path, {
+    preHandler,
+    schema: {
+      ...common, summary: 'Links of the workspace, newest first', params: WorkspaceParams, querystring: ListQuery,
+      response: { 200: Type.Object({ items: Type.Array(LinkRef), next_cursor: NextCursor }), ...errorResponses(400, 401, 404, 503) },
+    },
+  }, async (request) => {
+    const { id } = request.params as Static<typeof WorkspaceParams>;
+    const page = await listLinks(owned, principalOf(request), { ...(request.query as Static<typeof ListQuery>), workspaceId: id });
+    return { items: page.items.map(toJson), next_cursor: page.nextCursor };
+  });
+
+  app.get(`${path}/:short_code`, {
+    preHandler,
+    schema: { ...common, summary: 'One link of the workspace', params: WorkspaceLinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 503) } },
+  }, async (request) => toJson(await findAccessibleLink(owned, principalOf(request), selectorOf(request.params as WorkspaceLinkParams), 'read')));
+
+  app.patch(`${path}/:short_code`, {
+    preHandler,
+    schema: {
+      ...common, summary: 'Change the destination or the expiry', params: WorkspaceLinkParams, body: UpdateLinkBody,
+      response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) },
+    },
+  }, async (request) => {
+    const body = request.body as Static<typeof UpdateLinkBody>;
+    const update = { url: body.original_url, expiresAt: timestampFromJson(body.expires_at) };
+    return toJson(await updateLink(owned, principalOf(request), selectorOf(request.params as WorkspaceLinkParams), update));
+  });
+
+  app.delete(`${path}/:short_code`, {
+    preHandler,
+    schema: { ...common, summary: 'Soft-delete a link (restorable until purged)', params: WorkspaceLinkParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404, 503) } },
+  }, async (request, reply) => {
+    await deleteLink(owned, principalOf(request), selectorOf(request.params as WorkspaceLinkParams));
+    return reply.status(204).send();
+  });
+
+  app.post(`${path}/:short_code/restore`, {
+    preHandler,
+    schema: { ...common, summary: 'Restore a soft-deleted link', params: WorkspaceLinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) } },
+  }, async (request) => toJson(await restoreLink(owned, principalOf(request), selectorOf(request.params as WorkspaceLinkParams))));
+}

@@ -1,0 +1,79 @@
+import { parseDestination, type Destination } from '../core/canonical-url.js';
+import { CodeSpaceExhaustedError, CodeTakenError } from '../core/errors.js';
+import type { Link, NewLink } from '../core/link.js';
+import type { Principal } from '../core/principal.js';
+import { deterministicCode, isReservedWord, MAX_DETERMINISTIC_ATTEMPTS, validateCustomCode } from '../core/short-code.js';
+import { assertFutureExpiry } from './expiry.js';
+import { requireMembership, reuseExistingLink, type OwnedLinkDeps } from './link-access.js';
+import { UrlAlreadyShortenedError } from './link-errors.js';
+
+export interface CreateOwnedLinkRequest {
+  readonly url: unknown;
+  /** Defaults to the caller's personal workspace. */
+  readonly workspaceId?: number;
+  readonly customCode?: string;
+  readonly expiresAt?: number | null;
+}
+
+export interface CreateOwnedLinkResult {
+  readonly link: Link;
+  /** false: the workspace already held this URL, and that link is answered unchanged (or restored). */
+  readonly created: boolean;
+}
+
+type LinkAt = (code: string) => NewLink;
+
+/**
+ * A PERMANENT link in one of the caller's workspaces (SPEC section 3). Idempotency rests on the
+ * unique indexes alone: the insert is tried first, and a conflict reads whoever holds the slot,
+ * so concurrent identical creates all answer the one row that won.
+ */
+export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal, request: CreateOwnedLinkRequest): Promise<CreateOwnedLinkResult> {
+  const workspaceId = request.workspaceId ?? await deps.workspaces.personalWorkspaceId(principal.userId);
+  await requireMembership(deps, principal, workspaceId);
+  const destination = parseDestination(request.url, deps.urlPolicy);
+  if (request.customCode !== undefined) validateCustomCode(request.customCode);
+  const now = deps.clock.now();
+  const expiresAt = request.expiresAt ?? null;
+  assertFutureExpiry(expiresAt, now);
+  const linkAt: LinkAt = (code) => ({
+    domain: deps.domain, code, ...destination, linkType: 'PERMANENT',
+    workspaceId, ownerId: principal.userId, claimTokenHash: null, createdAt: now, expiresAt,
+  });
+  return request.customCode === undefined
+    ? insertWithDeterministicCode(deps, linkAt, workspaceId, destination)
+    : insertWithCustomCode(deps, linkAt, workspaceId, destination, request.customCode);
+}
+
+async function insertWithCustomCode(
+  deps: OwnedLinkDeps, linkAt: LinkAt, workspaceId: number, destination: Destination, customCode: string,
+): Promise<CreateOwnedLinkResult> {
+  const result = await deps.store.insertLink(linkAt(customCode));
+  if (result.ok) return created(deps, result.link);
+  const existing = await deps.store.findLinkByWorkspaceUrl(workspaceId, destination.normalizedUrl);
+  if (existing?.code === customCode) return { link: await reuseExistingLink(deps, existing), created: false };
+  if (existing) throw new UrlAlreadyShortenedError(existing.code);
+  throw new CodeTakenError(customCode);
+}
+
+async function insertWithDeterministicCode(
+  deps: OwnedLinkDeps, linkAt: LinkAt, workspaceId: number, destination: Destination,
+): Promise<CreateOwnedLinkResult> {
+  for (let attempt = 0; attempt < MAX_DETERMINISTIC_ATTEMPTS; attempt++) {
+    const code = deterministicCode(destination.normalizedUrl, workspaceId, attempt, deps.codeLength);
+    if (isReservedWord(code)) continue;
+    const result = await deps.store.insertLink(linkAt(code));
+    if (result.ok) return created(deps, result.link);
+    // Whichever index refused the row, the link this workspace holds for the URL is the answer;
+    // when it holds none, another link has this code and the next attempt is tried.
+    const existing = await deps.store.findLinkByWorkspaceUrl(workspaceId, destination.normalizedUrl);
+    if (existing) return { link: await reuseExistingLink(deps, existing), created: false };
+  }
+  throw new CodeSpaceExhaustedError(MAX_DETERMINISTIC_ATTEMPTS);
+}
+
+function created(deps: OwnedLinkDeps, link: Link): CreateOwnedLinkResult {
+  // A negative-cache entry for this code (someone probed it before) must not outlive the create.
+  deps.cache.invalidate(link.code);
+  return { link, created: true };
+}

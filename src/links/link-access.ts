@@ -1,0 +1,64 @@
+import type { WorkspaceAccess } from '../accounts/workspace-access.js';
+import type { UrlPolicy } from '../core/canonical-url.js';
+import type { Link } from '../core/link.js';
+import type { Clock, LinkCacheInvalidator, LinkStore } from '../core/ports.js';
+import type { Principal, WorkspaceRole } from '../core/principal.js';
+import { LinkNotFoundError } from './link-errors.js';
+
+/** What the owned-link use cases need; built once in deps.ts. */
+export interface OwnedLinkDeps {
+  readonly store: LinkStore;
+  readonly cache: LinkCacheInvalidator;
+  readonly clock: Clock;
+  readonly urlPolicy: UrlPolicy;
+  readonly domain: string;
+  readonly codeLength: number;
+  readonly workspaces: Pick<WorkspaceAccess, 'roleIn' | 'requireRole' | 'personalWorkspaceId' | 'workspaceIdsOf'>;
+}
+
+/** The app API names a link by id; the v1 API by its code inside a workspace. */
+export type LinkSelector =
+  | { readonly id: number }
+  | { readonly workspaceId: number; readonly code: string };
+
+export type LinkAccess = 'read' | 'manage';
+
+const ANY_MEMBER: readonly WorkspaceRole[] = ['owner', 'admin', 'member'];
+
+/** Non-members get the workspace's 404 (never 403). */
+export async function requireMembership(deps: OwnedLinkDeps, principal: Principal, workspaceId: number): Promise<WorkspaceRole> {
+  return deps.workspaces.requireRole(principal, workspaceId, ANY_MEMBER);
+}
+
+/**
+ * Every member of a link's workspace may read it. Changing it (edit, delete, restore) takes the
+ * workspace's owner or admin role, or being the member who created the link: a plain member
+ * manages their own links without touching colleagues'. An API key acts as admin in its
+ * workspace. Everyone else, like an id that does not exist, gets the same LinkNotFoundError.
+ */
+export async function findAccessibleLink(
+  deps: OwnedLinkDeps, principal: Principal, selector: LinkSelector, access: LinkAccess,
+): Promise<Link> {
+  const link = 'id' in selector
+    ? await deps.store.findLinkById(selector.id)
+    : await findInWorkspace(deps, principal, selector);
+  if (link === undefined || link.workspaceId === null) throw new LinkNotFoundError();
+  const role = await deps.workspaces.roleIn(principal, link.workspaceId);
+  if (role === undefined) throw new LinkNotFoundError();
+  if (access === 'manage' && role === 'member' && link.ownerId !== principal.userId) throw new LinkNotFoundError();
+  return link;
+}
+
+async function findInWorkspace(deps: OwnedLinkDeps, principal: Principal, selector: { workspaceId: number; code: string }) {
+  await requireMembership(deps, principal, selector.workspaceId);
+  const link = await deps.store.findLinkByCode(deps.domain, selector.code);
+  return link?.workspaceId === selector.workspaceId ? link : undefined;
+}
+
+/** Creating a URL the workspace already holds answers that link, brought back if it was deleted. */
+export async function reuseExistingLink(deps: OwnedLinkDeps, link: Link): Promise<Link> {
+  if (link.status !== 'DELETED') return link;
+  const restored = await deps.store.restoreDeletedLink(link.id, deps.clock.now());
+  deps.cache.invalidate(link.code);
+  return restored ?? (await deps.store.findLinkById(link.id)) ?? link;
+}

@@ -1,0 +1,33 @@
+import { parseDestination } from '../core/canonical-url.js';
+import type { Link } from '../core/link.js';
+import type { LinkChanges } from '../core/ports.js';
+import type { Principal } from '../core/principal.js';
+import { assertFutureExpiry } from './expiry.js';
+import { findAccessibleLink, type LinkSelector, type OwnedLinkDeps } from './link-access.js';
+import { LinkNotFoundError, UrlAlreadyShortenedError } from './link-errors.js';
+
+export interface LinkUpdate {
+  readonly url?: unknown;
+  /** `null` removes the expiry; absent leaves it as it is. */
+  readonly expiresAt?: number | null;
+}
+
+/**
+ * Edits a link's destination or expiry. The code stays: people already hold it, even though
+ * after a URL change it no longer matches the one SPEC section 3 would compute.
+ */
+export async function updateLink(deps: OwnedLinkDeps, principal: Principal, selector: LinkSelector, update: LinkUpdate): Promise<Link> {
+  const link = await findAccessibleLink(deps, principal, selector, 'manage');
+  const now = deps.clock.now();
+  const destination = update.url === undefined ? undefined : parseDestination(update.url, deps.urlPolicy);
+  if (update.expiresAt !== undefined) assertFutureExpiry(update.expiresAt, now);
+  const changes: LinkChanges = { ...destination, expiresAt: update.expiresAt, updatedAt: now };
+  const result = await deps.store.updateLink(link.id, changes);
+  if (result === undefined) throw new LinkNotFoundError();
+  if (!result.ok) {
+    const holder = destination && await deps.store.findLinkByWorkspaceUrl(link.workspaceId!, destination.normalizedUrl);
+    throw new UrlAlreadyShortenedError(holder?.code ?? '?');
+  }
+  deps.cache.invalidate(link.code);
+  return result.link;
+}
