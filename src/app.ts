@@ -4,14 +4,19 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { AppDeps } from './deps.js';
 import { registerErrorHandling } from './http/error-handler.js';
-import { LinkJson } from './http/link-json.js';
+import { LinkJson, LinkV1Json } from './http/link-json.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { RedirectResponder } from './http/redirect-responder.js';
 import { ProblemJson } from './http/schemas.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { registerHealthRoutes } from './http/routes/health-routes.js';
+import { registerAuthRoutes } from './http/routes/auth-routes.js';
+import { registerWorkspaceRoutes } from './http/routes/workspace-routes.js';
 import { registerPublicLinkRoutes } from './http/routes/public-link-routes.js';
+import { registerLinkRoutes } from './http/routes/link-routes.js';
+import { registerWorkspaceLinkRoutes } from './http/routes/workspace-link-routes.js';
 import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
+import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -56,6 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is a 415
   app.addSchema(ProblemJson);
   app.addSchema(LinkJson);
+  app.addSchema(LinkV1Json);
   registerErrorHandling(app);
   await registerRateLimits(app);
   await app.register(swagger, {
@@ -63,6 +69,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     openapi: {
       info: { title: 'Linkforge', version: '0.1.0', description: 'Self-hosted URL shortener API.' },
       servers: [{ url: config.baseUrl }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'A JWT from /api/auth/login, or an API key (lfk_…) where the route says so.' },
+        },
+      },
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
@@ -70,6 +81,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerHealthRoutes(app, deps.store);
   registerPublicLinkRoutes(app, deps);
+  registerLinkRoutes(app, deps);
+  registerWorkspaceLinkRoutes(app, deps);
+  registerAuthRoutes(app, deps);
+  registerWorkspaceRoutes(app, deps);
+  registerAdminCleanupRoutes(app, deps);
   registerRedirectRoutes(app, responder);
   return app;
 }

@@ -5,9 +5,18 @@ import { systemClock, type Clock, type LinkStore } from './core/ports.js';
 import { MemoryLinkCache } from './cache/memory-link-cache.js';
 import type { CreateAnonymousLinkDeps } from './links/create-anonymous-link.js';
 import { LinkResolver } from './links/resolve-link.js';
+import type { OwnedLinkDeps } from './links/link-access.js';
 import { openSqlite, type OpenDatabase } from './storage/database.js';
 import { KyselyLinkStore } from './storage/link-store.js';
+import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
+import { KyselyCleanupRunStore } from './storage/cleanup-run-store.js';
+import { KyselyJobLockStore } from './storage/job-lock-store.js';
+import { KyselyReaperStore } from './storage/reaper-store.js';
+import { ThreadedReaperStore } from './storage/threaded-reaper-store.js';
 import { migrateToLatest } from './storage/migrations.js';
+import { createAccountServices, type AccountServices } from './accounts/account-services.js';
+import type { WorkspaceAccess } from './accounts/workspace-access.js';
+import { KyselyAccountStore } from './storage/account-store.js';
 
 /** Everything the app and the jobs need, built once from the configuration. */
 export interface AppDeps {
@@ -19,6 +28,14 @@ export interface AppDeps {
   readonly resolver: LinkResolver;
   readonly urlPolicy: UrlPolicy;
   readonly links: CreateAnonymousLinkDeps;
+  /** The reaper, its scheduler (started by main.ts) and its statistics (src/jobs). */
+  readonly cleanup: CleanupJobs;
+  /** Users, tokens, workspaces and API keys (src/accounts). */
+  readonly accounts: AccountServices;
+  /** Who may act in which workspace; the same object as `accounts.workspaces`. */
+  readonly workspaces: WorkspaceAccess;
+  /** Owned links: create, manage, list, claim (src/links). */
+  readonly ownedLinks: OwnedLinkDeps;
   close(): Promise<void>;
 }
 
@@ -55,14 +72,26 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     throw error;
   }
   const store = new KyselyLinkStore(database.db);
+  const accounts = await createAccountServices(config, new KyselyAccountStore(database.db), clock)
+    .catch(async (error: unknown) => { await database.close(); throw error; });
   const cache = new MemoryLinkCache({
     maxEntries: config.cache.maxEntries,
     linkTtlMs: config.cache.linkTtlMs,
     tombstoneTtlMs: config.cache.tombstoneTtlMs,
     negativeTtlMs: config.cache.negativeTtlMs,
+    clock,
   });
   const domain = config.shortDomain;
   const urlPolicy = buildUrlPolicy(config);
+  const cleanup = createCleanupJobs({
+    settings: config.cleanup,
+    clock,
+    lockStore: new KyselyJobLockStore(database.db),
+    // better-sqlite3 is synchronous: SQLite batches run in a worker thread, off the redirect event loop.
+    reaperStore: config.database.kind === 'sqlite' ? new ThreadedReaperStore(config.database.path) : new KyselyReaperStore(database.db),
+    runStore: new KyselyCleanupRunStore(database.db),
+    cache,
+  });
   return {
     config,
     clock,
@@ -76,6 +105,18 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       anonTtlMs: config.links.anonTtlMs,
       anonCodeLength: config.links.anonCodeLength,
     },
-    close: () => database.close(),
+    accounts,
+    workspaces: accounts.workspaces,
+    ownedLinks: {
+      store, cache, clock, urlPolicy, domain,
+      codeLength: config.links.codeLength,
+      workspaces: accounts.workspaces,
+    },
+    cleanup,
+    // The reaper finishes its batch, records the run and releases its lock before the database closes.
+    close: async () => {
+      await cleanup.stop();
+      await database.close();
+    },
   };
 }

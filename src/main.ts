@@ -23,6 +23,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (config.cleanup.enabled) deps.cleanup.scheduler.start(app.log.child({ job: 'reaper' }));
   app.log.info({ baseUrl: config.baseUrl, database: config.database.kind }, 'Linkforge is ready');
 }
 

@@ -1,0 +1,112 @@
+/**
+ * Ports of the reaper (SPEC section 6): the job lock, the batch operations on links and the
+ * record of runs. One Kysely implementation serves SQLite and PostgreSQL (src/storage).
+ */
+
+/** A row of the `shedlock` table, as ShedLock defines it. Times are epoch milliseconds. */
+export interface LockState {
+  readonly name: string;
+  readonly lockUntil: number;
+  readonly lockedAt: number;
+  readonly lockedBy: string;
+}
+
+export interface JobLockStore {
+  /**
+   * Takes the lock in one atomic statement when it is free or expired (`lock_until <= now`):
+   * sets `lock_until = lockUntil`, `locked_at = now`, `locked_by = owner`. True if taken.
+   */
+  tryAcquire(name: string, owner: string, now: number, lockUntil: number): Promise<boolean>;
+  /**
+   * Ends a hold: `lock_until = max(now, locked_at + atLeastMs)`, only while `owner` still holds
+   * the lock it took at `lockedAt`. True if the row was ours.
+   */
+  release(name: string, owner: string, lockedAt: number, now: number, atLeastMs: number): Promise<boolean>;
+  findLock(name: string): Promise<LockState | undefined>;
+}
+
+/** Where the mark phase resumes: the last link it looked at, in `(expires_at, id)` order. */
+export interface MarkCursor {
+  readonly expiresAt: number;
+  readonly id: number;
+}
+
+export interface MarkBatchRequest {
+  readonly now: number;
+  readonly limit: number;
+  readonly after: MarkCursor | undefined;
+  /** Runs inside the batch's transaction after its writes; throwing rolls the whole batch back. */
+  readonly beforeCommit?: (rows: number) => Promise<void>;
+}
+
+export interface MarkBatchResult {
+  /** Codes of the links this batch turned from ACTIVE into EXPIRED. */
+  readonly codes: readonly string[];
+  readonly cursor: MarkCursor | undefined;
+}
+
+export interface PurgeBatchRequest {
+  readonly cutoff: number;
+  readonly limit: number;
+  /** Copy each purged row to `links_archive` with this `archived_at`; undefined: no copy. */
+  readonly archivedAt: number | undefined;
+  readonly beforeCommit?: (rows: number) => Promise<void>;
+}
+
+export interface PurgeBatchResult {
+  readonly purged: number;
+  readonly archived: number;
+}
+
+/** The two batch operations of the reaper, each one short transaction. */
+export interface ReaperStore {
+  /** ACTIVE links with `expires_at < now` become EXPIRED, at most `limit` of them. */
+  markExpiredBatch(request: MarkBatchRequest): Promise<MarkBatchResult>;
+  /** Hard-deletes at most `limit` links that are past the purge cutoff (and archives them). */
+  purgeBatch(request: PurgeBatchRequest): Promise<PurgeBatchResult>;
+  /** Releases what the store holds of its own (a worker thread), after the last batch. */
+  close?(): Promise<void>;
+}
+
+export type CleanupRunStatus = 'running' | 'succeeded' | 'failed';
+
+export interface CleanupRunTotals {
+  readonly markedExpired: number;
+  readonly purged: number;
+  readonly archived: number;
+  readonly batches: number;
+  readonly lastBatchSize: number;
+}
+
+export interface FinishedCleanupRun extends CleanupRunTotals {
+  readonly status: 'succeeded' | 'failed';
+  readonly finishedAt: number;
+  readonly durationMs: number;
+  readonly error: string | null;
+}
+
+export interface CleanupRunSummary {
+  readonly successfulRuns: number;
+  readonly failedRuns: number;
+  readonly totalPurged: number;
+  readonly totalMarkedExpired: number;
+  readonly totalArchived: number;
+  /** Mean duration of the successful runs; null before the first one. */
+  readonly averageDurationMs: number | null;
+  /** The most recently started run that has finished, if any. */
+  readonly lastFinished: { readonly finishedAt: number; readonly lastBatchSize: number } | undefined;
+}
+
+/** The `cleanup_runs` table: one row per run, shared by every instance. */
+export interface CleanupRunStore {
+  startRun(instance: string, startedAt: number): Promise<number>;
+  finishRun(id: number, run: FinishedCleanupRun): Promise<void>;
+  /**
+   * Marks `running` rows started at or before `startedAtOrBefore` as failed: a run that old has
+   * outlived its lock, so its instance died (a live run stops at its lock's expiry).
+   */
+  failAbandonedRuns(startedAtOrBefore: number, now: number, error: string): Promise<number>;
+  /** Whether `instance` has a run in progress that started at or after `since`. */
+  hasRunningRun(instance: string, since: number): Promise<boolean>;
+  summarize(): Promise<CleanupRunSummary>;
+}

@@ -1,0 +1,106 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { AppDeps } from '../../deps.js';
+import { CleanupLockedError, CleanupStoppingError } from '../../jobs/cleanup-errors.js';
+import type { CleanupStats } from '../../jobs/cleanup-stats.js';
+import type { FinishedRun } from '../../jobs/reaper.js';
+import { requireAdmin } from '../auth.js';
+import { errorResponses } from '../schemas.js';
+
+const Count = Type.Integer({ minimum: 0 });
+const Timestamp = Type.String({ format: 'date-time' });
+
+/** SPEC section 6, field for field (snake_case, as in seed 001). */
+const CleanupStatsJson = Type.Object({
+  last_cleanup_time: Type.Union([Timestamp, Type.Null()], { description: 'When the last finished run (succeeded or failed) ended.' }),
+  total_cleaned: Type.Integer({ minimum: 0, description: 'Links purged over all runs.' }),
+  last_batch_size: Type.Integer({ minimum: 0, description: 'Rows of the last non-empty batch of the last finished run.' }),
+  successful_runs: Count,
+  failed_runs: Count,
+  average_cleanup_ms: Type.Number({ minimum: 0, description: 'Mean duration of successful runs.' }),
+  is_running: Type.Boolean({ description: 'A run is in progress on the instance holding the lock.' }),
+  total_marked_expired: Count,
+  total_archived: Count,
+}, { additionalProperties: false });
+
+const CleanupRunJson = Type.Object({
+  status: Type.Union([Type.Literal('succeeded'), Type.Literal('failed')]),
+  run_id: Type.Union([Type.Integer(), Type.Null()]),
+  instance: Type.String(),
+  started_at: Timestamp,
+  finished_at: Timestamp,
+  duration_ms: Count,
+  marked_expired: Count,
+  purged: Count,
+  archived: Count,
+  batches: Count,
+  last_batch_size: Count,
+  stopped_early: Type.Union([Type.Literal('time_limit'), Type.Literal('shutdown'), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+}, { additionalProperties: false });
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function statsToJson(stats: CleanupStats) {
+  return {
+    last_cleanup_time: stats.lastCleanupTime === null ? null : iso(stats.lastCleanupTime),
+    total_cleaned: stats.totalCleaned,
+    last_batch_size: stats.lastBatchSize,
+    successful_runs: stats.successfulRuns,
+    failed_runs: stats.failedRuns,
+    average_cleanup_ms: stats.averageCleanupMs,
+    is_running: stats.isRunning,
+    total_marked_expired: stats.totalMarkedExpired,
+    total_archived: stats.totalArchived,
+  };
+}
+
+function runToJson(run: FinishedRun) {
+  return {
+    status: run.status,
+    run_id: run.runId ?? null,
+    instance: run.instance,
+    started_at: iso(run.startedAt),
+    finished_at: iso(run.finishedAt),
+    duration_ms: run.durationMs,
+    marked_expired: run.markedExpired,
+    purged: run.purged,
+    archived: run.archived,
+    batches: run.batches,
+    last_batch_size: run.lastBatchSize,
+    stopped_early: run.stoppedEarly,
+    error: run.error,
+  };
+}
+
+export function registerAdminCleanupRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { cleanup } = deps;
+  // A manual run in progress stops after its batch, so closing the server never waits minutes for it.
+  app.addHook('preClose', async () => cleanup.reaper.requestStop());
+
+  app.get('/api/admin/cleanup/stats', {
+    preHandler: requireAdmin(deps),
+    schema: {
+      summary: 'Reaper statistics, from every run of every instance',
+      tags: ['admin'],
+      security: [{ bearer: [] }],
+      response: { 200: CleanupStatsJson, ...errorResponses(401, 403, 503) },
+    },
+  }, async () => statsToJson(await cleanup.stats()));
+
+  app.post('/api/admin/cleanup/run', {
+    preHandler: requireAdmin(deps),
+    schema: {
+      summary: 'Run the reaper now, if no other run holds its lock',
+      description: '200 with the outcome of the run (a failed run is reported, not thrown); 409 `cleanup_locked` while the lock is held.',
+      tags: ['admin'],
+      security: [{ bearer: [] }],
+      response: { 200: CleanupRunJson, ...errorResponses(401, 403, 409, 503) },
+    },
+  }, async (request) => {
+    const result = await cleanup.reaper.run({ trigger: 'manual', log: request.log });
+    if (result.outcome === 'locked') throw new CleanupLockedError(result.holder);
+    if (result.outcome === 'stopping') throw new CleanupStoppingError();
+    return runToJson(result);
+  });
+}

@@ -1,0 +1,57 @@
+import type { Reaper, ReaperLogger } from './reaper.js';
+
+export interface ReaperSchedulerOptions {
+  readonly initialDelayMs: number;
+  readonly intervalMs: number;
+}
+
+/**
+ * Runs the reaper `initialDelayMs` after start, then every `intervalMs` (measured from the start
+ * of the previous run; a run longer than the interval is followed at once, never overlapped).
+ * Timers are unref'd: the scheduler never keeps a process alive on its own.
+ */
+export class ReaperScheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private tick: Promise<void> | undefined;
+  private started = false;
+  private stopped = false;
+
+  constructor(private readonly reaper: Reaper, private readonly options: ReaperSchedulerOptions) {}
+
+  get isStarted(): boolean {
+    return this.started && !this.stopped;
+  }
+
+  start(log?: ReaperLogger): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.schedule(this.options.initialDelayMs, log);
+  }
+
+  /** No further runs; waits for the run in progress, if any (stop the reaper to cut it short). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.tick;
+  }
+
+  private schedule(delayMs: number, log: ReaperLogger | undefined): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.tick = this.runOnce(log);
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async runOnce(log: ReaperLogger | undefined): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.reaper.run({ trigger: 'schedule', log });
+    } catch (error) {
+      log?.error({ err: error }, 'reaper could not take its lock (database unavailable?); retrying at the next interval');
+    }
+    this.schedule(Math.max(0, this.options.intervalMs - (performance.now() - started)), log);
+  }
+}

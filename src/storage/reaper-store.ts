@@ -1,0 +1,123 @@
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type {
+  MarkBatchRequest, MarkBatchResult, MarkCursor, PurgeBatchRequest, PurgeBatchResult, ReaperStore,
+} from '../core/cleanup-ports.js';
+import type { Database } from './schema.js';
+import { guarded } from './store-errors.js';
+
+type LinksBuilder = ExpressionBuilder<Database, 'links'>;
+
+/** Every column of `links`, copied as is to `links_archive`. */
+const LINK_COLUMNS = [
+  'id', 'domain', 'code', 'original_url', 'normalized_url', 'link_type', 'status', 'workspace_id', 'owner_id',
+  'claim_token_hash', 'created_at', 'updated_at', 'expires_at', 'deleted_at', 'redirect_count', 'avg_redirect_ms',
+  'destination_status', 'last_checked_at',
+] as const;
+
+/** Links the mark phase may touch: live by status, past their expiry. */
+export function isMarkable(now: number) {
+  return (eb: LinksBuilder): Expression<SqlBool> => eb.and([
+    eb('links.status', '=', 'ACTIVE'),
+    eb('links.expires_at', '<', now),
+  ]);
+}
+
+/**
+ * Links the purge may delete (RELIABILITY rule 6: correct without the lock). Never an ACTIVE
+ * link, never one whose expiry is after the cutoff (so never one that is still live or was
+ * renewed), and a DELETED link only once its deletion is older than the cutoff.
+ */
+export function isPurgeable(cutoff: number) {
+  return (eb: LinksBuilder): Expression<SqlBool> => eb.or([
+    eb.and([
+      eb('links.status', '=', 'EXPIRED'),
+      eb('links.expires_at', '<', cutoff),
+    ]),
+    eb.and([
+      eb('links.status', '=', 'DELETED'),
+      eb('links.deleted_at', '<', cutoff),
+      eb.or([eb('links.expires_at', 'is', null), eb('links.expires_at', '<', cutoff)]),
+    ]),
+  ]);
+}
+
+function after(cursor: MarkCursor) {
+  return (eb: LinksBuilder): Expression<SqlBool> => eb.and([
+    eb('links.expires_at', '>=', cursor.expiresAt),
+    eb.or([eb('links.expires_at', '>', cursor.expiresAt), eb('links.id', '>', cursor.id)]),
+  ]);
+}
+
+function lastOf(rows: ReadonlyArray<{ id: number; expires_at: number | null }>, previous: MarkCursor | undefined) {
+  let cursor = previous;
+  for (const row of rows) {
+    const candidate = { expiresAt: Number(row.expires_at), id: Number(row.id) };
+    if (!cursor || candidate.expiresAt > cursor.expiresAt || (candidate.expiresAt === cursor.expiresAt && candidate.id > cursor.id)) {
+      cursor = candidate;
+    }
+  }
+  return cursor;
+}
+
+/**
+ * The reaper's batches. Each is one statement choosing at most `limit` ids (`id IN (SELECT id …
+ * LIMIT n)`), with the predicate repeated on the outer statement: under PostgreSQL's READ
+ * COMMITTED a row changed by a concurrent claim is re-checked against it before being touched.
+ */
+export class KyselyReaperStore implements ReaperStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  markExpiredBatch(request: MarkBatchRequest): Promise<MarkBatchResult> {
+    const { now, limit, after: cursor, beforeCommit } = request;
+    return guarded(() => this.db.transaction().execute(async (trx) => {
+      // Walking (expires_at, id) from the cursor skips the rows earlier batches already marked.
+      const batch = trx.selectFrom('links').select('links.id')
+        .where(isMarkable(now))
+        .$if(cursor !== undefined, (qb) => qb.where(after(cursor!)))
+        .orderBy('links.expires_at').orderBy('links.id')
+        .limit(limit);
+      const rows = await trx.updateTable('links')
+        .set({ status: 'EXPIRED', updated_at: now })
+        .where('links.id', 'in', batch)
+        .where(isMarkable(now))
+        .returning(['links.id', 'links.code', 'links.expires_at'])
+        .execute();
+      await beforeCommit?.(rows.length);
+      return { codes: rows.map((row) => row.code), cursor: lastOf(rows, cursor) };
+    }));
+  }
+
+  purgeBatch(request: PurgeBatchRequest): Promise<PurgeBatchResult> {
+    const { cutoff, limit, archivedAt, beforeCommit } = request;
+    return guarded(() => this.db.transaction().execute(async (trx) => {
+      // The ids are read once: under PostgreSQL two LIMIT subqueries could pick different rows.
+      const ids = (await trx.selectFrom('links').select('links.id').where(isPurgeable(cutoff)).limit(limit).execute())
+        .map((row) => row.id);
+      if (ids.length === 0) return { purged: 0, archived: 0 };
+      let archived = 0;
+      if (archivedAt !== undefined) {
+        const copied = await trx.insertInto('links_archive')
+          .columns([...LINK_COLUMNS, 'archived_at'])
+          .expression(trx.selectFrom('links')
+            .select([...LINK_COLUMNS, sql<number>`cast(${archivedAt} as bigint)`.as('archived_at')])
+            .where('links.id', 'in', ids).where(isPurgeable(cutoff)))
+          .executeTakeFirst();
+        archived = Number(copied.numInsertedOrUpdatedRows ?? 0);
+      }
+      const deleted = await trx.deleteFrom('links').where('links.id', 'in', ids).where(isPurgeable(cutoff)).executeTakeFirst();
+      const purged = Number(deleted.numDeletedRows);
+      if (archived > purged) {
+        // Only under PostgreSQL's READ COMMITTED: a row claimed or restored between the copy and the
+        // DELETE was copied but is still live; its copy goes, so the archive holds exactly the purged rows.
+        const stray = await trx.deleteFrom('links_archive')
+          .where('links_archive.id', 'in', ids)
+          .where('links_archive.archived_at', '=', archivedAt!)
+          .where('links_archive.id', 'in', trx.selectFrom('links').select('links.id').where('links.id', 'in', ids))
+          .executeTakeFirst();
+        archived -= Number(stray.numDeletedRows);
+      }
+      await beforeCommit?.(purged);
+      return { purged, archived };
+    }));
+  }
+}
