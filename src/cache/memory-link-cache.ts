@@ -21,40 +21,46 @@ export interface MemoryCacheOptions {
  * cheap; unknown codes are remembered briefly so that probing does not reach the database.
  */
 export class MemoryLinkCache implements LinkCacheInvalidator {
-  private readonly lru: LRUCache<string, CachedLookup> | undefined;
+  private readonly links: LRUCache<string, RedirectTarget> | undefined;
+  /** Unknown codes live apart, so a flood of random probes cannot evict real links. */
+  private readonly unknown: LRUCache<string, true> | undefined;
 
   constructor(private readonly options: MemoryCacheOptions) {
-    this.lru = options.maxEntries > 0 ? new LRUCache({ max: options.maxEntries, ttlAutopurge: false, ttlResolution: 0, perf: options.clock }) : undefined;
+    if (options.maxEntries > 0) {
+      const common = { ttlAutopurge: false, ttlResolution: 0, perf: options.clock };
+      this.links = new LRUCache({ ...common, max: options.maxEntries });
+      this.unknown = new LRUCache({ ...common, max: Math.max(1, Math.ceil(options.maxEntries / 4)) });
+    }
   }
 
   get(code: string): CachedLookup | undefined {
-    return this.lru?.get(code);
+    return this.links?.get(code) ?? (this.unknown?.get(code) ? MISSING : undefined);
   }
 
   remember(code: string, target: RedirectTarget | undefined, now: number): void {
-    if (!this.lru) return;
+    if (!this.links || !this.unknown) return;
     if (target === undefined) {
-      this.lru.set(code, MISSING, { ttl: this.options.negativeTtlMs });
+      this.unknown.set(code, true, { ttl: this.options.negativeTtlMs });
     } else if (target.status !== 'ACTIVE' || (target.expiresAt !== null && target.expiresAt <= now)) {
-      this.lru.set(code, target, { ttl: this.options.tombstoneTtlMs });
+      this.links.set(code, target, { ttl: this.options.tombstoneTtlMs });
     } else {
-      this.lru.set(code, target, { ttl: this.options.linkTtlMs });
+      this.links.set(code, target, { ttl: this.options.linkTtlMs });
     }
   }
 
   /** Turns a cached entry into a tombstone, as the reaper does when it marks a link expired. */
   markGone(code: string, status: 'EXPIRED' | 'DELETED'): void {
-    const current = this.lru?.get(code);
-    if (current && current !== MISSING) {
-      this.lru!.set(code, { ...current, status }, { ttl: this.options.tombstoneTtlMs });
-    }
+    const current = this.links?.get(code);
+    if (current) this.links!.set(code, { ...current, status }, { ttl: this.options.tombstoneTtlMs });
   }
 
   invalidate(code: string): void {
-    this.lru?.delete(code);
+    this.links?.delete(code);
+    this.unknown?.delete(code);
   }
 
+  /** Cached links and tombstones (negative entries are bounded separately, to a quarter of that). */
   get size(): number {
-    return this.lru?.size ?? 0;
+    return this.links?.size ?? 0;
   }
 }

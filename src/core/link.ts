@@ -44,13 +44,3 @@ export interface RedirectTarget {
   readonly linkId: number;
   readonly permanent: boolean;
 }
-
-export function linkToRedirectTarget(link: Link): RedirectTarget {
-  return {
-    url: link.originalUrl,
-    expiresAt: link.expiresAt,
-    status: link.status,
-    linkId: link.id,
-    permanent: link.linkType === 'PERMANENT',
-  };
-}

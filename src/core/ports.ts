@@ -1,4 +1,4 @@
-import type { Link, LinkStatus, NewLink } from './link.js';
+import type { Link, LinkStatus, NewLink, RedirectTarget } from './link.js';
 
 /** Wall-clock time in epoch milliseconds; tests pass a controllable one. */
 export interface Clock {
@@ -19,6 +19,8 @@ export type InsertLinkResult =
  * reached, and report unique-index conflicts as values so callers can retry without a racy pre-check.
  */
 export interface LinkStore {
+  /** Only what a redirect needs; the one query on the redirect path. */
+  findRedirectTarget(domain: string, code: string): Promise<RedirectTarget | undefined>;
   findLinkByCode(domain: string, code: string): Promise<Link | undefined>;
   findLinkById(id: number): Promise<Link | undefined>;
   insertLink(link: NewLink): Promise<InsertLinkResult>;

@@ -1,4 +1,4 @@
-import { linkToRedirectTarget, type RedirectTarget } from '../core/link.js';
+import type { RedirectTarget } from '../core/link.js';
 import type { Clock, LinkStore } from '../core/ports.js';
 import { MISSING, type MemoryLinkCache } from '../cache/memory-link-cache.js';
 
@@ -25,8 +25,7 @@ export class LinkResolver {
 
   /** Loads from the database and fills the cache. Throws StoreUnavailableError when it cannot. */
   async load(code: string): Promise<RedirectTarget | undefined> {
-    const link = await this.deps.store.findLinkByCode(this.deps.domain, code);
-    const target = link && linkToRedirectTarget(link);
+    const target = await this.deps.store.findRedirectTarget(this.deps.domain, code);
     this.deps.cache.remember(code, target, this.deps.clock.now());
     return target;
   }

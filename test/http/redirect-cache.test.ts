@@ -73,6 +73,20 @@ describe('the in-process cache in front of the database', () => {
     }
   });
 
+  test('a flood of unknown codes does not evict cached links', async () => {
+    const t = await createTestApp({ CACHE_MAX_ENTRIES: '4' });
+    try {
+      const link = await insertLink(t.deps);
+      await t.app.inject({ url: `/${link.code}` });
+      for (let i = 0; i < 50; i++) assert.equal((await t.app.inject({ url: `/probe${i}` })).statusCode, 404);
+      t.statements.length = 0;
+      assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
+      assert.deepEqual(t.statements, [], 'the link was still cached');
+    } finally {
+      await t.close();
+    }
+  });
+
   test('CACHE_MAX_ENTRIES=0 turns the cache off and every redirect reads the database', async () => {
     const t = await createTestApp({ CACHE_MAX_ENTRIES: '0' });
     try {
