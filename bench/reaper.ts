@@ -27,6 +27,7 @@
  *   REAPER_BENCH_MARKED (false)     seed the expired links as EXPIRED already (skips the mark phase)
  *   REAPER_BENCH_CACHE (true)       false: CACHE_MAX_ENTRIES=0, every redirect reads SQLite
  */
+import { seededRandom } from './support/seeded-random.js';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -90,17 +91,6 @@ const config = loadConfig({
   HEALTHCHECK_ENABLED: 'false',
 });
 
-/** A fixed-seed generator, so that every run seeds the same rows. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function seed(now: number): string[] {
   const db = new SQLite(config.database.kind === 'sqlite' ? config.database.path : '');
@@ -108,7 +98,7 @@ function seed(now: number): string[] {
   db.pragma('synchronous = OFF');
   const insert = db.prepare(`insert into links (domain, code, original_url, normalized_url, link_type, status, workspace_id,
     owner_id, claim_token_hash, created_at, updated_at, expires_at, deleted_at) values (?, ?, ?, ?, ?, ?, null, null, ?, ?, ?, ?, null)`);
-  const random = seeded(4);
+  const random = seededRandom(4);
   const liveCodes: string[] = [];
   const total = EXPIRED + LIVE;
   let expiredLeft = EXPIRED;
