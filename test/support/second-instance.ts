@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import type { Config } from '../../src/config.js';
 import { createDeps, type AppDeps } from '../../src/deps.js';
-import type { TestApp } from './test-app.js';
+import { testConfig, type TestApp } from './test-app.js';
 
 export interface SecondInstance {
   readonly app: FastifyInstance;
@@ -17,16 +17,7 @@ export interface SecondInstance {
  * the first instance removes it.
  */
 export async function createSecondInstance(first: TestApp, env: Record<string, string> = {}): Promise<SecondInstance> {
-  const config = loadConfig({
-    DATA_DIR: first.dataDir,
-    LOG_LEVEL: 'silent',
-    NODE_ENV: 'test',
-    BASE_URL: 'http://sho.rt',
-    CLEANUP_ENABLED: 'false',
-    HEALTHCHECK_ENABLED: 'false',
-    BCRYPT_COST: '4',
-    ...env,
-  });
+  const config = testConfig(first.dataDir, env);
   const deps = await createDeps(config, { clock: first.clock });
   const app = await buildApp(deps);
   await app.ready();

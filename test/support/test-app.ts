@@ -18,10 +18,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A real app on its own fresh SQLite file. Background jobs are off unless the env turns them on. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-test-'));
-  const config = loadConfig({
+/** The configuration every test app starts from: quiet, fast hashing, background jobs off. */
+export function testConfig(dataDir: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
@@ -31,6 +30,12 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     BCRYPT_COST: '4',
     ...env,
   });
+}
+
+/** A real app on its own fresh SQLite file. Background jobs are off unless the env turns them on. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-test-'));
+  const config = testConfig(dataDir, env);
   const clock = new TestClock();
   const statements: string[] = [];
   const deps = await createDeps(config, { clock, onStatement: (sql) => statements.push(sql) });
