@@ -1,10 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { RedirectTarget } from '../core/link.js';
-import type { Clock, LinkCacheInvalidator } from '../core/ports.js';
-
-/** Marks a code known not to exist (a negative entry). */
-export const MISSING = Object.freeze({ missing: true as const });
-export type CachedLookup = RedirectTarget | typeof MISSING;
+import type { Clock, LinkCache } from '../core/ports.js';
 
 export interface MemoryCacheOptions {
   readonly maxEntries: number;
@@ -20,7 +16,7 @@ export interface MemoryCacheOptions {
  * the redirect re-checks expiry on every hit. Gone links stay as tombstones so that 410s are
  * cheap; unknown codes are remembered briefly so that probing does not reach the database.
  */
-export class MemoryLinkCache implements LinkCacheInvalidator {
+export class MemoryLinkCache implements LinkCache {
   private readonly links: LRUCache<string, RedirectTarget> | undefined;
   /** Unknown codes live apart, so a flood of random probes cannot evict real links. */
   private readonly unknown: LRUCache<string, true> | undefined;
@@ -33,8 +29,8 @@ export class MemoryLinkCache implements LinkCacheInvalidator {
     }
   }
 
-  get(code: string): CachedLookup | undefined {
-    return this.links?.get(code) ?? (this.unknown?.get(code) ? MISSING : undefined);
+  get(code: string): RedirectTarget | null | undefined {
+    return this.links?.get(code) ?? (this.unknown?.get(code) ? null : undefined);
   }
 
   remember(code: string, target: RedirectTarget | undefined, now: number): void {
@@ -48,7 +44,6 @@ export class MemoryLinkCache implements LinkCacheInvalidator {
     }
   }
 
-  /** Turns a cached entry into a tombstone, as the reaper does when it marks a link expired. */
   markGone(code: string, status: 'EXPIRED' | 'DELETED'): void {
     const current = this.links?.get(code);
     if (current) this.links!.set(code, { ...current, status }, { ttl: this.options.tombstoneTtlMs });

@@ -82,3 +82,14 @@ export interface LinkListFilter {
 export interface LinkCacheInvalidator {
   invalidate(code: string): void;
 }
+
+/**
+ * The redirect cache. `get` answers the cached target, `null` for a code known not to exist, or
+ * `undefined` when the cache knows nothing. Entries are never final answers: expiry is re-checked.
+ */
+export interface LinkCache extends LinkCacheInvalidator {
+  get(code: string): RedirectTarget | null | undefined;
+  remember(code: string, target: RedirectTarget | undefined, now: number): void;
+  /** Turns a cached entry into a tombstone, as the reaper does when it marks a link expired. */
+  markGone(code: string, status: 'EXPIRED' | 'DELETED'): void;
+}

@@ -1,10 +1,9 @@
 import type { RedirectTarget } from '../core/link.js';
-import type { Clock, LinkStore } from '../core/ports.js';
-import { MISSING, type MemoryLinkCache } from '../cache/memory-link-cache.js';
+import type { Clock, LinkCache, LinkStore } from '../core/ports.js';
 
 export interface ResolveLinkDeps {
   readonly store: LinkStore;
-  readonly cache: MemoryLinkCache;
+  readonly cache: LinkCache;
   readonly clock: Clock;
   readonly domain: string;
 }
@@ -18,9 +17,7 @@ export class LinkResolver {
 
   /** The cached answer, `null` for a known-unknown code, `undefined` when the cache has nothing. */
   fromCache(code: string): RedirectTarget | null | undefined {
-    const entry = this.deps.cache.get(code);
-    if (entry === undefined) return undefined;
-    return entry === MISSING ? null : (entry as RedirectTarget);
+    return this.deps.cache.get(code);
   }
 
   /** Loads from the database and fills the cache. Throws StoreUnavailableError when it cannot. */

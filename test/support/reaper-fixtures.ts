@@ -1,6 +1,4 @@
 import type { Selectable } from 'kysely';
-import { MISSING } from '../../src/cache/memory-link-cache.js';
-import type { RedirectTarget } from '../../src/core/link.js';
 import type { LinkStatus } from '../../src/core/link.js';
 import type { AppDeps } from '../../src/deps.js';
 import type { FinishedRun, RunResult } from '../../src/jobs/reaper.js';
@@ -60,7 +58,7 @@ export async function expiredLinks(deps: AppDeps, count: number, ago: number): P
 export function cachedStatus(deps: AppDeps, code: string): LinkStatus | 'missing' | undefined {
   const entry = deps.cache.get(code);
   if (entry === undefined) return undefined;
-  return entry === MISSING ? 'missing' : (entry as RedirectTarget).status;
+  return entry === null ? 'missing' : entry.status;
 }
 
 export async function linkRow(deps: AppDeps, id: number): Promise<Selectable<LinkRow>> {
