@@ -1,0 +1,57 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** STYLE.md's import rules, held by a test so that review does not have to. */
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  return [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'/gm)].map((match) => match[1]!);
+}
+
+/** Imports of `file` that resolve into one of `folders` under src/, or name one of `packages`. */
+function forbiddenImports(file: string, folders: string[], packages: RegExp): string[] {
+  return importsOf(file).filter((specifier) => {
+    if (packages.test(specifier)) return true;
+    if (!specifier.startsWith('.')) return false;
+    const target = path.relative('src', path.resolve(path.dirname(file), specifier));
+    return folders.some((folder) => target === folder || target.startsWith(`${folder}/`) || target === `${folder}.js`);
+  });
+}
+
+const ADAPTERS_AND_HTTP = ['storage', 'cache', 'http', 'deps', 'app', 'main', 'cli'];
+const IO_PACKAGES = /^(fastify|@fastify\/|kysely|better-sqlite3|pg|ioredis|node:(fs|net|http|https|child_process|worker_threads))/;
+
+describe('what may import what (STYLE.md)', () => {
+  test('core/ imports nothing of ours outside core and nothing that does I/O', () => {
+    for (const file of sourceFiles('src/core')) {
+      assert.deepEqual(forbiddenImports(file, ['links', 'accounts', 'jobs', ...ADAPTERS_AND_HTTP, 'config'], IO_PACKAGES), [], file);
+    }
+  });
+
+  test('use cases (links/, accounts/) never see adapters, Fastify or Kysely', () => {
+    for (const file of [...sourceFiles('src/links'), ...sourceFiles('src/accounts')]) {
+      assert.deepEqual(forbiddenImports(file, ADAPTERS_AND_HTTP, /^(fastify|@fastify\/|kysely|better-sqlite3|pg)$/), [], file);
+    }
+  });
+
+  test('http/ calls use cases and never touches storage', () => {
+    for (const file of sourceFiles('src/http')) {
+      assert.deepEqual(forbiddenImports(file, ['storage'], /^(kysely|better-sqlite3|pg)$/), [], file);
+    }
+  });
+
+  test('only config.ts reads the environment', () => {
+    const readers = sourceFiles('src').filter((file) => /process\.env\b/.test(fs.readFileSync(file, 'utf8')));
+    assert.deepEqual(readers, [path.join('src', 'config.ts')]);
+  });
+});
