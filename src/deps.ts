@@ -65,15 +65,15 @@ function buildUrlPolicy(config: Config): UrlPolicy {
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<AppDeps> {
   const clock = options.clock ?? systemClock;
   const database = openDatabase(config, options);
+  let accounts: AccountServices;
   try {
     await migrateToLatest(database.db, database.dialect);
+    accounts = await createAccountServices(config, new KyselyAccountStore(database.db), clock);
   } catch (error) {
     await database.close();
     throw error;
   }
   const store = new KyselyLinkStore(database.db);
-  const accounts = await createAccountServices(config, new KyselyAccountStore(database.db), clock)
-    .catch(async (error: unknown) => { await database.close(); throw error; });
   const cache = new MemoryLinkCache({
     maxEntries: config.cache.maxEntries,
     linkTtlMs: config.cache.linkTtlMs,

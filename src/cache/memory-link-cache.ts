@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { RedirectTarget } from '../core/link.js';
+import { effectiveStatus, type RedirectTarget } from '../core/link.js';
 import type { Clock, LinkCache } from '../core/ports.js';
 
 export interface MemoryCacheOptions {
@@ -37,7 +37,7 @@ export class MemoryLinkCache implements LinkCache {
     if (!this.links || !this.unknown) return;
     if (target === undefined) {
       this.unknown.set(code, true, { ttl: this.options.negativeTtlMs });
-    } else if (target.status !== 'ACTIVE' || (target.expiresAt !== null && target.expiresAt <= now)) {
+    } else if (effectiveStatus(target, now) !== 'ACTIVE') {
       this.links.set(code, target, { ttl: this.options.tombstoneTtlMs });
     } else {
       this.links.set(code, target, { ttl: this.options.linkTtlMs });

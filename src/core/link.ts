@@ -44,3 +44,11 @@ export interface RedirectTarget {
   readonly linkId: number;
   readonly permanent: boolean;
 }
+
+/**
+ * The status a reader must act on: a link past its expiry is EXPIRED before the reaper marks
+ * the row, because expiry is judged from `expiresAt` itself (SPEC section 1).
+ */
+export function effectiveStatus(link: { readonly status: LinkStatus; readonly expiresAt: number | null }, now: number): LinkStatus {
+  return link.status === 'ACTIVE' && link.expiresAt !== null && link.expiresAt <= now ? 'EXPIRED' : link.status;
+}

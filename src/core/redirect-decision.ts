@@ -1,4 +1,4 @@
-import type { RedirectTarget } from './link.js';
+import { effectiveStatus, type RedirectTarget } from './link.js';
 
 export type GoneReason = 'expired' | 'deleted';
 
@@ -13,8 +13,9 @@ export type RedirectDecision =
  */
 export function decideRedirect(target: RedirectTarget | undefined, now: number): RedirectDecision {
   if (target === undefined) return NOT_FOUND;
-  if (target.status === 'DELETED') return GONE_DELETED;
-  if (target.status === 'EXPIRED' || (target.expiresAt !== null && target.expiresAt <= now)) return GONE_EXPIRED;
+  const status = effectiveStatus(target, now);
+  if (status === 'DELETED') return GONE_DELETED;
+  if (status === 'EXPIRED') return GONE_EXPIRED;
   return { kind: 'redirect', url: target.url, expiring: target.expiresAt !== null };
 }
 

@@ -29,7 +29,7 @@ export function toProblem(error: FastifyError | LinkforgeError | Error): Problem
   }
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    const code = FASTIFY_CODES[fastifyError.code] ?? (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? 'malformed_json' : 'bad_request');
+    const code = FASTIFY_CODES[fastifyError.code] ?? 'bad_request';
     const detail = error instanceof SyntaxError ? `The body is not valid JSON: ${error.message}` : error.message;
     return problem(status, code, 'Bad request', detail);
   }

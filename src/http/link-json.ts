@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Link } from '../core/link.js';
+import { effectiveStatus, type Link } from '../core/link.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const Timestamp = Type.String({ format: 'date-time' });
@@ -35,7 +35,7 @@ export function linkToJson(link: Link, baseUrl: string, now: number): LinkJson {
     originalUrl: link.originalUrl,
     normalizedUrl: link.normalizedUrl,
     linkType: link.linkType,
-    status: effectiveStatusOf(link, now),
+    status: effectiveStatus(link, now),
     workspaceId: link.workspaceId,
     createdAt: new Date(link.createdAt).toISOString(),
     expiresAt: iso(link.expiresAt),
@@ -47,10 +47,6 @@ export function linkToJson(link: Link, baseUrl: string, now: number): LinkJson {
   };
 }
 
-/** A link past its expiry is EXPIRED before the reaper marks it (SPEC section 4). */
-export function effectiveStatusOf(link: Link, now: number): Link['status'] {
-  return link.status === 'ACTIVE' && link.expiresAt !== null && link.expiresAt <= now ? 'EXPIRED' : link.status;
-}
 
 /** The workspace API v1's link representation (SPEC section 5, snake_case), plus its effective status. */
 export const LinkV1Json = Type.Object({
@@ -70,7 +66,7 @@ export function linkToV1Json(link: Link, baseUrl: string, now: number): LinkV1Js
     short_url: `${baseUrl}/${link.code}`,
     original_url: link.originalUrl,
     normalized_url: link.normalizedUrl,
-    status: effectiveStatusOf(link, now),
+    status: effectiveStatus(link, now),
     created_at: new Date(link.createdAt).toISOString(),
     expires_at: iso(link.expiresAt),
   };

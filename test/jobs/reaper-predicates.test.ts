@@ -67,6 +67,20 @@ describe('the purge and mark predicates, without the lock', () => {
   const offsetArb = fc.option(fc.integer({ min: -3 * 24, max: 3 * 24 }).map((hours) => hours * HOUR), { nil: null });
   const linkArb = fc.record({ status: statusArb, expires: offsetArb, deleted: offsetArb, owned: fc.boolean() });
 
+  /** Stores one link per generated spec, times relative to `now`. */
+  async function storeAll(specs: Array<typeof linkArb extends fc.Arbitrary<infer T> ? T : never>, now: number): Promise<Selectable<LinkRow>[]> {
+    const rows: Selectable<LinkRow>[] = [];
+    for (const spec of specs) {
+      rows.push(await linkInState(t.deps, {
+        status: spec.status,
+        expiresAt: spec.expires === null ? null : now + spec.expires,
+        deletedAt: spec.deleted === null ? null : now + spec.deleted,
+        ownerId: spec.owned ? ownerId : null,
+      }));
+    }
+    return rows;
+  }
+
   test('property: the purge deletes exactly the rows its rule names, and nothing live', async () => {
     await fc.assert(fc.asyncProperty(
       fc.array(linkArb, { minLength: 1, maxLength: 12 }),
@@ -75,15 +89,7 @@ describe('the purge and mark predicates, without the lock', () => {
         await clear();
         const now = t.clock.now();
         const cutoff = now - age;
-        const rows: Selectable<LinkRow>[] = [];
-        for (const spec of specs) {
-          rows.push(await linkInState(t.deps, {
-            status: spec.status,
-            expiresAt: spec.expires === null ? null : now + spec.expires,
-            deletedAt: spec.deleted === null ? null : now + spec.deleted,
-            ownerId: spec.owned ? ownerId : null,
-          }));
-        }
+        const rows = await storeAll(specs, now);
         await store.purgeBatch({ cutoff, limit: 1000, archivedAt: now });
         const left = new Set((await t.deps.database.db.selectFrom('links').select('id').execute()).map((r) => Number(r.id)));
         for (const row of rows) {
@@ -101,15 +107,7 @@ describe('the purge and mark predicates, without the lock', () => {
     await fc.assert(fc.asyncProperty(fc.array(linkArb, { minLength: 1, maxLength: 12 }), async (specs) => {
       await clear();
       const now = t.clock.now();
-      const rows: Selectable<LinkRow>[] = [];
-      for (const spec of specs) {
-        rows.push(await linkInState(t.deps, {
-          status: spec.status,
-          expiresAt: spec.expires === null ? null : now + spec.expires,
-          deletedAt: spec.deleted === null ? null : now + spec.deleted,
-          ownerId: spec.owned ? ownerId : null,
-        }));
-      }
+      const rows = await storeAll(specs, now);
       const { codes } = await store.markExpiredBatch({ now, limit: 1000, after: undefined });
       const expected = rows.filter((r) => r.status === 'ACTIVE' && r.expires_at !== null && r.expires_at < now);
       assert.deepEqual([...codes].sort(), expected.map((r) => r.code).sort());
