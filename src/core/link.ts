@@ -1,3 +1,9 @@
+/**
+ * The domain key of links on the default short domain (SPEC section 1): fixed, never the host of
+ * BASE_URL, so that changing BASE_URL or PORT does not orphan a single link.
+ */
+export const DEFAULT_DOMAIN = 'default';
+
 export type LinkType = 'TEMPORARY' | 'PERMANENT';
 export type LinkStatus = 'ACTIVE' | 'EXPIRED' | 'DELETED';
 
