@@ -11,13 +11,15 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly baseUrl: string;
-  /** Host (with port, if any) of BASE_URL: the default short domain stored with every link. */
+  /** Host (with port, if any) of BASE_URL: links to it are refused as loops. Links are stored under DEFAULT_DOMAIN. */
   readonly shortDomain: string;
   readonly database: { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string };
   readonly dataDir: string;
   readonly redisUrl: string | undefined;
   readonly dbPoolMax: number;
   readonly dbPoolMin: number;
+  /** How long a write may wait for the database (a lock held elsewhere) before it is answered 503. */
+  readonly dbWriteTimeoutMs: number;
   readonly logLevel: string;
   readonly trustProxy: boolean;
   readonly shutdownGraceMs: number;
@@ -181,6 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: read.optional('REDIS_URL'),
     dbPoolMax: read.int('DB_POOL_MAX', 10, 1, 1000),
     dbPoolMin: read.int('DB_POOL_MIN', 2, 0, 1000),
+    dbWriteTimeoutMs: read.duration('DB_WRITE_TIMEOUT', '5s'),
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     trustProxy: read.bool('TRUST_PROXY', false),
     shutdownGraceMs: read.duration('SHUTDOWN_GRACE', '10s'),

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Config } from './config.js';
 import { parseBlocklist, type UrlPolicy } from './core/canonical-url.js';
 import { systemClock, type Clock, type LinkStore } from './core/ports.js';
+import { DEFAULT_DOMAIN } from './core/link.js';
 import { MemoryLinkCache } from './cache/memory-link-cache.js';
 import type { CreateAnonymousLinkDeps } from './links/create-anonymous-link.js';
 import { LinkResolver } from './links/resolve-link.js';
@@ -12,7 +13,6 @@ import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
 import { KyselyCleanupRunStore } from './storage/cleanup-run-store.js';
 import { KyselyJobLockStore } from './storage/job-lock-store.js';
 import { KyselyReaperStore } from './storage/reaper-store.js';
-import { ThreadedReaperStore } from './storage/threaded-reaper-store.js';
 import { migrateToLatest } from './storage/migrations.js';
 import { createAccountServices, type AccountServices } from './accounts/account-services.js';
 import type { WorkspaceAccess } from './accounts/workspace-access.js';
@@ -49,7 +49,7 @@ function openDatabase(config: Config, options: DepsOptions): OpenDatabase {
   if (config.database.kind === 'postgres') {
     throw new Error('PostgreSQL mode is not available in this version yet; unset DATABASE_URL to use the embedded SQLite database.');
   }
-  return openSqlite(config.database.path, { onStatement: options.onStatement });
+  return openSqlite(config.database.path, { onStatement: options.onStatement, writeTimeoutMs: config.dbWriteTimeoutMs });
 }
 
 function buildUrlPolicy(config: Config): UrlPolicy {
@@ -73,7 +73,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     await database.close();
     throw error;
   }
-  const store = new KyselyLinkStore(database.db);
+  const store = new KyselyLinkStore(database.db, database.embedded);
   const cache = new MemoryLinkCache({
     maxEntries: config.cache.maxEntries,
     linkTtlMs: config.cache.linkTtlMs,
@@ -81,14 +81,14 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     negativeTtlMs: config.cache.negativeTtlMs,
     clock,
   });
-  const domain = config.shortDomain;
+  const domain = DEFAULT_DOMAIN;
   const urlPolicy = buildUrlPolicy(config);
   const cleanup = createCleanupJobs({
     settings: config.cleanup,
     clock,
     lockStore: new KyselyJobLockStore(database.db),
-    // better-sqlite3 is synchronous: SQLite batches run in a worker thread, off the redirect event loop.
-    reaperStore: config.database.kind === 'sqlite' ? new ThreadedReaperStore(config.database.path) : new KyselyReaperStore(database.db),
+    // On SQLite the batches' statements run on the writer thread, off the redirect event loop.
+    reaperStore: new KyselyReaperStore(database.db),
     runStore: new KyselyCleanupRunStore(database.db),
     cache,
   });

@@ -19,8 +19,11 @@ export type InsertLinkResult =
  * reached, and report unique-index conflicts as values so callers can retry without a racy pre-check.
  */
 export interface LinkStore {
-  /** Only what a redirect needs; the one query on the redirect path. */
-  findRedirectTarget(domain: string, code: string): Promise<RedirectTarget | undefined>;
+  /**
+   * Only what a redirect needs; the one query on the redirect path. A store that can answer
+   * without waiting (the embedded reader) answers synchronously, the others with a promise.
+   */
+  findRedirectTarget(domain: string, code: string): RedirectTarget | undefined | Promise<RedirectTarget | undefined>;
   findLinkByCode(domain: string, code: string): Promise<Link | undefined>;
   findLinkById(id: number): Promise<Link | undefined>;
   insertLink(link: NewLink): Promise<InsertLinkResult>;

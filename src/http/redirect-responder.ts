@@ -44,13 +44,20 @@ export class RedirectResponder {
       this.write(req, res, cached ?? undefined);
       return;
     }
-    this.options.resolver.load(code).then(
-      (target) => this.write(req, res, target),
-      (error: unknown) => {
-        this.options.onError?.(error);
-        this.fail(req, res, 'unavailable');
-      },
-    );
+    let loaded: RedirectTarget | undefined | Promise<RedirectTarget | undefined>;
+    try {
+      loaded = this.options.resolver.load(code);
+    } catch (error) {
+      this.unavailable(req, res, error);
+      return;
+    }
+    if (loaded instanceof Promise) loaded.then((target) => this.write(req, res, target), (error: unknown) => this.unavailable(req, res, error));
+    else this.write(req, res, loaded);
+  }
+
+  private unavailable(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+    this.options.onError?.(error);
+    this.fail(req, res, 'unavailable');
   }
 
   private write(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | undefined): void {

@@ -20,9 +20,17 @@ export class LinkResolver {
     return this.deps.cache.get(code);
   }
 
-  /** Loads from the database and fills the cache. Throws StoreUnavailableError when it cannot. */
-  async load(code: string): Promise<RedirectTarget | undefined> {
-    const target = await this.deps.store.findRedirectTarget(this.deps.domain, code);
+  /**
+   * Loads from the database and fills the cache: synchronously when the store can, else a
+   * promise. Throws (or rejects with) StoreUnavailableError when it cannot.
+   */
+  load(code: string): RedirectTarget | undefined | Promise<RedirectTarget | undefined> {
+    const found = this.deps.store.findRedirectTarget(this.deps.domain, code);
+    if (found instanceof Promise) return found.then((target) => this.remember(code, target));
+    return this.remember(code, found);
+  }
+
+  private remember(code: string, target: RedirectTarget | undefined): RedirectTarget | undefined {
     this.deps.cache.remember(code, target, this.deps.clock.now());
     return target;
   }

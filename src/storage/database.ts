@@ -1,51 +1,56 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
-import { LRUCache } from 'lru-cache';
+import { Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import { EmbeddedSqliteDialect, SqliteReader } from './embedded-sqlite-dialect.js';
+import { configureConnection } from './sqlite-connection.js';
+import { SqliteFileIdentity } from './sqlite-file-identity.js';
+import { SqliteWriter } from './sqlite-writer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** What only the embedded database offers: synchronous reads and a check of its files on disk. */
+export interface EmbeddedAccess {
+  readonly reader: SqliteReader;
+  readonly writer: SqliteWriter;
+  /** Throws when the open files are no longer the ones on disk (deleted or replaced). */
+  assertFilesIntact(): void;
+}
 
 export interface OpenDatabase {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
+  readonly embedded?: EmbeddedAccess;
   close(): Promise<void>;
 }
 
-/**
- * Opens the embedded SQLite file. WAL lets readers (redirects) run while the reaper writes;
- * busy_timeout makes a second writer wait instead of failing at once. synchronous=FULL keeps
- * acknowledged writes through a power loss, at a small cost on writes only (docs/adr).
- */
-export function openSqlite(file: string, options: { onStatement?: (sql: string) => void } = {}): OpenDatabase {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new SQLite(file, options.onStatement ? { verbose: (sql) => options.onStatement!(String(sql)) } : {});
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+export interface SqliteOptions {
+  /** Called with every SQL statement run, reads and writes (tests count them). */
+  readonly onStatement?: (sql: string) => void;
+  /** How long a write may wait for the write lock before it fails as busy (503). */
+  readonly writeTimeoutMs?: number;
 }
 
+export const DEFAULT_WRITE_TIMEOUT_MS = 5_000;
+
 /**
- * Kysely prepares every query anew, and preparing costs SQLite as much as running a primary-key
- * lookup. Statements are keyed by their SQL text, which Kysely produces with placeholders, so a
- * few hundred cover every query the app runs. Reuse is safe because better-sqlite3 runs each
- * statement to completion synchronously (Kysely streaming, which would hold one open, is unused).
+ * Opens the embedded SQLite file the way SPEC section 9 describes: reads on a read-only
+ * connection of the calling thread, every write through one writer thread with its own
+ * connection, so the event loop never waits for a database lock or an fsync.
  */
-function reusingStatements(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new LRUCache<string, SQLite.Statement>({ max: 500 });
-  return {
-    prepare(sql) {
-      let statement = statements.get(sql);
-      if (statement === undefined) {
-        statement = sqlite.prepare(sql);
-        statements.set(sql, statement);
-      }
-      return statement;
-    },
-    close: () => sqlite.close(),
+export function openSqlite(file: string, options: SqliteOptions = {}): OpenDatabase {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const onStatement = options.onStatement;
+  const sqlite = new SQLite(file, onStatement ? { verbose: (sql) => onStatement(String(sql)) } : {});
+  configureConnection(sqlite, { busyTimeoutMs: 0, readOnly: true });
+  const reader = new SqliteReader(sqlite);
+  const writer = new SqliteWriter({ file, writeTimeoutMs: options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS }, onStatement);
+  const identity = new SqliteFileIdentity(file);
+  const db = new Kysely<Database>({ dialect: new EmbeddedSqliteDialect(reader, writer) });
+  const assertFilesIntact = () => {
+    const problem = identity.problem();
+    if (problem) throw problem;
   };
+  return { db, dialect: 'sqlite', embedded: { reader, writer, assertFilesIntact }, close: () => db.destroy() };
 }

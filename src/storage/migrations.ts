@@ -1,4 +1,5 @@
 import { Migrator, sql, type Kysely, type Migration, type ColumnDefinitionBuilder, type CreateTableBuilder } from 'kysely';
+import { DEFAULT_DOMAIN } from '../core/link.js';
 import type { Dialect } from './database.js';
 
 /**
@@ -140,10 +141,52 @@ const reaperIndexes: Migration = {
   },
 };
 
+/**
+ * Links on the default short domain were stored under the host of BASE_URL, so a new PORT or
+ * BASE_URL orphaned all of them; they move to the fixed DEFAULT_DOMAIN key (SPEC section 1).
+ * There are no custom domains yet, so every row is on the default domain. A code stored under two
+ * old hosts (PORT changed before this version) can have one row under the key: the newest takes
+ * it, the older stays under its old host, as unreachable as it already was.
+ */
+const defaultDomainKey: Migration = {
+  async up(db: Db) {
+    await db.updateTable('links as l').set({ domain: DEFAULT_DOMAIN })
+      .where('l.domain', '<>', DEFAULT_DOMAIN)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('links as newer').select('newer.id')
+        .whereRef('newer.code', '=', 'l.code').whereRef('newer.id', '>', 'l.id'))))
+      .execute();
+    await db.updateTable('links_archive').set({ domain: DEFAULT_DOMAIN }).execute();
+  },
+};
+
+/**
+ * Every index is written on every insert: a create wrote eight B-trees. Kept are only those a
+ * query uses, and partial where the query names the status, so a new link skips them:
+ * - unique (domain, code): redirects and claims; unique (workspace_id, normalized_url) only for
+ *   owned links (anonymous links are never deduplicated, SPEC section 3);
+ * - (status, expires_at): the reaper's mark and its purge of expired links;
+ * - deleted_at of DELETED links: the purge of deleted links.
+ * Dropped: expires_at and deleted_at alone (covered by the above) and (owner_id, id), which no
+ * query reads (add it back with a feature that deletes users).
+ */
+const leanLinkIndexes: Migration = {
+  async up(db: Db) {
+    for (const name of ['links_expires_at_idx', 'links_deleted_at_idx', 'links_owner_idx', 'links_status_deleted_at_idx', 'links_workspace_url_key']) {
+      await db.schema.dropIndex(name).execute();
+    }
+    await db.schema.createIndex('links_workspace_url_key').on('links').columns(['workspace_id', 'normalized_url']).unique()
+      .where(sql.ref('workspace_id'), 'is not', null).execute();
+    await db.schema.createIndex('links_deleted_idx').on('links').column('deleted_at')
+      .where(sql.ref('status'), '=', 'DELETED').execute();
+  },
+};
+
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return {
     '001_initial_schema': initialSchema(dialect),
     '002_reaper_indexes': reaperIndexes,
+    '003_default_domain_key': defaultDomainKey,
+    '005_lean_link_indexes': leanLinkIndexes,
   };
 }
 

@@ -1,5 +1,6 @@
 import { StoreUnavailableError } from '../core/errors.js';
 import type { UniqueConflict } from '../core/ports.js';
+import { DATABASE_FILE_GONE } from './sqlite-file-identity.js';
 
 /** The unique index an insert or update broke, read from SQLite's message or PostgreSQL's constraint name. */
 export function uniqueConflictOf(error: unknown): UniqueConflict | undefined {
@@ -15,13 +16,15 @@ export function uniqueConflictOf(error: unknown): UniqueConflict | undefined {
   return undefined;
 }
 
-const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY|NOTADB|CORRUPT)/;
+// SQLITE_BUSY_TIMEOUT and SQLITE_WRITER_EXITED are the embedded writer's own (sqlite-writer*.ts).
+const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY|NOTADB|CORRUPT|WRITER_EXITED)/;
 const PG_UNAVAILABLE_CLASSES = ['08', '53', '57']; // connection, resources, operator intervention
 
 /** Whether an error means "the database cannot serve us now" (503) rather than a bug (500). */
 export function isUnavailable(error: unknown): boolean {
   const err = error as { code?: string; message?: string };
   if (typeof err?.code === 'string') {
+    if (err.code === DATABASE_FILE_GONE) return true;
     if (SQLITE_UNAVAILABLE.test(err.code)) return true;
     if (PG_UNAVAILABLE_CLASSES.includes(err.code.slice(0, 2)) && /^[0-9A-Z]{5}$/.test(err.code)) return true;
     if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(err.code)) return true;
@@ -30,12 +33,27 @@ export function isUnavailable(error: unknown): boolean {
   return /database connection is not open|Connection terminated|timeout exceeded when trying to connect|driver has already been destroyed/i.test(message);
 }
 
+function asStoreError(error: unknown): unknown {
+  if (!isUnavailable(error)) return error;
+  // Files deleted under the server need an operator, not a retry: say so.
+  if ((error as { code?: string }).code === DATABASE_FILE_GONE) return new StoreUnavailableError((error as Error).message);
+  return new StoreUnavailableError();
+}
+
 /** Runs a store operation, turning "database unreachable" failures into StoreUnavailableError. */
 export async function guarded<T>(operation: () => Promise<T>): Promise<T> {
   try {
     return await operation();
   } catch (error) {
-    if (isUnavailable(error)) throw new StoreUnavailableError();
-    throw error;
+    throw asStoreError(error);
+  }
+}
+
+/** The same, for an operation that runs synchronously (the embedded redirect lookup). */
+export function guardedSync<T>(operation: () => T): T {
+  try {
+    return operation();
+  } catch (error) {
+    throw asStoreError(error);
   }
 }

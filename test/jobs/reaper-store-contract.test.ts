@@ -1,16 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import type { ReaperStore } from '../../src/core/cleanup-ports.js';
 import { KyselyReaperStore } from '../../src/storage/reaper-store.js';
-import { ThreadedReaperStore } from '../../src/storage/threaded-reaper-store.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { archiveRows, DAY, expiredLinks, HOUR, linkIds, linkInState, linkRow, statusOf } from '../support/reaper-fixtures.js';
 
-/** The ReaperStore contract, for the in-process store (PostgreSQL) and the worker-thread one (SQLite). */
+/** The ReaperStore contract, for every backend (PostgreSQL joins with the scaled mode). */
 const implementations: Array<[string, (t: TestApp) => ReaperStore & { close?(): Promise<void> }]> = [
-  ['KyselyReaperStore (in process)', (t) => new KyselyReaperStore(t.deps.database.db)],
-  ['ThreadedReaperStore (worker thread)', (t) => new ThreadedReaperStore(path.join(t.dataDir, 'linkforge.db'))],
+  ['KyselyReaperStore on the embedded database', (t) => new KyselyReaperStore(t.deps.database.db)],
 ];
 
 for (const [name, build] of implementations) {
@@ -93,50 +90,22 @@ for (const [name, build] of implementations) {
   });
 }
 
-describe('KyselyReaperStore runs each batch as one transaction', () => {
-  test('one BEGIN and one COMMIT per batch, whatever the statements inside', async () => {
+describe('KyselyReaperStore on the embedded database', () => {
+  test('each batch is one transaction on the writer thread; the reader runs none of its statements', async () => {
     const t = await createTestApp();
     try {
       const store = new KyselyReaperStore(t.deps.database.db);
       await expiredLinks(t.deps, 3, 2 * DAY);
+      const writer = t.deps.database.embedded!.writer;
+      const sentBefore = writer.sent;
       t.statements.length = 0;
       await store.markExpiredBatch({ now: t.clock.now(), limit: 10, after: undefined });
       await store.purgeBatch({ cutoff: t.clock.now() - DAY, limit: 10, archivedAt: t.clock.now() });
+      assert.equal(writer.sent - sentBefore, 2, 'one writer transaction per batch');
       assert.deepEqual(t.statements.map((s) => s.trim().split(/\s+/)[0]!.toLowerCase()),
-        ['begin', 'update', 'commit', 'begin', 'select', 'insert', 'delete', 'commit']);
+        ['update', 'select', 'insert', 'delete'], 'every statement went to the writer, in order');
     } finally {
       await t.close();
     }
-  });
-});
-
-describe('ThreadedReaperStore', () => {
-  let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  after(() => t.close());
-
-  test('runs its statements on its own connection, not on the one that serves redirects', async () => {
-    const store = new ThreadedReaperStore(path.join(t.dataDir, 'linkforge.db'));
-    try {
-      await expiredLinks(t.deps, 2, 2 * DAY);
-      t.statements.length = 0;
-      const marked = await store.markExpiredBatch({ now: t.clock.now(), limit: 10, after: undefined });
-      const purged = await store.purgeBatch({ cutoff: t.clock.now() - DAY, limit: 10, archivedAt: undefined });
-      assert.equal(marked.codes.length, 2);
-      assert.equal(purged.purged, 2);
-      assert.deepEqual(t.statements, []);
-    } finally {
-      await store.close();
-    }
-  });
-
-  test('close() ends the worker; a later batch starts a new one', async () => {
-    const store = new ThreadedReaperStore(path.join(t.dataDir, 'linkforge.db'));
-    await store.markExpiredBatch({ now: t.clock.now(), limit: 1, after: undefined });
-    await store.close();
-    await store.close();
-    await expiredLinks(t.deps, 1, HOUR);
-    assert.equal((await store.markExpiredBatch({ now: t.clock.now(), limit: 5, after: undefined })).codes.length, 1);
-    await store.close();
   });
 });

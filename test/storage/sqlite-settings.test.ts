@@ -1,23 +1,32 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { openSqlite } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrations.js';
 import { createTestApp } from '../support/test-app.js';
 
 describe('the embedded SQLite database', () => {
-  test('runs in WAL mode with synchronous=FULL, a busy timeout and foreign keys (RELIABILITY D-02)', async () => {
-    const t = await createTestApp();
+  test('runs in WAL mode with synchronous=FULL and foreign keys; only the writer waits for locks (RELIABILITY D-02)', async () => {
+    const t = await createTestApp({ DB_WRITE_TIMEOUT: '4s' });
     try {
-      const pragma = async (name: string) => {
-        const { rows } = await sql<Record<string, unknown>>`${sql.raw(`pragma ${name}`)}`.execute(t.deps.database.db);
+      const pragma = async (name: string, db: Kysely<any>) => {
+        const { rows } = await sql<Record<string, unknown>>`${sql.raw(`pragma ${name}`)}`.execute(db);
         return Object.values(rows[0] ?? {})[0];
       };
-      assert.equal(await pragma('journal_mode'), 'wal');
-      assert.equal(await pragma('synchronous'), 2); // FULL
-      assert.equal(await pragma('busy_timeout'), 5000);
-      assert.equal(await pragma('foreign_keys'), 1);
+      // Outside a transaction a pragma read runs on the main thread's reader; inside one, on the writer.
+      const reader = t.deps.database.db;
+      await t.deps.database.db.transaction().execute(async (writer) => {
+        for (const db of [reader, writer]) {
+          assert.equal(await pragma('journal_mode', db), 'wal');
+          assert.equal(await pragma('synchronous', db), 2); // FULL
+          assert.equal(await pragma('foreign_keys', db), 1);
+        }
+        assert.equal(await pragma('busy_timeout', writer), 4000);
+        assert.equal(await pragma('query_only', writer), 0);
+      });
+      assert.equal(await pragma('busy_timeout', reader), 0, 'the event loop never waits for a lock');
+      assert.equal(await pragma('query_only', reader), 1);
     } finally {
       await t.close();
     }

@@ -1,4 +1,4 @@
-import type { Link, NewLink } from '../../src/core/link.js';
+import { DEFAULT_DOMAIN, type Link, type NewLink } from '../../src/core/link.js';
 import type { AppDeps } from '../../src/deps.js';
 
 let counter = 0;
@@ -8,7 +8,7 @@ export async function insertLink(deps: AppDeps, overrides: Partial<NewLink> = {}
   counter += 1;
   const url = overrides.originalUrl ?? `https://example.com/page/${counter}`;
   const result = await deps.store.insertLink({
-    domain: deps.config.shortDomain,
+    domain: DEFAULT_DOMAIN,
     code: `code${counter}x`,
     originalUrl: url,
     normalizedUrl: url,

@@ -1,0 +1,56 @@
+/** Messages between SqliteWriter (main thread) and its worker (sqlite-writer-worker.ts). */
+
+export interface WriteStatement {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+}
+
+/** What Kysely expects back from a statement (rows for a reader, counts for a writer). */
+export interface StatementResult {
+  readonly rows: unknown[];
+  readonly numAffectedRows?: bigint;
+  readonly insertId?: bigint;
+}
+
+export interface SerializedError {
+  readonly name: string;
+  readonly message: string;
+  readonly code: string | undefined;
+}
+
+export interface WriterSettings {
+  readonly file: string;
+  /** How long a write may wait for SQLite's write lock, or in the queue, before it fails as busy. */
+  readonly writeTimeoutMs: number;
+}
+
+/**
+ * `write` is one autocommit statement; `begin` opens a session (an interactive transaction) whose
+ * statements follow as `execute`, ended by `commit` or `rollback`. Every request carries its own
+ * `id`, answered by exactly one reply. Writes and commits are answered only after the COMMIT that
+ * made them durable.
+ */
+export type ToWriter =
+  | { readonly type: 'write'; readonly id: number; readonly statement: WriteStatement; readonly deadline: number }
+  | { readonly type: 'begin'; readonly id: number; readonly deadline: number }
+  | { readonly type: 'execute'; readonly id: number; readonly session: number; readonly statement: WriteStatement }
+  | { readonly type: 'commit'; readonly id: number; readonly session: number }
+  | { readonly type: 'rollback'; readonly id: number; readonly session: number }
+  | { readonly type: 'close' };
+
+export type FromWriter =
+  | { readonly type: 'done'; readonly id: number; readonly result?: StatementResult }
+  | { readonly type: 'failed'; readonly id: number; readonly error: SerializedError };
+
+export function serializeError(error: unknown): SerializedError {
+  const err = error as { name?: string; message?: string; code?: unknown };
+  return {
+    name: err?.name ?? 'Error',
+    message: err?.message ?? String(error),
+    code: typeof err?.code === 'string' ? err.code : undefined,
+  };
+}
+
+export function deserializeError(error: SerializedError): Error {
+  return Object.assign(new Error(error.message), { name: error.name, code: error.code });
+}

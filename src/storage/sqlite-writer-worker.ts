@@ -1,0 +1,229 @@
+import os from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
+import { configureConnection } from './sqlite-connection.js';
+import { SqliteFileIdentity } from './sqlite-file-identity.js';
+import {
+  serializeError, type FromWriter, type StatementResult, type ToWriter, type WriteStatement, type WriterSettings,
+} from './sqlite-writer-protocol.js';
+
+/**
+ * The one thread that writes to the embedded database (SPEC section 9). Every write of the app,
+ * the reaper and later the analytics flusher arrives here as a message, so a write lock held by
+ * another process, a page write or an fsync blocks this thread, never the event loop that answers
+ * redirects.
+ *
+ * Group commit: the writes queued behind each other run in one transaction with one fsync, and
+ * each is answered only after that COMMIT. A single statement that fails (a unique index) is
+ * undone by SQLite on its own and leaves its neighbours alone; a session (an interactive
+ * transaction) runs inside a savepoint, so its rollback undoes only itself.
+ */
+const port = parentPort!;
+const settings = workerData as WriterSettings;
+
+// Linux gives each thread its own nice value: under CPU pressure the redirect thread goes first.
+if (process.platform === 'linux') {
+  try {
+    os.setPriority(10);
+  } catch {
+    // Not permitted here: the writer keeps normal priority.
+  }
+}
+
+const db = new SQLite(settings.file);
+configureConnection(db, { busyTimeoutMs: settings.writeTimeoutMs });
+const identity = new SqliteFileIdentity(settings.file);
+const statements = new Map<string, SQLite.Statement>();
+
+/** A group ends after this many jobs or this long, so one busy stream cannot delay its own replies forever. */
+const GROUP_MAX_JOBS = 1000;
+const GROUP_MAX_MS = 50;
+
+type Job = Extract<ToWriter, { type: 'write' | 'begin' }>;
+type SessionMessage = Extract<ToWriter, { type: 'execute' | 'commit' | 'rollback' }>;
+
+const queue: Job[] = [];
+/** Results of the group's writes, sent once its COMMIT succeeded. */
+const pendingResults = new Map<number, StatementResult>();
+const sessionInbox: SessionMessage[] = [];
+let wakeSession: (() => void) | undefined;
+let draining = false;
+let closing = false;
+
+const send = (message: FromWriter) => port.postMessage(message);
+const fail = (id: number, error: unknown) => send({ type: 'failed', id, error: serializeError(error) });
+
+function busyError(): Error {
+  return Object.assign(new Error(`the write waited more than ${settings.writeTimeoutMs} ms for the database`), { code: 'SQLITE_BUSY_TIMEOUT' });
+}
+
+function run({ sql, parameters }: WriteStatement): StatementResult {
+  let statement = statements.get(sql);
+  if (statement === undefined) {
+    statement = db.prepare(sql);
+    if (statements.size < 500) statements.set(sql, statement);
+  }
+  if (statement.reader) return { rows: statement.all(parameters) };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+}
+
+port.on('message', (message: ToWriter) => {
+  switch (message.type) {
+    case 'write':
+    case 'begin':
+      queue.push(message);
+      break;
+    case 'close':
+      closing = true;
+      break;
+    default:
+      sessionInbox.push(message);
+      wakeSession?.();
+      return;
+  }
+  if (!draining) {
+    draining = true;
+    // Let every message already waiting in the port arrive first: they join the same group.
+    setImmediate(() => void drain());
+  }
+});
+
+async function drain(): Promise<void> {
+  while (queue.length > 0) await runGroup();
+  draining = false;
+  if (closing) {
+    db.close();
+    port.close();
+  }
+}
+
+/** Fails the queued jobs whose time is up; with `error` given, fails them all. */
+function failQueued(error: unknown, onlyExpired: boolean): void {
+  const now = Date.now();
+  for (let i = queue.length - 1; i >= 0; i--) {
+    const job = queue[i]!;
+    if (onlyExpired && job.deadline > now) continue;
+    queue.splice(i, 1);
+    fail(job.id, onlyExpired ? busyError() : error);
+  }
+}
+
+function begin(): boolean {
+  const gone = identity.problem();
+  if (gone) {
+    failQueued(gone, false);
+    return false;
+  }
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    return true;
+  } catch (error) {
+    // SQLITE_BUSY after busy_timeout: someone else holds the write lock. Jobs that can still wait
+    // stay queued for the next attempt; any other failure (I/O, read-only files) fails them all.
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') failQueued(error, true);
+    else failQueued(error, false);
+    return false;
+  }
+}
+
+async function runGroup(): Promise<void> {
+  if (!begin()) return;
+  const waitingForCommit: number[] = [];
+  const started = Date.now();
+  let jobs = 0;
+  let fatal: unknown;
+  while (queue.length > 0 && jobs < GROUP_MAX_JOBS && Date.now() - started < GROUP_MAX_MS && fatal === undefined) {
+    const job = queue.shift()!;
+    jobs++;
+    if (Date.now() > job.deadline) {
+      fail(job.id, busyError());
+      continue;
+    }
+    fatal = job.type === 'write' ? runWrite(job, waitingForCommit) : await runSession(job, waitingForCommit);
+  }
+  finishGroup(waitingForCommit, fatal);
+}
+
+/** Runs one statement; returns the error that ended the whole transaction, if one did. */
+function runWrite(job: Extract<Job, { type: 'write' }>, waitingForCommit: number[]): unknown {
+  try {
+    const result = run(job.statement);
+    waitingForCommit.push(job.id);
+    pendingResults.set(job.id, result);
+    return undefined;
+  } catch (error) {
+    fail(job.id, error);
+    // Disk full, I/O errors and the like roll back the whole transaction, not just the statement.
+    return db.inTransaction ? undefined : error;
+  }
+}
+
+async function nextSessionMessage(session: number): Promise<SessionMessage> {
+  for (;;) {
+    const index = sessionInbox.findIndex((message) => message.session === session);
+    if (index >= 0) return sessionInbox.splice(index, 1)[0]!;
+    await new Promise<void>((resolve) => { wakeSession = resolve; });
+    wakeSession = undefined;
+  }
+}
+
+async function runSession(job: Extract<Job, { type: 'begin' }>, waitingForCommit: number[]): Promise<unknown> {
+  const savepoint = `session_${job.id}`;
+  db.exec(`SAVEPOINT ${savepoint}`);
+  send({ type: 'done', id: job.id });
+  let fatal: unknown;
+  for (;;) {
+    const message = await nextSessionMessage(job.id);
+    if (message.type === 'execute') {
+      if (fatal !== undefined) {
+        fail(message.id, fatal); // never run a session's statement outside its transaction
+        continue;
+      }
+      try {
+        send({ type: 'done', id: message.id, result: run(message.statement) });
+      } catch (error) {
+        fail(message.id, error);
+        if (!db.inTransaction) fatal = error;
+      }
+    } else if (message.type === 'commit') {
+      if (fatal !== undefined) {
+        fail(message.id, fatal);
+        return fatal;
+      }
+      db.exec(`RELEASE ${savepoint}`);
+      waitingForCommit.push(message.id);
+      return undefined;
+    } else {
+      if (db.inTransaction) db.exec(`ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+      send({ type: 'done', id: message.id });
+      return fatal;
+    }
+  }
+}
+
+/** COMMIT, then answer every write of the group; nothing is acknowledged that did not reach the disk. */
+function finishGroup(waitingForCommit: number[], fatal: unknown): void {
+  let error = fatal;
+  if (error === undefined) {
+    try {
+      db.exec('COMMIT');
+      error = identity.problem();
+    } catch (commitError) {
+      error = commitError;
+    }
+  }
+  if (db.inTransaction) {
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      // The transaction is already gone; the error that ended it is reported below.
+    }
+  }
+  for (const id of waitingForCommit) {
+    const result = pendingResults.get(id);
+    pendingResults.delete(id);
+    if (error === undefined) send({ type: 'done', id, result });
+    else fail(id, error);
+  }
+}

@@ -1,0 +1,137 @@
+import { Worker } from 'node:worker_threads';
+import {
+  deserializeError, type FromWriter, type StatementResult, type ToWriter, type WriteStatement, type WriterSettings,
+} from './sqlite-writer-protocol.js';
+
+interface Pending {
+  resolve(result: StatementResult | undefined): void;
+  reject(error: unknown): void;
+}
+
+function startWorker(settings: WriterSettings): Worker {
+  const here = import.meta.url;
+  if (here.endsWith('.js')) return new Worker(new URL('./sqlite-writer-worker.js', here), { workerData: settings });
+  // Running from the TypeScript sources (tests, benchmarks, `npm run dev`): worker threads do not
+  // inherit tsx's loader, so the worker registers it before importing its entry.
+  const entry = new URL('./sqlite-writer-worker.ts', here).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  return new Worker(`import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`, {
+    eval: true, workerData: settings,
+  });
+}
+
+/**
+ * The main thread's handle on the embedded database's one writer (sqlite-writer-worker.ts). Every
+ * write is a message; the promise settles once the write is committed (or failed). The worker is
+ * restarted by the next write after it dies; while nothing is in flight it does not keep the
+ * process alive.
+ */
+export class SqliteWriter {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, Pending>();
+  /** Open sessions and the worker that holds each: a session does not survive its worker. */
+  private readonly sessions = new Map<number, Worker>();
+  private nextId = 1;
+  private closed = false;
+  /** Statements and transactions sent to the writer since start (tests prove the read path sends none). */
+  sent = 0;
+
+  constructor(private readonly settings: WriterSettings, private readonly onStatement?: (sql: string) => void) {
+    // Started now, not at the first write: a thread takes tens of milliseconds to start, which
+    // would otherwise fall on the first request that writes.
+    this.start();
+  }
+
+  /** One autocommit statement, committed together with the writes queued beside it. */
+  write(statement: WriteStatement): Promise<StatementResult> {
+    this.sent++;
+    this.onStatement?.(statement.sql);
+    return this.request((id) => ({ type: 'write', id, statement, deadline: Date.now() + this.settings.writeTimeoutMs })) as Promise<StatementResult>;
+  }
+
+  /** Opens a session: the writer runs nothing else until it is committed or rolled back. */
+  async begin(): Promise<number> {
+    this.sent++;
+    let session = 0;
+    await this.request((id) => {
+      session = id;
+      return { type: 'begin', id, deadline: Date.now() + this.settings.writeTimeoutMs };
+    });
+    this.sessions.set(session, this.worker!);
+    return session;
+  }
+
+  execute(session: number, statement: WriteStatement): Promise<StatementResult> {
+    this.onStatement?.(statement.sql);
+    return this.inSession(session, (id) => ({ type: 'execute', id, session, statement })) as Promise<StatementResult>;
+  }
+
+  async commit(session: number): Promise<void> {
+    try {
+      await this.inSession(session, (id) => ({ type: 'commit', id, session }));
+    } finally {
+      this.sessions.delete(session);
+    }
+  }
+
+  /** Never throws: a rollback that cannot run means the transaction is already gone. */
+  async rollback(session: number): Promise<void> {
+    await this.inSession(session, (id) => ({ type: 'rollback', id, session })).catch(() => undefined);
+    this.sessions.delete(session);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const worker = this.worker;
+    if (!worker) return;
+    this.worker = undefined;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.ref();
+    worker.postMessage({ type: 'close' } satisfies ToWriter);
+    await exited;
+  }
+
+  private inSession(session: number, message: (id: number) => ToWriter): Promise<StatementResult | undefined> {
+    if (this.worker === undefined || this.sessions.get(session) !== this.worker) {
+      return Promise.reject(Object.assign(new Error('the transaction ended with its database writer thread'), { code: 'SQLITE_WRITER_EXITED' }));
+    }
+    return this.request(message);
+  }
+
+  private request(message: (id: number) => ToWriter): Promise<StatementResult | undefined> {
+    if (this.closed) return Promise.reject(Object.assign(new Error('The database connection is not open'), { code: 'SQLITE_MISUSE' }));
+    const worker = this.worker ?? this.start();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (this.pending.size === 1) worker.ref(); // a write in flight keeps the process alive
+      worker.postMessage(message(id));
+    });
+  }
+
+  private start(): Worker {
+    const worker = startWorker(this.settings);
+    worker.on('message', (message: FromWriter) => this.settle(worker, message));
+    worker.on('error', (error) => this.failAll(worker, error));
+    worker.on('exit', (code) => this.failAll(worker, Object.assign(
+      new Error(`the database writer thread exited (code ${code})`), { code: 'SQLITE_WRITER_EXITED' })));
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private settle(worker: Worker, message: FromWriter): void {
+    const pending = this.pending.get(message.id);
+    if (!pending) return;
+    this.pending.delete(message.id);
+    if (this.pending.size === 0) worker.unref();
+    if (message.type === 'done') pending.resolve(message.result);
+    else pending.reject(deserializeError(message.error));
+  }
+
+  private failAll(worker: Worker, error: unknown): void {
+    if (this.worker === worker) this.worker = undefined;
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+  }
+}
