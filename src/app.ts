@@ -40,7 +40,12 @@ function redirectFirst(responder: RedirectResponder): FastifyServerFactory {
   };
 }
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export interface AppOptions {
+  /** Where log lines go instead of stdout; tests pass a stream to read them. */
+  readonly logStream?: { write(line: string): void };
+}
+
+export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps;
   const responder = new RedirectResponder({
     resolver: deps.resolver,
@@ -51,7 +56,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onError: (error) => app.log.error({ err: error }, 'redirect lookup failed'),
   });
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, ...(options.logStream && { stream: options.logStream }) },
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: 200 },

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { ForbiddenError, UnauthorizedError } from '../accounts/account-errors.js';
 import { API_KEY_PREFIX, authenticateApiKey, authenticateUserToken } from '../accounts/authenticate.js';
+import { LinkforgeError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import type { AppDeps } from '../deps.js';
 
@@ -17,7 +17,7 @@ const BEARER = /^Bearer +(\S+) *$/i;
 function bearerOf(request: FastifyRequest): string {
   const header = request.headers.authorization;
   const token = typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
-  if (token === undefined) throw new UnauthorizedError('Send `Authorization: Bearer <token>`.');
+  if (token === undefined) throw new LinkforgeError('authentication_required', 'Send `Authorization: Bearer <token>`.');
   return token;
 }
 
@@ -25,12 +25,12 @@ async function authenticate(deps: AppDeps, request: FastifyRequest, reply: Fasti
   try {
     const token = bearerOf(request);
     if (token.startsWith(API_KEY_PREFIX)) {
-      if (!allowApiKey) throw new UnauthorizedError('API keys are not accepted here; sign in and use the session token.');
+      if (!allowApiKey) throw new LinkforgeError('authentication_required', 'API keys are not accepted here; sign in and use the session token.');
       return await authenticateApiKey(deps.accounts, token);
     }
     return await authenticateUserToken(deps.accounts, token);
   } catch (error) {
-    if (error instanceof UnauthorizedError) reply.header('www-authenticate', 'Bearer');
+    if (error instanceof LinkforgeError && error.status === 401) reply.header('www-authenticate', 'Bearer');
     throw error;
   }
 }
@@ -53,7 +53,7 @@ export function requireUserOrApiKey(deps: AppDeps): preHandlerAsyncHookHandler {
 export function requireAdmin(deps: AppDeps): preHandlerAsyncHookHandler {
   return async (request, reply) => {
     const principal = await authenticate(deps, request, reply, false);
-    if (principal.role !== 'admin') throw new ForbiddenError('This needs the admin role.');
+    if (principal.role !== 'admin') throw new LinkforgeError('permission_denied', 'This needs the admin role.');
     request.principal = principal;
   };
 }

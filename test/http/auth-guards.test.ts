@@ -48,13 +48,13 @@ describe('auth guards', () => {
   test('requireAdmin: 401 without a valid session token (an admin\'s API key included), 403 forbidden for a non-admin, 200 for an admin', async () => {
     const none = await get('/admin');
     assert.equal(none.statusCode, 401);
-    assert.equal(none.json().code, 'unauthorized');
+    assert.equal(none.json().code, 'authentication_required');
     assert.equal(none.headers['www-authenticate'], 'Bearer');
     assert.equal((await get('/admin', 'not.a.token')).statusCode, 401);
     const user = await registerUser(t.app);
     const forbidden = await get('/admin', user.token);
     assert.equal(forbidden.statusCode, 403);
-    assert.equal(forbidden.json().code, 'forbidden');
+    assert.equal(forbidden.json().code, 'permission_denied');
     const admin = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ROOT@example.test', password: 'correct horse battery' } });
     assert.equal(admin.json().user.role, 'admin');
     assert.equal((await get('/admin', admin.json().token)).statusCode, 200);
