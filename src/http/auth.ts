@@ -13,6 +13,18 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
+/** The OpenAPI security schemes: both credentials travel as `Authorization: Bearer …`. */
+export const SECURITY_SCHEMES = {
+  jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token from /api/auth/register or /api/auth/login.' },
+  apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'lfk_…', description: 'A workspace API key (`Authorization: Bearer lfk_…`); it acts only inside its own workspace.' },
+} as const;
+
+/** The OpenAPI `security` of the routes behind each guard; `[]` marks a route open to anyone. */
+type SecurityRequirements = ReadonlyArray<Readonly<Record<string, readonly string[]>>>;
+export const JWT_SECURITY: SecurityRequirements = [{ jwt: [] }];
+export const JWT_OR_API_KEY_SECURITY: SecurityRequirements = [{ jwt: [] }, { apiKey: [] }];
+export const NO_SECURITY: SecurityRequirements = [];
+
 /** Credentials come only from the Authorization header: a token in a URL ends up in logs and Referer headers. */
 function bearerOf(request: FastifyRequest): string {
   const header = request.headers.authorization;

@@ -107,18 +107,18 @@ describe('the embedded-mode secret across restarts', () => {
 });
 
 describe('OpenAPI', () => {
-  test('documents the account routes with the bearer security scheme', async () => {
+  test('documents the account routes with the JWT security scheme', async () => {
     const t = await createTestApp();
     try {
       const response = await t.app.inject({ method: 'GET', url: '/openapi.json' });
       assert.equal(response.statusCode, 200);
       const document = response.json();
-      assert.deepEqual(document.components.securitySchemes.bearer, { type: 'http', scheme: 'bearer', description: document.components.securitySchemes.bearer.description });
+      assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['apiKey', 'jwt']);
       for (const path of ['/api/auth/register', '/api/auth/login', '/api/auth/me', '/api/v1/workspaces', '/api/v1/workspaces/{id}/members',
         '/api/v1/workspaces/{id}/members/{userId}', '/api/v1/workspaces/{id}/api-keys', '/api/v1/workspaces/{id}/api-keys/{keyId}']) {
         assert.ok(document.paths[path], path);
       }
-      assert.deepEqual(document.paths['/api/auth/me'].get.security, [{ bearer: [] }]);
+      assert.deepEqual(document.paths['/api/auth/me'].get.security, [{ jwt: [] }]);
     } finally {
       await t.close();
     }
