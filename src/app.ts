@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { AppDeps } from './deps.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { LinkJson, LinkV1Json } from './http/link-json.js';
+import { openApiOptions } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { RedirectResponder } from './http/redirect-responder.js';
 import { ProblemJson } from './http/schemas.js';
@@ -40,7 +41,12 @@ function redirectFirst(responder: RedirectResponder): FastifyServerFactory {
   };
 }
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export interface AppOptions {
+  /** Where log lines go instead of stdout; tests pass a stream to read them. */
+  readonly logStream?: { write(line: string): void };
+}
+
+export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps;
   const responder = new RedirectResponder({
     resolver: deps.resolver,
@@ -51,7 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onError: (error) => app.log.error({ err: error }, 'redirect lookup failed'),
   });
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, ...(options.logStream && { stream: options.logStream }) },
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: 200 },
@@ -64,18 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addSchema(LinkV1Json);
   registerErrorHandling(app);
   await registerRateLimits(app);
-  await app.register(swagger, {
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    openapi: {
-      info: { title: 'Linkforge', version: '0.1.0', description: 'Self-hosted URL shortener API.' },
-      servers: [{ url: config.baseUrl }],
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'A JWT from /api/auth/login, or an API key (lfk_…) where the route says so.' },
-        },
-      },
-    },
-  });
+  await app.register(swagger, openApiOptions(config.baseUrl));
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
@@ -86,6 +81,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthRoutes(app, deps);
   registerWorkspaceRoutes(app, deps);
   registerAdminCleanupRoutes(app, deps);
-  registerRedirectRoutes(app, responder);
+  registerRedirectRoutes(app, responder, config.redirect);
   return app;
 }

@@ -1,6 +1,5 @@
-import { ValidationError } from '../core/errors.js';
+import { LinkforgeError, ValidationError } from '../core/errors.js';
 import type { Principal, WorkspaceRole } from '../core/principal.js';
-import { AlreadyMemberError, UserNotFoundError } from './account-errors.js';
 import type { AccountServices } from './account-services.js';
 import type { Member } from './account-types.js';
 import { normalizeEmail } from './password-rules.js';
@@ -17,9 +16,9 @@ export async function addMember(deps: AccountServices, principal: Principal, wor
     throw new ValidationError('owner_role_not_allowed', 'Members can be added as admin or member; a workspace\'s owners are fixed at creation.');
   }
   const user = await deps.store.findUserByEmail(normalizeEmail(input.email));
-  if (!user) throw new UserNotFoundError();
+  if (!user) throw new LinkforgeError('user_not_found');
   const createdAt = deps.clock.now();
-  if (!await deps.store.addMember(workspaceId, user.id, input.role, createdAt)) throw new AlreadyMemberError();
+  if (!await deps.store.addMember(workspaceId, user.id, input.role, createdAt)) throw new LinkforgeError('member_exists');
   return { workspaceId, userId: user.id, email: user.email, role: input.role, createdAt };
 }
 

@@ -1,6 +1,6 @@
+import { LinkforgeError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import { hashSecret } from '../core/secret-token.js';
-import { UnauthorizedError } from './account-errors.js';
 import type { AccountServices } from './account-services.js';
 
 export const API_KEY_PREFIX = 'lfk_';
@@ -11,7 +11,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 export async function authenticateUserToken(deps: AccountServices, token: string): Promise<Principal> {
   const userId = await deps.tokens.verify(token);
   const user = await deps.store.findUserById(userId);
-  if (!user) throw new UnauthorizedError('The bearer token names no existing user.');
+  if (!user) throw new LinkforgeError('authentication_required', 'The bearer token names no existing user.');
   return { userId: user.id, role: user.role, apiKeyWorkspaceId: null };
 }
 
@@ -22,7 +22,7 @@ export async function authenticateUserToken(deps: AccountServices, token: string
  */
 export async function authenticateApiKey(deps: AccountServices, secret: string): Promise<Principal> {
   const owner = secret.startsWith(API_KEY_PREFIX) ? await deps.store.findApiKeyOwner(hashSecret(secret)) : undefined;
-  if (!owner) throw new UnauthorizedError('The API key is unknown or revoked.');
+  if (!owner) throw new LinkforgeError('authentication_required', 'The API key is unknown or revoked.');
   const now = deps.clock.now();
   if (owner.lastUsedAt === null || now - owner.lastUsedAt >= TOUCH_INTERVAL_MS) {
     await deps.store.touchApiKey(owner.keyId, now);

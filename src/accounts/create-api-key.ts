@@ -18,7 +18,7 @@ export interface CreatedApiKey extends ApiKey {
 export async function createApiKey(deps: AccountServices, principal: Principal, workspaceId: number, name: string): Promise<CreatedApiKey> {
   await deps.workspaces.requireRole(principal, workspaceId, MANAGER_ROLES);
   refuseApiKey(principal, 'create API keys');
-  if (name.trim().length === 0) throw new ValidationError('invalid_api_key_name', 'The API key name must not be blank.');
+  if (name.trim().length === 0) throw new ValidationError('api_key_name_invalid');
   const key = newSecret(API_KEY_PREFIX);
   const stored = await deps.store.insertApiKey({
     workspaceId,

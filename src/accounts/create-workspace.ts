@@ -1,14 +1,13 @@
-import { ValidationError } from '../core/errors.js';
+import { LinkforgeError, ValidationError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
-import { ForbiddenError } from './account-errors.js';
 import type { AccountServices } from './account-services.js';
 import type { Membership } from './account-types.js';
 
 /** A shared workspace with the caller as its owner. An API key is confined to its workspace, so it cannot make another. */
 export async function createWorkspace(deps: AccountServices, principal: Principal, name: string): Promise<Membership> {
-  if (principal.apiKeyWorkspaceId !== null) throw new ForbiddenError('API keys act only inside their own workspace; sign in to create workspaces.');
+  if (principal.apiKeyWorkspaceId !== null) throw new LinkforgeError('permission_denied', 'API keys act only inside their own workspace; sign in to create workspaces.');
   const trimmed = name.trim();
-  if (trimmed.length === 0) throw new ValidationError('invalid_workspace_name', 'The workspace name must not be blank.');
+  if (trimmed.length === 0) throw new ValidationError('workspace_name_invalid');
   return deps.store.createWorkspace(trimmed, principal.userId, deps.clock.now());
 }
 

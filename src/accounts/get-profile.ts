@@ -1,4 +1,4 @@
-import { UnauthorizedError } from './account-errors.js';
+import { LinkforgeError } from '../core/errors.js';
 import type { AccountServices } from './account-services.js';
 import type { Membership, User } from './account-types.js';
 
@@ -9,6 +9,6 @@ export interface Profile {
 
 export async function getProfile(deps: AccountServices, userId: number): Promise<Profile> {
   const user = await deps.store.findUserById(userId);
-  if (!user) throw new UnauthorizedError('The bearer token names no existing user.');
+  if (!user) throw new LinkforgeError('authentication_required', 'The bearer token names no existing user.');
   return { user, workspaces: await deps.store.listMemberships(userId) };
 }

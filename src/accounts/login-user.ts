@@ -1,4 +1,4 @@
-import { InvalidCredentialsError } from './account-errors.js';
+import { LinkforgeError } from '../core/errors.js';
 import type { AccountServices } from './account-services.js';
 import { isValidEmail, normalizeEmail, passwordProblem } from './password-rules.js';
 import type { SignedIn } from './register-user.js';
@@ -14,7 +14,7 @@ export async function loginUser(deps: AccountServices, input: { email: string; p
   const user = isValidEmail(email) ? await deps.store.findUserByEmail(email) : undefined;
   const acceptable = passwordProblem(input.password) === undefined;
   const matches = await deps.hasher.verify(input.password, acceptable ? user?.passwordHash : undefined);
-  if (!user || !acceptable || !matches) throw new InvalidCredentialsError();
+  if (!user || !acceptable || !matches) throw new LinkforgeError('credentials_invalid');
   const { passwordHash: _hash, ...publicUser } = user;
   return { token: await deps.tokens.issue(user.id), user: publicUser };
 }

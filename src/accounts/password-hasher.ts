@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcrypt';
-import { HashingBusyError } from './account-errors.js';
+import { LinkforgeError } from '../core/errors.js';
 import { HashSemaphore } from './hash-semaphore.js';
 
 export const MAX_CONCURRENT_HASHES = 2;
@@ -41,7 +41,7 @@ export class PasswordHasher {
 
   private async limited<T>(task: () => Promise<T>): Promise<T> {
     const result = await this.semaphore.run(task);
-    if (!result) throw new HashingBusyError();
+    if (!result) throw new LinkforgeError('server_busy');
     return result.value;
   }
 }

@@ -1,5 +1,4 @@
-import { ValidationError } from '../core/errors.js';
-import { EmailTakenError } from './account-errors.js';
+import { LinkforgeError, ValidationError } from '../core/errors.js';
 import type { AccountServices } from './account-services.js';
 import type { User } from './account-types.js';
 import { isValidEmail, normalizeEmail, passwordProblem } from './password-rules.js';
@@ -21,12 +20,12 @@ export interface Registered extends SignedIn {
  */
 export async function registerUser(deps: AccountServices, input: { email: string; password: string }): Promise<Registered> {
   const email = normalizeEmail(input.email);
-  if (!isValidEmail(email)) throw new ValidationError('invalid_email', 'The email address is not valid.');
+  if (!isValidEmail(email)) throw new ValidationError('email_invalid');
   const problem = passwordProblem(input.password);
   if (problem) throw problem;
   const passwordHash = await deps.hasher.hash(input.password);
   const role = deps.adminEmails.includes(email) ? 'admin' : 'user';
   const result = await deps.store.createUser({ email, passwordHash, role, createdAt: deps.clock.now() }, PERSONAL_WORKSPACE_NAME);
-  if (!result.ok) throw new EmailTakenError();
+  if (!result.ok) throw new LinkforgeError('email_taken');
   return { token: await deps.tokens.issue(result.user.id), user: result.user, personalWorkspaceId: result.personalWorkspaceId };
 }

@@ -1,6 +1,6 @@
 import { jwtVerify, SignJWT } from 'jose';
+import { LinkforgeError } from '../core/errors.js';
 import type { Clock } from '../core/ports.js';
-import { UnauthorizedError } from './account-errors.js';
 
 /** Three non-empty base64url segments, unpadded: anything else is refused before parsing. */
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
@@ -32,7 +32,7 @@ export class TokenService {
 
   /** The user id the token was issued to; throws UnauthorizedError for any token we did not issue or that expired. */
   async verify(token: string): Promise<number> {
-    if (token.length > MAX_TOKEN_LENGTH || !JWT_SHAPE.test(token)) throw new UnauthorizedError('The bearer token is malformed.');
+    if (token.length > MAX_TOKEN_LENGTH || !JWT_SHAPE.test(token)) throw new LinkforgeError('authentication_required', 'The bearer token is malformed.');
     let payload;
     try {
       ({ payload } = await jwtVerify(token, this.key, {
@@ -42,11 +42,11 @@ export class TokenService {
         maxTokenAge: this.ttlSeconds, // also refuses an iat in the future
       }));
     } catch {
-      throw new UnauthorizedError('The bearer token is invalid or expired.');
+      throw new LinkforgeError('authentication_required', 'The bearer token is invalid or expired.');
     }
     // A token living longer than the policy was not issued by us, whatever signed it.
     if (payload.exp! - payload.iat! > this.ttlSeconds || !USER_ID.test(payload.sub!)) {
-      throw new UnauthorizedError('The bearer token is invalid or expired.');
+      throw new LinkforgeError('authentication_required', 'The bearer token is invalid or expired.');
     }
     return Number(payload.sub);
   }

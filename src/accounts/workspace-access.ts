@@ -1,6 +1,5 @@
-import { NotFoundError } from '../core/errors.js';
+import { LinkforgeError } from '../core/errors.js';
 import type { Principal, WorkspaceRole } from '../core/principal.js';
-import { ForbiddenError } from './account-errors.js';
 import type { AccountStore } from './account-types.js';
 
 /**
@@ -11,7 +10,7 @@ import type { AccountStore } from './account-types.js';
  *   its key's workspace and a stranger everywhere else.
  * - `personalWorkspaceId(userId)`: every user has exactly one, made at registration.
  * - `workspaceIdsOf(principal)`: every workspace the caller may act in.
- * - `requireRole(principal, workspaceId, allowed)`: the role, or NotFoundError / ForbiddenError.
+ * - `requireRole(principal, workspaceId, allowed)`: the role, or `workspace_not_found` / `permission_denied`.
  */
 export class WorkspaceAccess {
   constructor(private readonly store: AccountStore) {}
@@ -23,7 +22,7 @@ export class WorkspaceAccess {
 
   async personalWorkspaceId(userId: number): Promise<number> {
     const id = await this.store.findPersonalWorkspaceId(userId);
-    if (id === undefined) throw new NotFoundError('This user has no personal workspace.');
+    if (id === undefined) throw new LinkforgeError('workspace_not_found', 'This user has no personal workspace.');
     return id;
   }
 
@@ -34,8 +33,8 @@ export class WorkspaceAccess {
 
   async requireRole(principal: Principal, workspaceId: number, allowed: readonly WorkspaceRole[]): Promise<WorkspaceRole> {
     const role = await this.roleIn(principal, workspaceId);
-    if (role === undefined) throw new NotFoundError('No such workspace.');
-    if (!allowed.includes(role)) throw new ForbiddenError(`This needs the ${allowed.join(' or ')} role in the workspace; yours is ${role}.`);
+    if (role === undefined) throw new LinkforgeError('workspace_not_found');
+    if (!allowed.includes(role)) throw new LinkforgeError('permission_denied', `This needs the ${allowed.join(' or ')} role in the workspace; yours is ${role}.`);
     return role;
   }
 }
@@ -45,5 +44,5 @@ export class WorkspaceAccess {
  * more keys or add its thief as a member, which would outlive the key's revocation.
  */
 export function refuseApiKey(principal: Principal, action: string): void {
-  if (principal.apiKeyWorkspaceId !== null) throw new ForbiddenError(`API keys cannot ${action}; sign in to do it.`);
+  if (principal.apiKeyWorkspaceId !== null) throw new LinkforgeError('permission_denied', `API keys cannot ${action}; sign in to do it.`);
 }

@@ -35,7 +35,7 @@ export function parseDestination(raw: unknown, policy: UrlPolicy): Destination {
   const text = raw.trim();
   assertWithinLength(text, policy.maxLength);
   if (WHITESPACE_OR_CONTROL.test(text)) {
-    throw new ValidationError('url_whitespace',
+    throw new ValidationError('url_whitespace_not_allowed',
       'The URL must not contain spaces, line breaks or other control characters.');
   }
   const url = parseAbsoluteUrl(text);
@@ -96,15 +96,15 @@ function parseAbsoluteUrl(text: string): URL {
 function assertAllowedTarget(url: URL, policy: UrlPolicy): void {
   const hostname = bareHostname(url.hostname);
   if (policy.shortHosts.some((shortHost) => bareHostname(shortHost) === hostname)) {
-    throw new ValidationError('url_self_loop',
+    throw new ValidationError('url_loop_not_allowed',
       'Links to this shortener\'s own short domain are not allowed: they would redirect in a loop.');
   }
   if (!policy.allowPrivate && isPrivateHost(hostname)) {
-    throw new ValidationError('url_private_address',
+    throw new ValidationError('url_private_address_not_allowed',
       'Links to loopback, private, link-local or other internal network addresses are not allowed.');
   }
   if (isBlockedDomain(hostname, policy.blockedDomains)) {
-    throw new ValidationError('url_blocked_domain', 'Links to this domain are not allowed on this service.');
+    throw new ValidationError('url_domain_blocked', 'Links to this domain are not allowed on this service.');
   }
 }
 

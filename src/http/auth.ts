@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { ForbiddenError, UnauthorizedError } from '../accounts/account-errors.js';
 import { API_KEY_PREFIX, authenticateApiKey, authenticateUserToken } from '../accounts/authenticate.js';
+import { LinkforgeError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import type { AppDeps } from '../deps.js';
 
@@ -13,11 +13,23 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
+/** The OpenAPI security schemes: both credentials travel as `Authorization: Bearer …`. */
+export const SECURITY_SCHEMES = {
+  jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token from /api/auth/register or /api/auth/login.' },
+  apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'lfk_…', description: 'A workspace API key (`Authorization: Bearer lfk_…`); it acts only inside its own workspace.' },
+} as const;
+
+/** The OpenAPI `security` of the routes behind each guard; `[]` marks a route open to anyone. */
+type SecurityRequirements = ReadonlyArray<Readonly<Record<string, readonly string[]>>>;
+export const JWT_SECURITY: SecurityRequirements = [{ jwt: [] }];
+export const JWT_OR_API_KEY_SECURITY: SecurityRequirements = [{ jwt: [] }, { apiKey: [] }];
+export const NO_SECURITY: SecurityRequirements = [];
+
 /** Credentials come only from the Authorization header: a token in a URL ends up in logs and Referer headers. */
 function bearerOf(request: FastifyRequest): string {
   const header = request.headers.authorization;
   const token = typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
-  if (token === undefined) throw new UnauthorizedError('Send `Authorization: Bearer <token>`.');
+  if (token === undefined) throw new LinkforgeError('authentication_required', 'Send `Authorization: Bearer <token>`.');
   return token;
 }
 
@@ -25,12 +37,12 @@ async function authenticate(deps: AppDeps, request: FastifyRequest, reply: Fasti
   try {
     const token = bearerOf(request);
     if (token.startsWith(API_KEY_PREFIX)) {
-      if (!allowApiKey) throw new UnauthorizedError('API keys are not accepted here; sign in and use the session token.');
+      if (!allowApiKey) throw new LinkforgeError('authentication_required', 'API keys are not accepted here; sign in and use the session token.');
       return await authenticateApiKey(deps.accounts, token);
     }
     return await authenticateUserToken(deps.accounts, token);
   } catch (error) {
-    if (error instanceof UnauthorizedError) reply.header('www-authenticate', 'Bearer');
+    if (error instanceof LinkforgeError && error.status === 401) reply.header('www-authenticate', 'Bearer');
     throw error;
   }
 }
@@ -53,7 +65,7 @@ export function requireUserOrApiKey(deps: AppDeps): preHandlerAsyncHookHandler {
 export function requireAdmin(deps: AppDeps): preHandlerAsyncHookHandler {
   return async (request, reply) => {
     const principal = await authenticate(deps, request, reply, false);
-    if (principal.role !== 'admin') throw new ForbiddenError('This needs the admin role.');
+    if (principal.role !== 'admin') throw new LinkforgeError('permission_denied', 'This needs the admin role.');
     request.principal = principal;
   };
 }

@@ -10,7 +10,7 @@ export function rateLimitPerMinute(max: number) {
 export async function registerRateLimits(app: FastifyInstance): Promise<void> {
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: (_request, context) => new LinkforgeError('rate_limited', 429, 'Too many requests',
+    errorResponseBuilder: (_request, context) => new LinkforgeError('rate_limit_exceeded',
       `Rate limit of ${context.max} requests per minute exceeded; retry in ${Math.ceil(context.ttl / 1000)} s.`),
   });
 }

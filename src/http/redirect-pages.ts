@@ -1,3 +1,4 @@
+import { ERROR_CATALOGUE, type ErrorCode } from '../core/error-codes.js';
 import { problem, PROBLEM_CONTENT_TYPE } from './problem.js';
 
 export type RedirectFailure = 'not_found' | 'expired' | 'deleted' | 'unavailable';
@@ -8,11 +9,12 @@ interface FailureResponse {
   readonly html: Buffer;
 }
 
-const TEXT: Record<RedirectFailure, { status: number; code: string; title: string; detail: string; heading: string }> = {
-  not_found: { status: 404, code: 'link_not_found', title: 'Link not found', detail: 'No link exists for this short code.', heading: 'This link does not exist' },
-  expired: { status: 410, code: 'link_expired', title: 'Link expired', detail: 'This short link has expired.', heading: 'This link has expired' },
-  deleted: { status: 410, code: 'link_deleted', title: 'Link deleted', detail: 'This short link was deleted by its owner.', heading: 'This link was deleted' },
-  unavailable: { status: 503, code: 'store_unavailable', title: 'Service unavailable', detail: 'The link cannot be looked up right now; try again shortly.', heading: 'Try again in a moment' },
+/** Status, title and code come from the catalogue; only the page heading and a redirect-specific detail are here. */
+const PAGES: Record<RedirectFailure, { code: ErrorCode; heading: string; detail?: string }> = {
+  not_found: { code: 'link_not_found', heading: 'This link does not exist', detail: 'No link exists for this short code.' },
+  expired: { code: 'link_expired', heading: 'This link has expired' },
+  deleted: { code: 'link_deleted', heading: 'This link was deleted' },
+  unavailable: { code: 'store_unavailable', heading: 'Try again in a moment', detail: 'The link cannot be looked up right now; try again shortly.' },
 };
 
 function htmlPage(heading: string, detail: string): string {
@@ -21,11 +23,14 @@ function htmlPage(heading: string, detail: string): string {
 
 /** Bodies are built once: the redirect path only picks one. They contain no request data. */
 export const FAILURE_RESPONSES: Record<RedirectFailure, FailureResponse> = Object.fromEntries(
-  Object.entries(TEXT).map(([kind, t]) => [kind, {
-    status: t.status,
-    json: Buffer.from(JSON.stringify(problem(t.status, t.code, t.title, t.detail, kind === 'expired' || kind === 'deleted' ? { reason: kind } : {}))),
-    html: Buffer.from(htmlPage(t.heading, t.detail)),
-  }]),
+  Object.entries(PAGES).map(([kind, page]) => {
+    const body = problem(page.code, page.detail, kind === 'expired' || kind === 'deleted' ? { reason: kind } : {});
+    return [kind, {
+      status: ERROR_CATALOGUE[page.code].status,
+      json: Buffer.from(JSON.stringify(body)),
+      html: Buffer.from(htmlPage(page.heading, body.detail)),
+    }];
+  }),
 ) as Record<RedirectFailure, FailureResponse>;
 
 export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';

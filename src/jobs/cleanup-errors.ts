@@ -4,8 +4,7 @@ import type { LockState } from '../core/cleanup-ports.js';
 /** Another run holds the reaper's lock (or its `CLEANUP_LOCK_AT_LEAST` window is not over). */
 export class CleanupLockedError extends LinkforgeError {
   constructor(holder: LockState | undefined) {
-    super('cleanup_locked', 409, 'Cleanup locked',
-      'Another cleanup run holds the lock; try again after it is released.',
+    super('cleanup_locked', 'Another cleanup run holds the lock; try again after it is released.',
       holder ? { lockedBy: holder.lockedBy, lockedUntil: new Date(holder.lockUntil).toISOString() } : {});
   }
 }
@@ -13,6 +12,6 @@ export class CleanupLockedError extends LinkforgeError {
 /** The instance is shutting down and starts no new run. */
 export class CleanupStoppingError extends LinkforgeError {
   constructor() {
-    super('shutting_down', 503, 'Service unavailable', 'This instance is shutting down and starts no new cleanup run.');
+    super('server_shutting_down', 'This instance is shutting down and starts no new cleanup run.');
   }
 }

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../core/error-codes.js';
 import { LinkforgeError } from '../core/errors.js';
 import type { Link } from '../core/link.js';
 import type { Principal } from '../core/principal.js';
@@ -20,7 +21,7 @@ export interface ClaimResult {
   readonly shortCode: string;
   readonly outcome: ClaimOutcome;
   /** For `rejected`: the stable code of the rule the URL broke. */
-  readonly reason?: string;
+  readonly reason?: ErrorCode;
   readonly link?: Link;
 }
 

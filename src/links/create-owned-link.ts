@@ -1,11 +1,10 @@
 import { parseDestination, type Destination } from '../core/canonical-url.js';
-import { CodeSpaceExhaustedError, CodeTakenError } from '../core/errors.js';
+import { CodeSpaceExhaustedError, CodeTakenError, UrlAlreadyShortenedError } from '../core/errors.js';
 import type { Link, NewLink } from '../core/link.js';
 import type { Principal } from '../core/principal.js';
 import { deterministicCode, isReservedWord, MAX_DETERMINISTIC_ATTEMPTS, validateCustomCode } from '../core/short-code.js';
 import { assertFutureExpiry } from './expiry.js';
 import { requireMembership, reuseExistingLink, type OwnedLinkDeps } from './link-access.js';
-import { UrlAlreadyShortenedError } from './link-errors.js';
 
 export interface CreateOwnedLinkRequest {
   readonly url: unknown;

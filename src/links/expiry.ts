@@ -4,6 +4,6 @@ import { ValidationError } from '../core/errors.js';
 export function assertFutureExpiry(expiresAt: number | null, now: number): void {
   if (expiresAt === null) return;
   if (!Number.isFinite(expiresAt) || expiresAt <= now) {
-    throw new ValidationError('expires_at_not_future', 'The expiry date must be in the future.');
+    throw new ValidationError('expires_at_not_future');
   }
 }

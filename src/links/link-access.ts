@@ -1,9 +1,9 @@
 import type { WorkspaceAccess } from '../accounts/workspace-access.js';
 import type { UrlPolicy } from '../core/canonical-url.js';
+import { LinkforgeError } from '../core/errors.js';
 import type { Link } from '../core/link.js';
 import type { Clock, LinkCacheInvalidator, LinkStore } from '../core/ports.js';
 import type { Principal, WorkspaceRole } from '../core/principal.js';
-import { LinkNotFoundError } from './link-errors.js';
 
 /** What the owned-link use cases need; built once in deps.ts. */
 export interface OwnedLinkDeps {
@@ -34,7 +34,7 @@ export async function requireMembership(deps: OwnedLinkDeps, principal: Principa
  * Every member of a link's workspace may read it. Changing it (edit, delete, restore) takes the
  * workspace's owner or admin role, or being the member who created the link: a plain member
  * manages their own links without touching colleagues'. An API key acts as admin in its
- * workspace. Everyone else, like an id that does not exist, gets the same LinkNotFoundError.
+ * workspace. Everyone else, like an id that does not exist, gets the same `link_not_found`.
  */
 export async function findAccessibleLink(
   deps: OwnedLinkDeps, principal: Principal, selector: LinkSelector, access: LinkAccess,
@@ -42,10 +42,10 @@ export async function findAccessibleLink(
   const link = 'id' in selector
     ? await deps.store.findLinkById(selector.id)
     : await findInWorkspace(deps, principal, selector);
-  if (link === undefined || link.workspaceId === null) throw new LinkNotFoundError();
+  if (link === undefined || link.workspaceId === null) throw new LinkforgeError('link_not_found');
   const role = await deps.workspaces.roleIn(principal, link.workspaceId);
-  if (role === undefined) throw new LinkNotFoundError();
-  if (access === 'manage' && role === 'member' && link.ownerId !== principal.userId) throw new LinkNotFoundError();
+  if (role === undefined) throw new LinkforgeError('link_not_found');
+  if (access === 'manage' && role === 'member' && link.ownerId !== principal.userId) throw new LinkforgeError('link_not_found');
   return link;
 }
 

@@ -1,7 +1,7 @@
+import { LinkforgeError } from '../core/errors.js';
 import type { Link, LinkStatus } from '../core/link.js';
 import type { Principal } from '../core/principal.js';
 import { requireMembership, type OwnedLinkDeps } from './link-access.js';
-import { InvalidCursorError } from './link-errors.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -54,6 +54,6 @@ function encodeCursor(id: number): string {
 function decodeCursor(cursor: string): number {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const id = Number(text);
-  if (!/^[1-9]\d{0,15}$/.test(text) || !Number.isSafeInteger(id)) throw new InvalidCursorError();
+  if (!/^[1-9]\d{0,15}$/.test(text) || !Number.isSafeInteger(id)) throw new LinkforgeError('cursor_invalid');
   return id;
 }

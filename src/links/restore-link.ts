@@ -1,13 +1,13 @@
+import { LinkforgeError } from '../core/errors.js';
 import type { Link } from '../core/link.js';
 import type { Principal } from '../core/principal.js';
 import { findAccessibleLink, type LinkSelector, type OwnedLinkDeps } from './link-access.js';
-import { LinkNotDeletedError } from './link-errors.js';
 
 /** Brings back a soft-deleted link not yet purged; its expiry, if any, still applies. */
 export async function restoreLink(deps: OwnedLinkDeps, principal: Principal, selector: LinkSelector): Promise<Link> {
   const link = await findAccessibleLink(deps, principal, selector, 'manage');
   const restored = await deps.store.restoreDeletedLink(link.id, deps.clock.now());
-  if (restored === undefined) throw new LinkNotDeletedError();
+  if (restored === undefined) throw new LinkforgeError('link_not_deleted');
   deps.cache.invalidate(link.code);
   return restored;
 }

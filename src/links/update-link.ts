@@ -1,10 +1,10 @@
 import { parseDestination } from '../core/canonical-url.js';
+import { LinkforgeError, UrlAlreadyShortenedError } from '../core/errors.js';
 import type { Link } from '../core/link.js';
 import type { LinkChanges } from '../core/ports.js';
 import type { Principal } from '../core/principal.js';
 import { assertFutureExpiry } from './expiry.js';
 import { findAccessibleLink, type LinkSelector, type OwnedLinkDeps } from './link-access.js';
-import { LinkNotFoundError, UrlAlreadyShortenedError } from './link-errors.js';
 
 export interface LinkUpdate {
   readonly url?: unknown;
@@ -23,7 +23,7 @@ export async function updateLink(deps: OwnedLinkDeps, principal: Principal, sele
   if (update.expiresAt !== undefined) assertFutureExpiry(update.expiresAt, now);
   const changes: LinkChanges = { ...destination, expiresAt: update.expiresAt, updatedAt: now };
   const result = await deps.store.updateLink(link.id, changes);
-  if (result === undefined) throw new LinkNotFoundError();
+  if (result === undefined) throw new LinkforgeError('link_not_found');
   if (!result.ok) {
     const holder = destination && await deps.store.findLinkByWorkspaceUrl(link.workspaceId!, destination.normalizedUrl);
     throw new UrlAlreadyShortenedError(holder?.code ?? '?');

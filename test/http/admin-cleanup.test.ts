@@ -29,11 +29,11 @@ describe('admin cleanup routes', () => {
     test(`${method} ${url}: 401 without a token, 401 with a bad one, 403 for a non-admin`, async () => {
       const anonymous = await t.app.inject({ method, url });
       assert.equal(anonymous.statusCode, 401);
-      assert.equal(anonymous.json().code, 'unauthorized');
+      assert.equal(anonymous.json().code, 'authentication_required');
       assert.equal((await t.app.inject({ method, url, headers: bearer('not.a.jwt') })).statusCode, 401);
       const user = await t.app.inject({ method, url, headers: bearer(userToken) });
       assert.equal(user.statusCode, 403);
-      assert.equal(user.json().code, 'forbidden');
+      assert.equal(user.json().code, 'permission_denied');
     });
   }
 

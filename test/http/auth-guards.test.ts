@@ -48,13 +48,13 @@ describe('auth guards', () => {
   test('requireAdmin: 401 without a valid session token (an admin\'s API key included), 403 forbidden for a non-admin, 200 for an admin', async () => {
     const none = await get('/admin');
     assert.equal(none.statusCode, 401);
-    assert.equal(none.json().code, 'unauthorized');
+    assert.equal(none.json().code, 'authentication_required');
     assert.equal(none.headers['www-authenticate'], 'Bearer');
     assert.equal((await get('/admin', 'not.a.token')).statusCode, 401);
     const user = await registerUser(t.app);
     const forbidden = await get('/admin', user.token);
     assert.equal(forbidden.statusCode, 403);
-    assert.equal(forbidden.json().code, 'forbidden');
+    assert.equal(forbidden.json().code, 'permission_denied');
     const admin = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ROOT@example.test', password: 'correct horse battery' } });
     assert.equal(admin.json().user.role, 'admin');
     assert.equal((await get('/admin', admin.json().token)).statusCode, 200);
@@ -107,18 +107,18 @@ describe('the embedded-mode secret across restarts', () => {
 });
 
 describe('OpenAPI', () => {
-  test('documents the account routes with the bearer security scheme', async () => {
+  test('documents the account routes with the JWT security scheme', async () => {
     const t = await createTestApp();
     try {
       const response = await t.app.inject({ method: 'GET', url: '/openapi.json' });
       assert.equal(response.statusCode, 200);
       const document = response.json();
-      assert.deepEqual(document.components.securitySchemes.bearer, { type: 'http', scheme: 'bearer', description: document.components.securitySchemes.bearer.description });
+      assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['apiKey', 'jwt']);
       for (const path of ['/api/auth/register', '/api/auth/login', '/api/auth/me', '/api/v1/workspaces', '/api/v1/workspaces/{id}/members',
         '/api/v1/workspaces/{id}/members/{userId}', '/api/v1/workspaces/{id}/api-keys', '/api/v1/workspaces/{id}/api-keys/{keyId}']) {
         assert.ok(document.paths[path], path);
       }
-      assert.deepEqual(document.paths['/api/auth/me'].get.security, [{ bearer: [] }]);
+      assert.deepEqual(document.paths['/api/auth/me'].get.security, [{ jwt: [] }]);
     } finally {
       await t.close();
     }

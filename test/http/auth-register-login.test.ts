@@ -64,7 +64,7 @@ describe('register and login', () => {
     for (const email of ['not-an-email', 'a@b', ' ', 'two@@example.test']) {
       const response = await register(t, { email, password: DEFAULT_PASSWORD });
       assert.equal(response.statusCode, 400, email);
-      assert.equal(response.json().code, 'invalid_email');
+      assert.equal(response.json().code, 'email_invalid');
     }
     const extra = await register(t, { email: uniqueEmail(), password: DEFAULT_PASSWORD, role: 'admin' });
     assert.equal(extra.statusCode, 400);
@@ -130,7 +130,7 @@ describe('register and login', () => {
       assert.equal(response.headers['www-authenticate'], 'Bearer');
       assert.equal(comparisons, 1);
     }
-    assert.equal(wrong.response.json().code, 'invalid_credentials');
+    assert.equal(wrong.response.json().code, 'credentials_invalid');
   });
 
   test('ADMIN_EMAILS grant the admin role at registration, case-insensitively', async () => {
@@ -149,7 +149,7 @@ describe('rate limits and the hashing cap', () => {
       assert.equal((await register(t, { ...credentials, email: uniqueEmail() }, '10.0.0.1')).statusCode, 201);
       const limited = await register(t, { ...credentials, email: uniqueEmail() }, '10.0.0.1');
       assert.equal(limited.statusCode, 429);
-      assert.equal(limited.json().code, 'rate_limited');
+      assert.equal(limited.json().code, 'rate_limit_exceeded');
       assert.ok(Number(limited.headers['retry-after']) > 0);
       assert.equal((await register(t, { ...credentials, email: uniqueEmail() }, '10.0.0.2')).statusCode, 201);
 

@@ -102,7 +102,7 @@ describe('bearer tokens', () => {
       for (const route of routes) {
         const response = await t.app.inject({ ...route, headers: bearer(token) });
         assert.equal(response.statusCode, 401, `${name} on ${route.method} ${route.url}: ${response.body}`);
-        assert.equal(response.json().code, 'unauthorized');
+        assert.equal(response.json().code, 'authentication_required');
         assert.equal(response.headers['www-authenticate'], 'Bearer');
       }
     }

@@ -104,7 +104,7 @@ describe('POST /api/urls/public', () => {
       const limited = await from('203.0.113.1');
       assert.equal(limited.statusCode, 429);
       assert.ok(Number(limited.headers['retry-after']) > 0);
-      assert.equal(limited.json().code, 'rate_limited');
+      assert.equal(limited.json().code, 'rate_limit_exceeded');
       assert.equal((await from('203.0.113.2')).statusCode, 201, 'another client is not limited');
       assert.equal(await countLinks(t.deps), 3);
     } finally {

@@ -65,7 +65,7 @@ describe('workspaces and members (v1)', () => {
     assert.equal(unknown.json().code, 'user_not_found');
     const again = await addMember(owner, ws, alice, 'member');
     assert.equal(again.statusCode, 409);
-    assert.equal(again.json().code, 'already_member');
+    assert.equal(again.json().code, 'member_exists');
     assert.equal((await addMember(owner, ws, bob, 'superuser')).statusCode, 400);
     assert.deepEqual(await membersOf(ws), [{ userId: owner.user.id, role: 'owner' }, { userId: alice.user.id, role: 'admin' }]);
     const listed = (await call('GET', `/api/v1/workspaces/${ws}/members`, alice.token)).json().members;
@@ -83,7 +83,7 @@ describe('workspaces and members (v1)', () => {
 
     const byMember = await addMember(member, ws, newcomer, 'member');
     assert.equal(byMember.statusCode, 403);
-    assert.equal(byMember.json().code, 'forbidden');
+    assert.equal(byMember.json().code, 'permission_denied');
     assert.equal((await call('DELETE', `/api/v1/workspaces/${ws}/members/${admin.user.id}`, member.token)).statusCode, 403);
     assert.equal((await addMember(admin, ws, newcomer, 'member')).statusCode, 201);
     assert.equal((await call('DELETE', `/api/v1/workspaces/${ws}/members/${owner.user.id}`, admin.token)).statusCode, 403);
@@ -99,7 +99,7 @@ describe('workspaces and members (v1)', () => {
     const ws = await createWorkspace(owner);
     const last = await call('DELETE', `/api/v1/workspaces/${ws}/members/${owner.user.id}`, owner.token);
     assert.equal(last.statusCode, 409);
-    assert.equal(last.json().code, 'last_owner');
+    assert.equal(last.json().code, 'workspace_owner_required');
     const personal = await call('DELETE', `/api/v1/workspaces/${owner.personalWorkspaceId}/members/${owner.user.id}`, owner.token);
     assert.equal(personal.statusCode, 409);
 
@@ -151,7 +151,7 @@ describe('workspaces and members (v1)', () => {
     const key = await createApiKey(t.app, owner.token, ws);
     const created = await call('POST', '/api/v1/workspaces', key, { name: 'Escape' });
     assert.equal(created.statusCode, 403);
-    assert.equal(created.json().code, 'forbidden');
+    assert.equal(created.json().code, 'permission_denied');
     assert.equal((await addMember({ ...owner, token: key }, ws, other, 'admin')).statusCode, 403);
     assert.equal((await call('DELETE', `/api/v1/workspaces/${ws}/members/${owner.user.id}`, key)).statusCode, 403);
     const list = (await call('GET', '/api/v1/workspaces', key)).json().workspaces;

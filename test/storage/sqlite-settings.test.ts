@@ -1,9 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { openSqlite } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
 import { createTestApp } from '../support/test-app.js';
 
 describe('the embedded SQLite database', () => {
@@ -28,22 +25,6 @@ describe('the embedded SQLite database', () => {
       assert.equal(await pragma('busy_timeout', reader), 0, 'the event loop never waits for a lock');
       assert.equal(await pragma('query_only', reader), 1);
     } finally {
-      await t.close();
-    }
-  });
-
-  test('migrations apply once: a second start, or two at once, change nothing (RELIABILITY D-06)', async () => {
-    const t = await createTestApp();
-    const file = path.join(t.dataDir, 'linkforge.db');
-    const second = openSqlite(file);
-    const third = openSqlite(file);
-    try {
-      await Promise.all([migrateToLatest(second.db, 'sqlite'), migrateToLatest(third.db, 'sqlite')]);
-      const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(second.db);
-      assert.deepEqual(rows.map((row) => row.name), ['001_initial_schema', '002_reaper_indexes']);
-    } finally {
-      await second.close();
-      await third.close();
       await t.close();
     }
   });

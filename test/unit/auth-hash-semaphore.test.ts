@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import bcrypt from 'bcrypt';
-import { HashingBusyError } from '../../src/accounts/account-errors.js';
+import { LinkforgeError } from '../../src/core/errors.js';
 import { HashSemaphore } from '../../src/accounts/hash-semaphore.js';
 import { PasswordHasher } from '../../src/accounts/password-hasher.js';
 
@@ -70,7 +70,7 @@ describe('PasswordHasher', () => {
     assert.equal(hasher.semaphore.peak, 1, 'the comparison went through the semaphore');
   });
 
-  test('throws HashingBusyError (503) when the queue is full', async () => {
+  test('throws server_busy (503) when the queue is full', async () => {
     const hasher = new PasswordHasher(4, { maxActive: 1, maxQueued: 1 });
     const attempts = Array.from({ length: 6 }, () => hasher.hash('a long passphrase'));
     const results = await Promise.allSettled(attempts);
@@ -78,8 +78,10 @@ describe('PasswordHasher', () => {
     assert.equal(results.filter((r) => r.status === 'fulfilled').length, 2);
     assert.equal(busy.length, 4);
     for (const r of busy) {
-      assert.ok((r as PromiseRejectedResult).reason instanceof HashingBusyError);
-      assert.equal(((r as PromiseRejectedResult).reason as HashingBusyError).status, 503);
+      const reason = (r as PromiseRejectedResult).reason as LinkforgeError;
+      assert.ok(reason instanceof LinkforgeError);
+      assert.equal(reason.code, 'server_busy');
+      assert.equal(reason.status, 503);
     }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SignJWT } from 'jose';
-import { UnauthorizedError } from '../../src/accounts/account-errors.js';
+import { LinkforgeError } from '../../src/core/errors.js';
 import { TokenService } from '../../src/accounts/token-service.js';
 import { TestClock } from '../support/test-clock.js';
 
@@ -15,7 +15,7 @@ function setup() {
 }
 
 async function rejects(tokens: TokenService, token: string) {
-  await assert.rejects(tokens.verify(token), (error) => error instanceof UnauthorizedError && error.status === 401);
+  await assert.rejects(tokens.verify(token), (error) => error instanceof LinkforgeError && error.code === 'authentication_required' && error.status === 401);
 }
 
 describe('TokenService', () => {

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps.js';
 import { CleanupLockedError, CleanupStoppingError } from '../../jobs/cleanup-errors.js';
 import type { CleanupStats } from '../../jobs/cleanup-stats.js';
 import type { FinishedRun } from '../../jobs/reaper.js';
-import { requireAdmin } from '../auth.js';
+import { JWT_SECURITY, requireAdmin } from '../auth.js';
 import { errorResponses } from '../schemas.js';
 
 const Count = Type.Integer({ minimum: 0 });
@@ -81,9 +81,10 @@ export function registerAdminCleanupRoutes(app: FastifyInstance, deps: AppDeps):
   app.get('/api/admin/cleanup/stats', {
     preHandler: requireAdmin(deps),
     schema: {
+      operationId: 'getCleanupStats',
       summary: 'Reaper statistics, from every run of every instance',
       tags: ['admin'],
-      security: [{ bearer: [] }],
+      security: JWT_SECURITY,
       response: { 200: CleanupStatsJson, ...errorResponses(401, 403, 503) },
     },
   }, async () => statsToJson(await cleanup.stats()));
@@ -91,10 +92,11 @@ export function registerAdminCleanupRoutes(app: FastifyInstance, deps: AppDeps):
   app.post('/api/admin/cleanup/run', {
     preHandler: requireAdmin(deps),
     schema: {
+      operationId: 'runCleanup',
       summary: 'Run the reaper now, if no other run holds its lock',
       description: '200 with the outcome of the run (a failed run is reported, not thrown); 409 `cleanup_locked` while the lock is held.',
       tags: ['admin'],
-      security: [{ bearer: [] }],
+      security: JWT_SECURITY,
       response: { 200: CleanupRunJson, ...errorResponses(401, 403, 409, 503) },
     },
   }, async (request) => {

@@ -5,7 +5,7 @@ import { getProfile } from '../../accounts/get-profile.js';
 import { loginUser } from '../../accounts/login-user.js';
 import { registerUser } from '../../accounts/register-user.js';
 import type { AppDeps } from '../../deps.js';
-import { principalOf, requireUser } from '../auth.js';
+import { JWT_SECURITY, NO_SECURITY, principalOf, requireUser } from '../auth.js';
 import { rateLimitPerMinute } from '../rate-limit.js';
 import { errorResponses } from '../schemas.js';
 
@@ -46,8 +46,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post('/api/auth/register', {
     config: { rateLimit },
     schema: {
+      operationId: 'register',
       summary: 'Create an account and its personal workspace',
       tags: ['auth'],
+      security: NO_SECURITY,
       body: Credentials,
       response: { 201: SignedInJson, ...errorResponses(400, 409, 413, 429, 503) },
     },
@@ -60,9 +62,11 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post('/api/auth/login', {
     config: { rateLimit },
     schema: {
+      operationId: 'login',
       summary: 'Sign in',
       description: 'An unknown email and a wrong password get the same 401.',
       tags: ['auth'],
+      security: NO_SECURITY,
       body: Credentials,
       response: { 200: SignedInJson, ...errorResponses(400, 401, 413, 429, 503) },
     },
@@ -79,9 +83,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get('/api/auth/me', {
     preHandler: requireUser(deps),
     schema: {
+      operationId: 'getProfile',
       summary: 'The signed-in user and their workspaces',
       tags: ['auth'],
-      security: [{ bearer: [] }],
+      security: JWT_SECURITY,
       response: { 200: ProfileJson, ...errorResponses(401, 503) },
     },
   }, async (request) => {

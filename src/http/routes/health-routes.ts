@@ -1,11 +1,23 @@
 import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import type { LinkStore } from '../../core/ports.js';
 import { StoreUnavailableError } from '../../core/errors.js';
+import { NO_SECURITY } from '../auth.js';
+import { errorResponses } from '../schemas.js';
+
+const common = { tags: ['operations'], security: NO_SECURITY };
 
 export function registerHealthRoutes(app: FastifyInstance, store: LinkStore): void {
-  app.get('/healthz', { schema: { summary: 'The process is alive', tags: ['operations'] } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', {
+    schema: { ...common, operationId: 'checkLiveness', summary: 'The process is alive', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+  }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { schema: { summary: 'The database answers', tags: ['operations'] } }, async () => {
+  app.get('/readyz', {
+    schema: {
+      ...common, operationId: 'checkReadiness', summary: 'The database answers',
+      response: { 200: Type.Object({ status: Type.Literal('ready') }), ...errorResponses(503) },
+    },
+  }, async () => {
     try {
       await store.ping();
     } catch {

@@ -8,7 +8,7 @@ import { findAccessibleLink } from '../../links/link-access.js';
 import { listLinks } from '../../links/list-links.js';
 import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
-import { principalOf, requireUser } from '../auth.js';
+import { JWT_SECURITY, principalOf, requireUser } from '../auth.js';
 import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize } from '../link-fields.js';
 import { linkToJson, timestampFromJson } from '../link-json.js';
 import { rateLimitPerMinute } from '../rate-limit.js';
@@ -57,14 +57,14 @@ const SyncResponse = Type.Object({
 /** App API (camelCase, JWT): the signed-in user's links. Anyone else's link id answers 404. */
 export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   const preHandler = requireUser(deps);
-  const common = { tags: ['links'], security: [{ bearer: [] }] };
+  const common = { tags: ['links'], security: JWT_SECURITY };
   const owned = deps.ownedLinks;
   const toJson = (link: Parameters<typeof linkToJson>[0]) => linkToJson(link, deps.config.baseUrl, deps.clock.now());
 
   app.post('/api/urls', {
     preHandler,
     schema: {
-      ...common, summary: 'Create a permanent link (201), or answer the one this workspace already has for the URL (200)',
+      ...common, operationId: 'createLink', summary: 'Create a permanent link (201), or answer the one this workspace already has for the URL (200)',
       body: CreateLinkBody,
       response: { 200: LinkRef, 201: LinkRef, ...errorResponses(400, 401, 404, 409, 413, 500, 503) },
     },
@@ -80,7 +80,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.get('/api/urls', {
     preHandler,
     schema: {
-      ...common, summary: 'Links of every workspace you belong to, newest first',
+      ...common, operationId: 'listLinks', summary: 'Links of every workspace you belong to, newest first',
       querystring: ListLinksQuery,
       response: { 200: Type.Object({ items: Type.Array(LinkRef), nextCursor: NextCursor }), ...errorResponses(400, 401, 503) },
     },
@@ -92,13 +92,13 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.get('/api/urls/:id', {
     preHandler,
-    schema: { ...common, summary: 'One link with its analytics fields', params: LinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 503) } },
+    schema: { ...common, operationId: 'getLink', summary: 'One link with its analytics fields', params: LinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 503) } },
   }, async (request) => toJson(await findAccessibleLink(owned, principalOf(request), request.params as { id: number }, 'read')));
 
   app.patch('/api/urls/:id', {
     preHandler,
     schema: {
-      ...common, summary: 'Change the destination or the expiry', params: LinkParams, body: UpdateLinkBody,
+      ...common, operationId: 'updateLink', summary: 'Change the destination or the expiry', params: LinkParams, body: UpdateLinkBody,
       response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) },
     },
   }, async (request) => {
@@ -109,7 +109,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.delete('/api/urls/:id', {
     preHandler,
-    schema: { ...common, summary: 'Soft-delete a link (restorable until purged)', params: LinkParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404, 503) } },
+    schema: { ...common, operationId: 'deleteLink', summary: 'Soft-delete a link (restorable until purged)', params: LinkParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404, 503) } },
   }, async (request, reply) => {
     await deleteLink(owned, principalOf(request), request.params as { id: number });
     return reply.status(204).send();
@@ -117,7 +117,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.post('/api/urls/:id/restore', {
     preHandler,
-    schema: { ...common, summary: 'Restore a soft-deleted link', params: LinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) } },
+    schema: { ...common, operationId: 'restoreLink', summary: 'Restore a soft-deleted link', params: LinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) } },
   }, async (request) => toJson(await restoreLink(owned, principalOf(request), request.params as { id: number })));
 
   app.post('/api/urls/sync', {
@@ -125,7 +125,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
     // Tokens are 256-bit, so guessing is hopeless; the limit keeps sync from being a cheap way to mass-create links.
     config: { rateLimit: rateLimitPerMinute(deps.config.rateLimit.authPerMinute) },
     schema: {
-      ...common, summary: 'Claim anonymous links (code + claim token) into your personal workspace',
+      ...common, operationId: 'syncLinks', summary: 'Claim anonymous links (code + claim token) into your personal workspace',
       body: SyncBody,
       response: { 200: SyncResponse, ...errorResponses(400, 401, 413, 429, 503) },
     },

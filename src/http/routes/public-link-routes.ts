@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { createAnonymousLink } from '../../links/create-anonymous-link.js';
 import type { AppDeps } from '../../deps.js';
+import { NO_SECURITY } from '../auth.js';
 import { LinkJson, linkToJson } from '../link-json.js';
 import { errorResponses } from '../schemas.js';
 import { rateLimitPerMinute } from '../rate-limit.js';
@@ -18,8 +19,10 @@ export function registerPublicLinkRoutes(app: FastifyInstance, deps: AppDeps): v
   app.post('/api/urls/public', {
     config: { rateLimit: rateLimitPerMinute(deps.config.rateLimit.anonPerMinute) },
     schema: {
+      operationId: 'createPublicLink',
       summary: 'Shorten a URL anonymously for ANON_TTL (8 hours)',
       tags: ['links'],
+      security: NO_SECURITY,
       body: CreatePublicLinkBody,
       response: { 201: CreatedPublicLink, ...errorResponses(400, 413, 429, 500, 503) },
     },

@@ -1,20 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import { RedirectResponder } from '../redirect-responder.js';
+import { redirectRouteSchema, type RedirectStatuses } from '../redirect-schema.js';
 
 /**
  * `GET|HEAD /{code}` as a Fastify route. A listening server answers these paths before routing
  * (see app.ts); this route serves `app.inject` and any path the fast path passes on, through the
  * very same responder.
  */
-export function registerRedirectRoutes(app: FastifyInstance, responder: RedirectResponder): void {
+export function registerRedirectRoutes(app: FastifyInstance, responder: RedirectResponder, statuses: RedirectStatuses): void {
   app.get('/:code', {
-    schema: {
-      summary: 'Follow a short link',
-      description: '301 for a permanent link, 302 for an expiring one, 404 unknown, 410 expired or deleted, 503 when the database cannot be reached.',
-      tags: ['redirect'],
-      params: Type.Object({ code: Type.String() }),
-    },
+    schema: redirectRouteSchema(statuses),
+    config: { swagger: { exposeHeadRoute: true } },
   }, (request, reply) => {
     const code = RedirectResponder.codeOf(request.url);
     if (code === undefined) {

@@ -8,7 +8,7 @@ import { findAccessibleLink } from '../../links/link-access.js';
 import { listLinks } from '../../links/list-links.js';
 import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
-import { principalOf, requireUserOrApiKey } from '../auth.js';
+import { JWT_OR_API_KEY_SECURITY, principalOf, requireUserOrApiKey } from '../auth.js';
 import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize } from '../link-fields.js';
 import { linkToV1Json, timestampFromJson } from '../link-json.js';
 import { errorResponses } from '../schemas.js';
@@ -42,7 +42,7 @@ const selectorOf = (params: WorkspaceLinkParams) => ({ workspaceId: params.id, c
  */
 export function registerWorkspaceLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   const preHandler = requireUserOrApiKey(deps);
-  const common = { tags: ['workspaces'], security: [{ bearer: [] }] };
+  const common = { tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY };
   const owned = deps.ownedLinks;
   const toJson = (link: Link) => linkToV1Json(link, deps.config.baseUrl, deps.clock.now());
   const path = '/api/v1/workspaces/:id/links';
@@ -50,7 +50,7 @@ export function registerWorkspaceLinkRoutes(app: FastifyInstance, deps: AppDeps)
   app.post(path, {
     preHandler,
     schema: {
-      ...common, summary: 'Create a permanent link (201), or answer the one the workspace already has for the URL (200)',
+      ...common, operationId: 'createWorkspaceLink', summary: 'Create a permanent link (201), or answer the one the workspace already has for the URL (200)',
       params: WorkspaceParams, body: CreateLinkBody,
       response: { 200: LinkRef, 201: LinkRef, ...errorResponses(400, 401, 404, 409, 413, 500, 503) },
     },
@@ -67,7 +67,7 @@ export function registerWorkspaceLinkRoutes(app: FastifyInstance, deps: AppDeps)
   app.get(path, {
     preHandler,
     schema: {
-      ...common, summary: 'Links of the workspace, newest first', params: WorkspaceParams, querystring: ListQuery,
+      ...common, operationId: 'listWorkspaceLinks', summary: 'Links of the workspace, newest first', params: WorkspaceParams, querystring: ListQuery,
       response: { 200: Type.Object({ items: Type.Array(LinkRef), next_cursor: NextCursor }), ...errorResponses(400, 401, 404, 503) },
     },
   }, async (request) => {
@@ -78,13 +78,13 @@ export function registerWorkspaceLinkRoutes(app: FastifyInstance, deps: AppDeps)
 
   app.get(`${path}/:short_code`, {
     preHandler,
-    schema: { ...common, summary: 'One link of the workspace', params: WorkspaceLinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 503) } },
+    schema: { ...common, operationId: 'getWorkspaceLink', summary: 'One link of the workspace', params: WorkspaceLinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 503) } },
   }, async (request) => toJson(await findAccessibleLink(owned, principalOf(request), selectorOf(request.params as WorkspaceLinkParams), 'read')));
 
   app.patch(`${path}/:short_code`, {
     preHandler,
     schema: {
-      ...common, summary: 'Change the destination or the expiry', params: WorkspaceLinkParams, body: UpdateLinkBody,
+      ...common, operationId: 'updateWorkspaceLink', summary: 'Change the destination or the expiry', params: WorkspaceLinkParams, body: UpdateLinkBody,
       response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) },
     },
   }, async (request) => {
@@ -95,7 +95,7 @@ export function registerWorkspaceLinkRoutes(app: FastifyInstance, deps: AppDeps)
 
   app.delete(`${path}/:short_code`, {
     preHandler,
-    schema: { ...common, summary: 'Soft-delete a link (restorable until purged)', params: WorkspaceLinkParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404, 503) } },
+    schema: { ...common, operationId: 'deleteWorkspaceLink', summary: 'Soft-delete a link (restorable until purged)', params: WorkspaceLinkParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404, 503) } },
   }, async (request, reply) => {
     await deleteLink(owned, principalOf(request), selectorOf(request.params as WorkspaceLinkParams));
     return reply.status(204).send();
@@ -103,6 +103,6 @@ export function registerWorkspaceLinkRoutes(app: FastifyInstance, deps: AppDeps)
 
   app.post(`${path}/:short_code/restore`, {
     preHandler,
-    schema: { ...common, summary: 'Restore a soft-deleted link', params: WorkspaceLinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) } },
+    schema: { ...common, operationId: 'restoreWorkspaceLink', summary: 'Restore a soft-deleted link', params: WorkspaceLinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) } },
   }, async (request) => toJson(await restoreLink(owned, principalOf(request), selectorOf(request.params as WorkspaceLinkParams))));
 }

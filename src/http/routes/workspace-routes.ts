@@ -9,7 +9,7 @@ import { removeMember } from '../../accounts/remove-member.js';
 import { revokeApiKey } from '../../accounts/revoke-api-key.js';
 import type { WorkspaceRole } from '../../core/principal.js';
 import type { AppDeps } from '../../deps.js';
-import { principalOf, requireUserOrApiKey } from '../auth.js';
+import { JWT_OR_API_KEY_SECURITY, principalOf, requireUserOrApiKey } from '../auth.js';
 import { errorResponses } from '../schemas.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
@@ -37,13 +37,13 @@ const apiKeyToJson = (k: ApiKey) => ({
 /** Workspace API v1 (snake_case): workspaces, members and API keys. A non-member gets 404 for every route. */
 export function registerWorkspaceRoutes(app: FastifyInstance, deps: AppDeps): void {
   const preHandler = requireUserOrApiKey(deps);
-  const common = { tags: ['workspaces'], security: [{ bearer: [] }] };
+  const common = { tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY };
   const accounts = deps.accounts;
 
   app.post('/api/v1/workspaces', {
     preHandler,
     schema: {
-      ...common, summary: 'Create a workspace; the caller becomes its owner',
+      ...common, operationId: 'createWorkspace', summary: 'Create a workspace; the caller becomes its owner',
       body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
       response: { 201: WorkspaceJson, ...errorResponses(400, 401, 403, 503) },
     },
@@ -55,12 +55,12 @@ export function registerWorkspaceRoutes(app: FastifyInstance, deps: AppDeps): vo
 
   app.get('/api/v1/workspaces', {
     preHandler,
-    schema: { ...common, summary: 'Workspaces the caller belongs to', response: { 200: Type.Object({ workspaces: Type.Array(WorkspaceJson) }), ...errorResponses(401, 503) } },
+    schema: { ...common, operationId: 'listWorkspaces', summary: 'Workspaces the caller belongs to', response: { 200: Type.Object({ workspaces: Type.Array(WorkspaceJson) }), ...errorResponses(401, 503) } },
   }, async (request) => ({ workspaces: (await listWorkspaces(accounts, principalOf(request))).map(workspaceToJson) }));
 
   app.get('/api/v1/workspaces/:id/members', {
     preHandler,
-    schema: { ...common, summary: 'Members of a workspace', params: WorkspaceParams, response: { 200: Type.Object({ members: Type.Array(MemberJson) }), ...errorResponses(400, 401, 404, 503) } },
+    schema: { ...common, operationId: 'listMembers', summary: 'Members of a workspace', params: WorkspaceParams, response: { 200: Type.Object({ members: Type.Array(MemberJson) }), ...errorResponses(400, 401, 404, 503) } },
   }, async (request) => {
     const { id } = request.params as { id: number };
     return { members: (await listMembers(accounts, principalOf(request), id)).map(memberToJson) };
@@ -69,7 +69,7 @@ export function registerWorkspaceRoutes(app: FastifyInstance, deps: AppDeps): vo
   app.post('/api/v1/workspaces/:id/members', {
     preHandler,
     schema: {
-      ...common, summary: 'Add a registered user as admin or member (owners and admins)', params: WorkspaceParams,
+      ...common, operationId: 'addMember', summary: 'Add a registered user as admin or member (owners and admins)', params: WorkspaceParams,
       body: Type.Object({ email: Type.String({ maxLength: 320 }), role: RoleJson }, { additionalProperties: false }),
       response: { 201: MemberJson, ...errorResponses(400, 401, 403, 404, 409, 503) },
     },
@@ -83,7 +83,7 @@ export function registerWorkspaceRoutes(app: FastifyInstance, deps: AppDeps): vo
   app.delete('/api/v1/workspaces/:id/members/:userId', {
     preHandler,
     schema: {
-      ...common, summary: 'Remove a member, or leave (the last owner cannot)', params: Type.Object({ id: Id, userId: Id }),
+      ...common, operationId: 'removeMember', summary: 'Remove a member, or leave (the last owner cannot)', params: Type.Object({ id: Id, userId: Id }),
       response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 409, 503) },
     },
   }, async (request, reply) => {
@@ -95,7 +95,7 @@ export function registerWorkspaceRoutes(app: FastifyInstance, deps: AppDeps): vo
   app.post('/api/v1/workspaces/:id/api-keys', {
     preHandler,
     schema: {
-      ...common, summary: 'Create an API key (owners and admins); the secret is shown once', params: WorkspaceParams,
+      ...common, operationId: 'createApiKey', summary: 'Create an API key (owners and admins); the secret is shown once', params: WorkspaceParams,
       body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
       response: { 201: CreatedApiKeyJson, ...errorResponses(400, 401, 403, 404, 503) },
     },
@@ -108,7 +108,7 @@ export function registerWorkspaceRoutes(app: FastifyInstance, deps: AppDeps): vo
 
   app.get('/api/v1/workspaces/:id/api-keys', {
     preHandler,
-    schema: { ...common, summary: 'API keys of a workspace, without secrets', params: WorkspaceParams, response: { 200: Type.Object({ api_keys: Type.Array(ApiKeyJson) }), ...errorResponses(400, 401, 403, 404, 503) } },
+    schema: { ...common, operationId: 'listApiKeys', summary: 'API keys of a workspace, without secrets', params: WorkspaceParams, response: { 200: Type.Object({ api_keys: Type.Array(ApiKeyJson) }), ...errorResponses(400, 401, 403, 404, 503) } },
   }, async (request) => {
     const { id } = request.params as { id: number };
     return { api_keys: (await listApiKeys(accounts, principalOf(request), id)).map(apiKeyToJson) };
@@ -116,7 +116,7 @@ export function registerWorkspaceRoutes(app: FastifyInstance, deps: AppDeps): vo
 
   app.delete('/api/v1/workspaces/:id/api-keys/:keyId', {
     preHandler,
-    schema: { ...common, summary: 'Revoke an API key', params: Type.Object({ id: Id, keyId: Id }), response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 503) } },
+    schema: { ...common, operationId: 'revokeApiKey', summary: 'Revoke an API key', params: Type.Object({ id: Id, keyId: Id }), response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 503) } },
   }, async (request, reply) => {
     const { id, keyId } = request.params as { id: number; keyId: number };
     await revokeApiKey(accounts, principalOf(request), id, keyId);

@@ -1,0 +1,77 @@
+/**
+ * Every error code a client can see, in one place. A code names its subject first, then what is
+ * wrong with it (`url_too_long`, `link_not_found`, `rate_limit_exceeded`); the problem detail's
+ * `type` is derived from it, so a code, once published, never changes.
+ *
+ * `detail` is the default human sentence; a thrower may give a more precise one.
+ * `shedding` marks a 5xx that the service answers on purpose to protect itself: it is logged at
+ * `warn`, while a 5xx caused by a failing dependency or a bug is logged at `error`.
+ */
+export const ERROR_CATALOGUE = {
+  // 400: the request breaks a rule
+  validation_failed: { status: 400, title: 'Invalid request', detail: 'The request does not match the expected shape.' },
+  request_invalid: { status: 400, title: 'Bad request', detail: 'The request could not be read.' },
+  json_malformed: { status: 400, title: 'Malformed JSON', detail: 'The body is not valid JSON.' },
+  content_length_invalid: { status: 400, title: 'Invalid Content-Length', detail: 'The Content-Length header does not match the body.' },
+  cursor_invalid: { status: 400, title: 'Invalid cursor', detail: 'The cursor is not one this API returned.' },
+  url_invalid: { status: 400, title: 'Invalid URL', detail: 'This is not a valid absolute URL.' },
+  url_whitespace_not_allowed: { status: 400, title: 'Whitespace in URL', detail: 'The URL must not contain spaces, line breaks or other control characters.' },
+  url_too_long: { status: 400, title: 'URL too long', detail: 'The URL is too long.' },
+  url_scheme_not_allowed: { status: 400, title: 'URL scheme not allowed', detail: 'Only http and https URLs can be shortened.' },
+  url_userinfo_not_allowed: { status: 400, title: 'User info in URL', detail: 'URLs containing a user name or password cannot be shortened.' },
+  url_loop_not_allowed: { status: 400, title: 'URL would loop', detail: 'Links to this shortener\'s own short domain are not allowed.' },
+  url_private_address_not_allowed: { status: 400, title: 'Private address', detail: 'Links to internal network addresses are not allowed.' },
+  url_domain_blocked: { status: 400, title: 'Blocked domain', detail: 'Links to this domain are not allowed on this service.' },
+  custom_code_invalid: { status: 400, title: 'Invalid custom code', detail: 'The custom short code is not valid.' },
+  custom_code_reserved: { status: 400, title: 'Reserved custom code', detail: 'This word is reserved and cannot be used as a short code.' },
+  expires_at_not_future: { status: 400, title: 'Expiry in the past', detail: 'The expiry date must be in the future.' },
+  password_invalid: { status: 400, title: 'Invalid password', detail: 'The password contains a character that is not allowed.' },
+  password_too_short: { status: 400, title: 'Password too short', detail: 'The password is too short.' },
+  password_too_long: { status: 400, title: 'Password too long', detail: 'The password is too long.' },
+  email_invalid: { status: 400, title: 'Invalid email', detail: 'The email address is not valid.' },
+  workspace_name_invalid: { status: 400, title: 'Invalid workspace name', detail: 'The workspace name must not be blank.' },
+  api_key_name_invalid: { status: 400, title: 'Invalid API key name', detail: 'The API key name must not be blank.' },
+  owner_role_not_allowed: { status: 400, title: 'Owner role not allowed', detail: 'Members can be added as admin or member; a workspace\'s owners are fixed at creation.' },
+  // 401, 403: who is asking, and what they may do
+  authentication_required: { status: 401, title: 'Unauthorized', detail: 'A valid bearer token is required.' },
+  credentials_invalid: { status: 401, title: 'Unauthorized', detail: 'The email or password is incorrect.' },
+  permission_denied: { status: 403, title: 'Forbidden', detail: 'Your role or credential does not allow this action.' },
+  // 404, 410: what is not there (someone else's resource answers 404 too: no existence oracle)
+  route_not_found: { status: 404, title: 'Not found', detail: 'No such route.' },
+  link_not_found: { status: 404, title: 'Link not found', detail: 'No link with this id exists in your workspaces.' },
+  user_not_found: { status: 404, title: 'User not found', detail: 'No user has this email; they must register first.' },
+  workspace_not_found: { status: 404, title: 'Workspace not found', detail: 'No such workspace.' },
+  member_not_found: { status: 404, title: 'Member not found', detail: 'No such member in this workspace.' },
+  api_key_not_found: { status: 404, title: 'API key not found', detail: 'No such API key in this workspace.' },
+  link_expired: { status: 410, title: 'Link expired', detail: 'This short link has expired.' },
+  link_deleted: { status: 410, title: 'Link deleted', detail: 'This short link was deleted by its owner.' },
+  // 409: the state of things forbids it
+  code_taken: { status: 409, title: 'Short code taken', detail: 'The short code is already in use.' },
+  url_already_shortened: { status: 409, title: 'URL already shortened', detail: 'This workspace already has a link for this URL.' },
+  link_not_deleted: { status: 409, title: 'Link not deleted', detail: 'Only a deleted link can be restored.' },
+  email_taken: { status: 409, title: 'Email taken', detail: 'An account with this email already exists.' },
+  member_exists: { status: 409, title: 'Already a member', detail: 'This user is already a member of the workspace.' },
+  workspace_owner_required: { status: 409, title: 'Last owner', detail: 'A workspace must keep at least one owner.' },
+  cleanup_locked: { status: 409, title: 'Cleanup locked', detail: 'Another cleanup run holds the lock; try again after it is released.' },
+  // 413, 415, 429: what the server refuses to read
+  body_too_large: { status: 413, title: 'Body too large', detail: 'The request body is too large.' },
+  media_type_unsupported: { status: 415, title: 'Unsupported media type', detail: 'The API accepts application/json bodies only.' },
+  rate_limit_exceeded: { status: 429, title: 'Too many requests', detail: 'Too many requests; retry later.' },
+  // 5xx
+  server_failed: { status: 500, title: 'Internal server error', detail: 'Something went wrong on our side.' },
+  code_generation_failed: { status: 500, title: 'Could not generate a short code', detail: 'No free short code was found.' },
+  store_unavailable: { status: 503, title: 'Service unavailable', detail: 'The database cannot be reached right now.' },
+  server_busy: { status: 503, title: 'Service unavailable', detail: 'Too many sign-ins at once; retry in a few seconds.', shedding: true },
+  server_shutting_down: { status: 503, title: 'Service unavailable', detail: 'This instance is shutting down.', shedding: true },
+} as const satisfies Record<string, { status: number; title: string; detail: string; shedding?: true }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** The codes answered with one HTTP status, e.g. `CodeWithStatus<400>` for input that breaks a rule. */
+export type CodeWithStatus<S extends number> = {
+  [C in ErrorCode]: (typeof ERROR_CATALOGUE)[C]['status'] extends S ? C : never;
+}[ErrorCode];
+
+export function isShedding(code: ErrorCode): boolean {
+  return 'shedding' in ERROR_CATALOGUE[code];
+}

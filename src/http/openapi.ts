@@ -1,0 +1,26 @@
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import type { FastifySchema } from 'fastify';
+import { SECURITY_SCHEMES } from './auth.js';
+
+type RouteSchema = FastifySchema & { response?: Record<string, { description?: string; headers?: unknown }> };
+
+/** A HEAD route shares its GET route's schema, but answers without a body: its responses document headers only. */
+function withoutBodies(schema: RouteSchema): RouteSchema {
+  if (!schema.response) return schema;
+  const response = Object.fromEntries(Object.entries(schema.response).map(([status, { description, headers }]) =>
+    [status, { description, ...(headers !== undefined && { headers }), type: 'null' }]));
+  return { ...schema, response };
+}
+
+/** The OpenAPI document at /openapi.json, generated from the route schemas. */
+export function openApiOptions(baseUrl: string): FastifyDynamicSwaggerOptions {
+  return {
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    openapi: {
+      info: { title: 'Linkforge', version: '0.1.0', description: 'Self-hosted URL shortener API.' },
+      servers: [{ url: baseUrl }],
+      components: { securitySchemes: SECURITY_SCHEMES },
+    },
+    transform: ({ schema, url, route }) => ({ schema: route.method === 'HEAD' && schema ? withoutBodies(schema as RouteSchema) : schema, url }),
+  };
+}
