@@ -121,6 +121,18 @@ class EmbeddedDriver implements Driver {
   }
 }
 
+/**
+ * SQLite has transactional DDL; Kysely's own adapter says no only because its driver shares one
+ * connection. Saying yes makes the migrator run in one writer transaction, which holds SQLite's
+ * write lock from reading the applied migrations to the last one: two processes migrating one
+ * file run one after the other (RELIABILITY D-06).
+ */
+class EmbeddedSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 export class EmbeddedSqliteDialect implements Dialect {
   constructor(private readonly reader: SqliteReader, private readonly writer: SqliteWriter) {}
 
@@ -133,7 +145,7 @@ export class EmbeddedSqliteDialect implements Dialect {
   }
 
   createAdapter() {
-    return new SqliteAdapter();
+    return new EmbeddedSqliteAdapter();
   }
 
   createIntrospector(db: Kysely<any>) {
