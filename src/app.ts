@@ -62,7 +62,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     onError: (error) => app.log.error({ err: error }, 'redirect lookup failed'),
   });
   const app = Fastify({
-    loggerInstance: options.logger ?? (createLogging(config.logLevel).logger as FastifyBaseLogger),
+    loggerInstance: options.logger ?? createLogging(config.logLevel).logger,
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: 200 },
