@@ -36,8 +36,7 @@ export interface AppOptions {
  */
 function redirectFirst(responder: RedirectResponder, drain: ConnectionDrain): FastifyServerFactory {
   return (fastifyHandler) => {
-    const server = http.createServer((req, res) => {
-      if (drain.closing) res.setHeader('connection', 'close');
+    const server = http.createServer({ ServerResponse: drain.responseClass() }, (req, res) => {
       if (req.method === 'GET' || req.method === 'HEAD') {
         const code = RedirectResponder.codeOf(req.url);
         if (code !== undefined) return responder.respond(code, req, res);

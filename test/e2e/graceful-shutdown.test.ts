@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
 import { startServer } from '../support/server-process.js';
 
@@ -71,4 +72,38 @@ test('SIGTERM under keep-alive load resets no request: each gets an answer, or i
   assert.ok(afterSignal.some((o) => o.status !== undefined && o.connectionClose), 'requests arriving during the drain are answered with Connection: close');
   assert.equal(exitCode, 0);
   assert.ok(exitMs < GRACE_MS, `exit took ${exitMs} ms`);
+});
+
+test('a request already running at SIGTERM is answered in full with Connection: close', { timeout: 60_000 }, async () => {
+  const server = await startServer({ SHUTDOWN_GRACE: `${GRACE_MS}ms` });
+  const port = Number(new URL(server.baseUrl).port);
+  const exited = new Promise<number | null>((resolve) => server.child.on('exit', (code) => resolve(code)));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const body = JSON.stringify({ url: 'https://example.com/in-flight' });
+    const answer = new Promise<http.IncomingMessage>((resolve, reject) => {
+      const req = http.request({
+        host: '127.0.0.1', port, method: 'POST', path: '/api/urls/public', agent,
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      }, resolve);
+      req.on('error', reject);
+      // Half the body now: the server has the request and waits for the rest when the signal comes.
+      req.write(body.slice(0, 10));
+      void (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        server.child.kill('SIGTERM');
+        while (!server.output().includes('shutting down')) await new Promise((resolve) => setTimeout(resolve, 20));
+        req.end(body.slice(10));
+      })();
+    });
+    const res = await answer;
+    res.resume();
+    assert.equal(res.statusCode, 201);
+    assert.equal(res.headers.connection, 'close');
+    assert.equal(await exited, 0);
+  } finally {
+    agent.destroy();
+    if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    fs.rmSync(server.dataDir, { recursive: true, force: true });
+  }
 });
