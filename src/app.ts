@@ -1,8 +1,9 @@
 import http from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { AppDeps } from './deps.js';
+import { ConnectionDrain } from './http/connection-drain.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { LinkJson, LinkV1Json } from './http/link-json.js';
 import { openApiOptions } from './http/openapi.js';
@@ -18,17 +19,25 @@ import { registerLinkRoutes } from './http/routes/link-routes.js';
 import { registerWorkspaceLinkRoutes } from './http/routes/workspace-link-routes.js';
 import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
 import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
+import { createLogging } from './logging/logger.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface AppOptions {
+  /** The process's logger (src/logging); by default one on stdout at the configured level. */
+  readonly logger?: FastifyBaseLogger;
+  /** Shutdown's drain flag; main.ts keeps it to drain the server on SIGTERM. */
+  readonly drain?: ConnectionDrain;
+}
 
 /**
  * Short-code paths are answered before Fastify routes anything: this is the hot path, and
  * routing, hooks and serialization would cost a third of its throughput. Everything else,
  * including the same paths under `app.inject`, goes through Fastify.
  */
-function redirectFirst(responder: RedirectResponder): FastifyServerFactory {
+function redirectFirst(responder: RedirectResponder, drain: ConnectionDrain): FastifyServerFactory {
   return (fastifyHandler) => {
-    const server = http.createServer((req, res) => {
+    const server = http.createServer({ ServerResponse: drain.responseClass() }, (req, res) => {
       if (req.method === 'GET' || req.method === 'HEAD') {
         const code = RedirectResponder.codeOf(req.url);
         if (code !== undefined) return responder.respond(code, req, res);
@@ -41,13 +50,9 @@ function redirectFirst(responder: RedirectResponder): FastifyServerFactory {
   };
 }
 
-export interface AppOptions {
-  /** Where log lines go instead of stdout; tests pass a stream to read them. */
-  readonly logStream?: { write(line: string): void };
-}
-
 export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps;
+  const drain = options.drain ?? new ConnectionDrain();
   const responder = new RedirectResponder({
     resolver: deps.resolver,
     clock: deps.clock,
@@ -57,11 +62,11 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     onError: (error) => app.log.error({ err: error }, 'redirect lookup failed'),
   });
   const app = Fastify({
-    logger: { level: config.logLevel, ...(options.logStream && { stream: options.logStream }) },
+    loggerInstance: options.logger ?? createLogging(config.logLevel).logger,
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: 200 },
-    serverFactory: redirectFirst(responder),
+    serverFactory: redirectFirst(responder, drain),
   });
   app.setValidatorCompiler(createValidatorCompiler());
   app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is a 415

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import ms from 'ms';
 
@@ -60,7 +61,8 @@ export interface Config {
 
 export class ConfigError extends Error {
   constructor(readonly problems: readonly string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    // One self-contained line per problem: log collectors read lines, not paragraphs.
+    super(problems.map((problem) => `Invalid configuration: ${problem}`).join('\n'));
     this.name = 'ConfigError';
   }
 }
@@ -135,13 +137,54 @@ class EnvReader {
   }
 }
 
+function isUrl(text: string, protocols: readonly string[]): boolean {
+  try {
+    const url = new URL(text);
+    return protocols.includes(url.protocol) && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 function parseDatabase(read: EnvReader, dataDir: string): Config['database'] {
+  const fallback: Config['database'] = { kind: 'sqlite', path: path.resolve(dataDir, 'linkforge.db') };
   const url = read.optional('DATABASE_URL');
-  if (url === undefined) return { kind: 'sqlite', path: path.resolve(dataDir, 'linkforge.db') };
-  if (url.startsWith('sqlite:')) return { kind: 'sqlite', path: path.resolve(url.slice('sqlite:'.length)) };
-  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  if (url === undefined) return fallback;
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length).trim();
+    if (file !== '') return { kind: 'sqlite', path: path.resolve(file) };
+    read.problems.push('DATABASE_URL sqlite: needs a file path, like sqlite:./data/linkforge.db');
+    return fallback;
+  }
+  if (/^postgres(ql)?:/.test(url)) {
+    if (isUrl(url, ['postgres:', 'postgresql:'])) return { kind: 'postgres', url };
+    read.problems.push('DATABASE_URL is not a valid postgres:// URL (expected postgres://user:password@host:port/database)');
+    return fallback;
+  }
   read.problems.push('DATABASE_URL must start with sqlite: or postgres://');
-  return { kind: 'sqlite', path: path.resolve(dataDir, 'linkforge.db') };
+  return fallback;
+}
+
+function parseRedisUrl(read: EnvReader): string | undefined {
+  const url = read.optional('REDIS_URL');
+  if (url === undefined || isUrl(url, ['redis:', 'rediss:'])) return url;
+  read.problems.push('REDIS_URL is not a valid redis:// or rediss:// URL (expected redis://host:port)');
+  return undefined;
+}
+
+/** Checked here, not when the file is read, so that a missing file is listed with the other problems. */
+function parseBlocklistFile(read: EnvReader): string | undefined {
+  const name = read.optional('BLOCKLIST_FILE');
+  if (name === undefined) return undefined;
+  const file = path.resolve(name);
+  try {
+    if (!fs.statSync(file).isFile()) throw new Error('not a file');
+    fs.accessSync(file, fs.constants.R_OK);
+    return file;
+  } catch {
+    read.problems.push(`BLOCKLIST_FILE must name a readable file (got "${name}")`);
+    return undefined;
+  }
 }
 
 function parseBaseUrl(read: EnvReader, port: number): { baseUrl: string; shortDomain: string } {
@@ -180,7 +223,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...parseBaseUrl(read, port),
     database,
     dataDir,
-    redisUrl: read.optional('REDIS_URL'),
+    redisUrl: parseRedisUrl(read),
     dbPoolMax: read.int('DB_POOL_MAX', 10, 1, 1000),
     dbPoolMin: read.int('DB_POOL_MIN', 2, 0, 1000),
     dbWriteTimeoutMs: read.duration('DB_WRITE_TIMEOUT', '5s'),
@@ -197,7 +240,7 @@ export function loadConfig(env: Env = process.env): Config {
       codeLength: read.int('CODE_LENGTH', 10, 4, 22),
       maxUrlLength: read.int('MAX_URL_LENGTH', 4096, 16, 65536),
       allowPrivateDestinations: read.bool('ALLOW_PRIVATE_DESTINATIONS', false),
-      blocklistFile: read.optional('BLOCKLIST_FILE'),
+      blocklistFile: parseBlocklistFile(read),
     },
     redirect: {
       maxAgeSeconds: read.int('REDIRECT_MAX_AGE', 3600),

@@ -1,34 +1,64 @@
 import fs from 'node:fs';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { createDeps } from './deps.js';
+import { createDeps, type AppDeps } from './deps.js';
+import { ConnectionDrain } from './http/connection-drain.js';
+import { isListenError, PortUnavailableError, reservePort } from './http/port-reservation.js';
+import { createLogging } from './logging/logger.js';
 
 async function main(): Promise<void> {
   if (fs.existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
-  const deps = await createDeps(config);
-  const app = await buildApp(deps);
+  const { logger, destination } = createLogging(config.logLevel);
+  const port = await reservePort(config.port, config.host);
+  let deps: AppDeps;
+  try {
+    deps = await createDeps(config);
+  } finally {
+    await port.release();
+  }
+  const drain = new ConnectionDrain();
+  const app = await buildApp(deps, { logger, drain });
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    const forceExit = setTimeout(() => process.exit(1), config.shutdownGraceMs).unref();
-    await app.close();
-    await deps.close();
-    clearTimeout(forceExit);
+    setTimeout(() => process.exit(1), config.shutdownGraceMs).unref();
+    // Half the grace for clients to finish on their connections; the rest for requests still
+    // running, the reaper's batch and the database.
+    let exitCode = 0;
+    try {
+      await drain.drain(app.server, config.shutdownGraceMs / 2);
+      await app.close();
+      await deps.close();
+    } catch (error) {
+      console.error(error);
+      exitCode = 1;
+    }
+    if (destination.droppedLines > 0) {
+      console.error(`${destination.droppedLines} log lines could not be written to stdout and were dropped`);
+    }
+    process.exit(exitCode);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    await deps.close();
+    throw isListenError(error) ? new PortUnavailableError(config.host, config.port, error) : error;
+  }
   if (config.cleanup.enabled) deps.cleanup.scheduler.start(app.log.child({ job: 'reaper' }));
   app.log.info({ baseUrl: config.baseUrl, database: config.database.kind }, 'Linkforge is ready');
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  // Mistakes an operator can fix get their one-line message; anything else keeps its stack.
+  if (error instanceof ConfigError || error instanceof PortUnavailableError) {
     console.error(error.message);
   } else {
     console.error(error);

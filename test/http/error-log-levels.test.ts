@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pino from 'pino';
 import { buildApp } from '../../src/app.js';
 import { createDeps } from '../../src/deps.js';
 import { MAX_CONCURRENT_HASHES, MAX_QUEUED_HASHES } from '../../src/accounts/password-hasher.js';
@@ -17,7 +18,8 @@ async function appWithLog(env: Record<string, string>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-log-'));
   const deps = await createDeps(testConfig(dataDir, { LOG_LEVEL: 'info', ...env }));
   const lines: LogLine[] = [];
-  const app = await buildApp(deps, { logStream: { write: (line) => { lines.push(JSON.parse(line) as LogLine); } } });
+  const logger = pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as LogLine); } });
+  const app = await buildApp(deps, { logger });
   await app.ready();
   let depsClosed = false;
   return {

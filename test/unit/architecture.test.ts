@@ -50,6 +50,12 @@ describe('what may import what (STYLE.md)', () => {
     }
   });
 
+  test('logging/ is a leaf: it imports nothing of ours outside logging, and no framework or storage', () => {
+    for (const file of sourceFiles('src/logging')) {
+      assert.deepEqual(forbiddenImports(file, ['core', 'links', 'accounts', 'jobs', ...ADAPTERS_AND_HTTP, 'config'], /^(fastify|@fastify\/|kysely|better-sqlite3|pg)$/), [], file);
+    }
+  });
+
   test('only config.ts reads the environment', () => {
     const readers = sourceFiles('src').filter((file) => /process\.env\b/.test(fs.readFileSync(file, 'utf8')));
     assert.deepEqual(readers, [path.join('src', 'config.ts')]);

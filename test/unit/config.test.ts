@@ -1,5 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig, parseDuration } from '../../src/config.js';
 
@@ -56,6 +58,62 @@ describe('loadConfig', () => {
   test('refuses a JWT_SECRET shorter than 32 characters, and PostgreSQL without one', () => {
     assert.throws(() => loadConfig({ JWT_SECRET: 'short' }), /JWT_SECRET must be at least 32/);
     assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/db' }), /JWT_SECRET is required/);
+  });
+
+  test('puts each problem on its own line, each line saying what is wrong on its own', () => {
+    try {
+      loadConfig({ PORT: 'eighty', BASE_URL: 'ftp://x' });
+      assert.fail('expected a ConfigError');
+    } catch (error) {
+      assert.ok(error instanceof ConfigError);
+      const lines = error.message.split('\n');
+      assert.equal(lines.length, 2);
+      assert.match(lines[0]!, /^Invalid configuration: PORT must be/);
+      assert.match(lines[1]!, /^Invalid configuration: BASE_URL must be/);
+    }
+  });
+
+  test('refuses a BLOCKLIST_FILE that does not exist or is not a file, and resolves one that is', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-config-'));
+    try {
+      const missing = path.join(dir, 'missing.txt');
+      assert.throws(() => loadConfig({ BLOCKLIST_FILE: missing }), (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.deepEqual(error.problems, [`BLOCKLIST_FILE must name a readable file (got "${missing}")`]);
+        return true;
+      });
+      assert.throws(() => loadConfig({ BLOCKLIST_FILE: dir }), /BLOCKLIST_FILE must name a readable file/);
+      const file = path.join(dir, 'blocklist.txt');
+      fs.writeFileSync(file, 'evil.example\n');
+      assert.equal(loadConfig({ BLOCKLIST_FILE: path.relative(process.cwd(), file) }).links.blocklistFile, file);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('refuses a DATABASE_URL that does not parse', () => {
+    const secret = { JWT_SECRET: 'x'.repeat(32) };
+    for (const url of ['postgres://[::1/db', 'postgres://db.local:99999/db', 'postgres:nohost', 'postgresql://', 'sqlite:', 'mysql://x/db']) {
+      assert.throws(() => loadConfig({ DATABASE_URL: url, ...secret }), (error: unknown) => {
+        assert.ok(error instanceof ConfigError, url);
+        assert.equal(error.problems.length, 1, url);
+        assert.match(error.problems[0]!, /^DATABASE_URL /, url);
+        return true;
+      });
+    }
+    assert.equal(loadConfig({ DATABASE_URL: 'postgresql://u:p@db.local:5432/links', ...secret }).database.kind, 'postgres');
+  });
+
+  test('refuses a REDIS_URL that does not parse, and keeps one that does', () => {
+    for (const url of ['localhost:6379', 'redis://', 'http://cache:6379', 'redis://cache:99999']) {
+      assert.throws(() => loadConfig({ REDIS_URL: url }), (error: unknown) => {
+        assert.ok(error instanceof ConfigError, url);
+        assert.deepEqual(error.problems, ['REDIS_URL is not a valid redis:// or rediss:// URL (expected redis://host:port)'], url);
+        return true;
+      });
+    }
+    assert.equal(loadConfig({ REDIS_URL: 'redis://cache:6379/0' }).redisUrl, 'redis://cache:6379/0');
+    assert.equal(loadConfig({ REDIS_URL: 'rediss://user:pw@cache.example' }).redisUrl, 'rediss://user:pw@cache.example');
   });
 
   test('accepts durations as small as 0 and 1ms', () => {
