@@ -31,7 +31,7 @@ describe('the embedded SQLite database', () => {
     try {
       await Promise.all([migrateToLatest(second.db, 'sqlite'), migrateToLatest(third.db, 'sqlite')]);
       const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(second.db);
-      assert.deepEqual(rows.map((row) => row.name), ['001_initial_schema', '002_reaper_indexes']);
+      assert.deepEqual(rows.map((row) => row.name), ['001_initial_schema', '002_reaper_indexes', '004_client_side_route_fragments']);
     } finally {
       await second.close();
       await third.close();
