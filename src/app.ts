@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { AppDeps } from './deps.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { registerStrictJsonParser } from './http/json-body-parser.js';
 import { LinkJson, LinkV1Json } from './http/link-json.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { RedirectResponder } from './http/redirect-responder.js';
@@ -59,6 +60,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(createValidatorCompiler());
   app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is a 415
+  registerStrictJsonParser(app);
   app.addSchema(ProblemJson);
   app.addSchema(LinkJson);
   app.addSchema(LinkV1Json);
