@@ -8,7 +8,7 @@ import { registerStrictJsonParser } from './http/json-body-parser.js';
 import { LinkJson, LinkV1Json } from './http/link-json.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { RedirectResponder } from './http/redirect-responder.js';
-import { originForm } from './http/request-target.js';
+import { admitRequest } from './http/request-target.js';
 import { ProblemJson } from './http/schemas.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { registerHealthRoutes } from './http/routes/health-routes.js';
@@ -21,7 +21,6 @@ import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
 import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
-const SLASH = 0x2f;
 
 /**
  * Short-code paths are answered before Fastify routes anything: this is the hot path, and
@@ -31,8 +30,7 @@ const SLASH = 0x2f;
 function redirectFirst(responder: RedirectResponder): FastifyServerFactory {
   return (fastifyHandler) => {
     const server = http.createServer((req, res) => {
-      // Origin-form targets start with "/"; anything else may be absolute-form, for both paths below.
-      if (req.url !== undefined && req.url.charCodeAt(0) !== SLASH) req.url = originForm(req.url);
+      if (!admitRequest(req, res)) return;
       if (req.method === 'GET' || req.method === 'HEAD') {
         const code = RedirectResponder.codeOf(req.url);
         if (code !== undefined) return responder.respond(code, req, res);

@@ -98,6 +98,20 @@ describe('request targets and bodies on a real socket', () => {
     assert.equal((await rawRequest(server.baseUrl, `GET http://${host}/${code} HTTP/1.1\r\nHost: ${host}`)).status, 302);
   });
 
+  test('header abuse gets 400 or 431 and the server keeps answering (RELIABILITY X-10)', async () => {
+    for (const target of [`/${permanentCode}`, '/healthz']) {
+      const twoHosts = await rawRequest(server.baseUrl, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nHost: evil.example`);
+      assert.equal(twoHosts.status, 400, `two Host headers on ${target}`);
+      assert.equal(JSON.parse(twoHosts.body).code, 'host_header_repeated');
+      assert.equal(twoHosts.headers.connection, 'close');
+    }
+    assert.equal((await rawRequest(server.baseUrl, `GET /${permanentCode} HTTP/1.1`)).status, 400, 'no Host header');
+    assert.equal((await rawRequest(server.baseUrl, `GET /${permanentCode} HTTP/1.1\r\nHost: ${host}\r\nX-Big: ${'a'.repeat(17_000)}`)).status, 431);
+    const manyHeaders = Array.from({ length: 200 }, (_, i) => `X-Header-${i}: v`).join('\r\n');
+    assert.equal((await rawRequest(server.baseUrl, `GET /${permanentCode} HTTP/1.1\r\nHost: ${host}\r\n${manyHeaders}`)).status, 301);
+    assert.equal((await rawRequest(server.baseUrl, `GET /${permanentCode} HTTP/1.1\r\nhost: ${host}`)).status, 301, 'one Host header, in any case, is fine');
+  });
+
   test('a body with a Latin-1 byte is 400 on the socket too, and a declared latin1 charset is 415', async () => {
     const latin1 = Buffer.from('{"url":"https://example.com/m\xe4dchen"}', 'latin1');
     const invalid = await rawRequest(server.baseUrl,
