@@ -5,10 +5,12 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { AppDeps } from './deps.js';
 import { ConnectionDrain } from './http/connection-drain.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { registerStrictJsonParser } from './http/json-body-parser.js';
 import { LinkJson, LinkV1Json } from './http/link-json.js';
 import { openApiOptions } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { RedirectResponder } from './http/redirect-responder.js';
+import { admitRequest } from './http/request-target.js';
 import { ProblemJson } from './http/schemas.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { registerHealthRoutes } from './http/routes/health-routes.js';
@@ -38,6 +40,7 @@ export interface AppOptions {
 function redirectFirst(responder: RedirectResponder, drain: ConnectionDrain): FastifyServerFactory {
   return (fastifyHandler) => {
     const server = http.createServer({ ServerResponse: drain.responseClass() }, (req, res) => {
+      if (!admitRequest(req, res)) return;
       if (req.method === 'GET' || req.method === 'HEAD') {
         const code = RedirectResponder.codeOf(req.url);
         if (code !== undefined) return responder.respond(code, req, res);
@@ -70,6 +73,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   });
   app.setValidatorCompiler(createValidatorCompiler());
   app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is a 415
+  registerStrictJsonParser(app);
   app.addSchema(ProblemJson);
   app.addSchema(LinkJson);
   app.addSchema(LinkV1Json);

@@ -243,7 +243,7 @@ export function loadConfig(env: Env = process.env): Config {
       blocklistFile: parseBlocklistFile(read),
     },
     redirect: {
-      maxAgeSeconds: read.int('REDIRECT_MAX_AGE', 3600),
+      maxAgeSeconds: read.int('REDIRECT_MAX_AGE', 300),
       permanentStatus: read.oneOf('PERMANENT_REDIRECT_STATUS', 301, [301, 302, 307, 308] as const),
       temporaryStatus: read.oneOf('TEMPORARY_REDIRECT_STATUS', 302, [302, 307] as const),
     },

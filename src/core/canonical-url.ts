@@ -48,7 +48,18 @@ export function parseDestination(raw: unknown, policy: UrlPolicy): Destination {
 export function canonicalize(url: URL): string {
   const path = withoutTrailing('/', upperCaseEscapes(url.pathname)) || '/';
   const query = sortQuery(upperCaseEscapes(url.search.slice(1)));
-  return `${url.protocol}//${url.host}${path}${query === '' ? '' : `?${query}`}`;
+  return `${url.protocol}//${url.host}${path}${query === '' ? '' : `?${query}`}${clientSideRoute(url.hash)}`;
+}
+
+/**
+ * Step 5: a fragment starting with `/` or `!` is a single-page application's route (`#/settings`,
+ * `#!/page`), so it names different content and is kept. It is kept exactly as WHATWG serializes it
+ * (that only percent-encodes what a URL cannot carry raw): no escape upper-casing, no trailing-slash
+ * or parameter sorting, because the router, not the server, decides what the text after `#` means.
+ * Any other fragment is an in-page anchor and is dropped.
+ */
+function clientSideRoute(hash: string): string {
+  return hash.startsWith('#/') || hash.startsWith('#!') ? hash : '';
 }
 
 /**

@@ -17,7 +17,8 @@ export interface RedirectResponderOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-const CODE_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/;
+// One optional trailing slash: people paste `/{code}/` and it names the same link (SPEC section 4).
+const CODE_PATH = /^\/([A-Za-z0-9_-]{1,64})\/?(?:\?|$)/;
 
 /**
  * Answers `GET|HEAD /{code}` straight on the Node response, bypassing routing, hooks and

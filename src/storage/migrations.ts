@@ -1,4 +1,5 @@
 import { Migrator, sql, type Kysely, type Migration, type ColumnDefinitionBuilder, type CreateTableBuilder } from 'kysely';
+import { canonicalize } from '../core/canonical-url.js';
 import { DEFAULT_DOMAIN } from '../core/link.js';
 import type { Dialect } from './database.js';
 
@@ -160,6 +161,54 @@ const defaultDomainKey: Migration = {
 };
 
 /**
+ * The canonical form now keeps a client-side route fragment (`#/settings`, `#!/page`; SPEC section 2,
+ * step 5), which it used to drop. Rows created before kept the fragment in original_url only, so
+ * re-creating such a URL would miss them and mint a second link. Their normalized_url is recomputed
+ * with the current rules; code is never touched, so every short link already handed out keeps
+ * working and keeps its code. Running it twice changes nothing.
+ */
+const clientSideRouteFragments: Migration = {
+  async up(db: Db) {
+    const recompute = async (trx: Db) => {
+      // LIKE only narrows the scan; canonicalize decides (a `#/` later in a fragment is no route).
+      const rows: Array<{ id: number; workspace_id: number | null; original_url: string; normalized_url: string }> = await trx
+        .selectFrom('links')
+        .select(['id', 'workspace_id', 'original_url', 'normalized_url'])
+        .where((eb) => eb.or([eb('original_url', 'like', '%#/%'), eb('original_url', 'like', '%#!%')]))
+        .orderBy('id')
+        .execute();
+      for (const row of rows) {
+        const normalizedUrl = canonicalFormOf(row.original_url);
+        if (normalizedUrl === undefined || normalizedUrl === row.normalized_url) continue;
+        // The old form of these rows is the new form minus its fragment, and a workspace holds one
+        // row per old form, so two rows can only meet here if one was written by other rules (an
+        // import, an older canonicalization, a hand edit). Merging them would drop a code somebody
+        // may have shared, and the unique index forbids two equal forms: the row that already holds
+        // the new form keeps it, and this one keeps its old normalized_url (it still redirects; only
+        // re-creating its URL answers the other row). Anonymous rows (null workspace) never collide.
+        if (row.workspace_id !== null) {
+          const holder = await trx.selectFrom('links').select('id')
+            .where('workspace_id', '=', row.workspace_id).where('normalized_url', '=', normalizedUrl)
+            .executeTakeFirst();
+          if (holder !== undefined) continue;
+        }
+        await trx.updateTable('links').set({ normalized_url: normalizedUrl }).where('id', '=', row.id).execute();
+      }
+    };
+    // Kysely runs PostgreSQL migrations inside a transaction already, SQLite ones outside any.
+    await (db.isTransaction ? recompute(db) : db.transaction().execute(recompute));
+  },
+};
+
+function canonicalFormOf(originalUrl: string): string | undefined {
+  try {
+    return canonicalize(new URL(originalUrl));
+  } catch {
+    return undefined; // not written by this app's validation: left as it is
+  }
+}
+
+/**
  * Every index is written on every insert: a create wrote eight B-trees. Kept are only those a
  * query uses, and partial where the query names the status, so a new link skips them:
  * - unique (domain, code): redirects and claims; unique (workspace_id, normalized_url) only for
@@ -186,6 +235,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '001_initial_schema': initialSchema(dialect),
     '002_reaper_indexes': reaperIndexes,
     '003_default_domain_key': defaultDomainKey,
+    '004_client_side_route_fragments': clientSideRouteFragments,
     '005_lean_link_indexes': leanLinkIndexes,
   };
 }

@@ -92,6 +92,107 @@ describe('bad input to POST /api/urls/public gets a 4xx problem detail and creat
   });
 });
 
+describe('request bodies are read strictly: never decoded with replacement characters (SPEC section 5, RELIABILITY X-05, X-11)', () => {
+  let t: TestApp;
+  before(async () => { t = await createTestApp({ RATE_LIMIT_ANON: '0', RATE_LIMIT_AUTH: '0' }); });
+  after(async () => {
+    assert.equal(await countLinks(t.deps), 0, 'no refused body created a link');
+    await t.close();
+  });
+
+  const countUsers = async () => Number((await t.deps.database.db.selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const latin1 = (text: string) => Buffer.from(text, 'latin1');
+  const post = (url: string, contentType: string, payload: string | Buffer) =>
+    t.app.inject({ method: 'POST', url, headers: { 'content-type': contentType }, payload });
+
+  async function assertRefused(response: Awaited<ReturnType<typeof post>>, status: number, code: string): Promise<void> {
+    assert.equal(response.statusCode, status, response.body);
+    assert.equal(response.headers['content-type'], 'application/problem+json; charset=utf-8');
+    const body = response.json();
+    assert.equal(body.status, status);
+    assert.equal(body.code, code);
+    assert.ok(body.detail.length > 10, 'the detail explains the reason');
+  }
+
+  const refusedBodies: Array<[string, string, string | Buffer, number, string]> = [
+    ['a Latin-1 byte (0xE4) in the URL', 'application/json', latin1('{"url":"https://example.com/m\xe4dchen"}'), 400, 'body_not_utf8'],
+    ['a lone continuation byte', 'application/json', Buffer.from([...Buffer.from('{"url":"https://example.com/'), 0x80, ...Buffer.from('"}')]), 400, 'body_not_utf8'],
+    ['an overlong encoding of "/"', 'application/json', Buffer.from([...Buffer.from('{"url":"https://example.com'), 0xc0, 0xaf, ...Buffer.from('"}')]), 400, 'body_not_utf8'],
+    ['an encoded UTF-16 surrogate', 'application/json', Buffer.from([...Buffer.from('{"url":"https://example.com/'), 0xed, 0xa0, 0x80, ...Buffer.from('"}')]), 400, 'body_not_utf8'],
+    ['a truncated multi-byte sequence at the end', 'application/json', Buffer.from([...Buffer.from('{"url":"https://example.com/"}'), 0xe2, 0x82]), 400, 'body_not_utf8'],
+    ['a leading byte order mark', 'application/json', Buffer.from([0xef, 0xbb, 0xbf, ...Buffer.from('{"url":"https://example.com/"}')]), 400, 'body_bom_not_allowed'],
+    ['a declared charset=latin1', 'application/json; charset=latin1', '{"url":"https://example.com/"}', 415, 'media_type_unsupported'],
+    ['a declared charset="ISO-8859-1"', 'application/json; charset="ISO-8859-1"', '{"url":"https://example.com/"}', 415, 'media_type_unsupported'],
+    ['a declared charset=utf-16', 'application/json;charset=utf-16', '{"url":"https://example.com/"}', 415, 'media_type_unsupported'],
+    ['a key given twice', 'application/json', '{"url":"https://example.com/a","url":"https://example.com/b"}', 400, 'body_key_duplicated'],
+    ['a key given twice, once escaped', 'application/json', '{"url":"https://example.com/a","\\u0075rl":"https://example.com/b"}', 400, 'body_key_duplicated'],
+    ['a truncated body', 'application/json', '{"url":"https://exam', 400, 'json_malformed'],
+    ['an empty body', 'application/json', '', 400, 'json_malformed'],
+    ['a __proto__ key', 'application/json', '{"url":"https://example.com/","__proto__":{"admin":true}}', 400, 'json_malformed'],
+    ['a constructor.prototype key', 'application/json', '{"url":"https://example.com/","constructor":{"prototype":{"admin":true}}}', 400, 'json_malformed'],
+    ['10,000 nested arrays', 'application/json', `${'['.repeat(10_000)}${']'.repeat(10_000)}`, 400, 'validation_failed'],
+    ['a number where the URL belongs', 'application/json', '{"url":12345}', 400, 'validation_failed'],
+    ['a form body', 'application/x-www-form-urlencoded', 'url=https%3A%2F%2Fexample.com%2F', 415, 'media_type_unsupported'],
+  ];
+
+  for (const [name, contentType, payload, status, code] of refusedBodies) {
+    test(`POST /api/urls/public with ${name} is ${status} ${code}`, async () => {
+      await assertRefused(await post('/api/urls/public', contentType, payload), status, code);
+    });
+  }
+
+  test('UTF-8 bodies are accepted, with or without charset=utf-8, and keep every character', async () => {
+    for (const contentType of ['application/json', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"']) {
+      const response = await post('/api/urls/public', contentType, Buffer.from('{"url":"https://example.com/m\u00e4dchen"}', 'utf8'));
+      assert.equal(response.statusCode, 201, `${contentType}: ${response.body}`);
+      assert.equal(response.json().originalUrl, 'https://example.com/m%C3%A4dchen');
+      await t.deps.database.db.deleteFrom('links').execute(); // the suite ends by checking no refused body left a row
+    }
+  });
+
+  test('a password with byte 0xE4 cannot register, and byte 0xF6 in its place cannot log in: 400 and no account', async () => {
+    const before = await countUsers();
+    const credentials = (byte: string) => latin1(`{"email":"latin1@example.test","password":"p${byte}ssword-1"}`);
+    await assertRefused(await post('/api/auth/register', 'application/json', credentials('\xe4')), 400, 'body_not_utf8');
+    assert.equal(await countUsers(), before);
+    const login = await post('/api/auth/login', 'application/json', credentials('\xf6'));
+    await assertRefused(login, 400, 'body_not_utf8');
+    assert.equal(login.json().token, undefined);
+    assert.equal(await countUsers(), before);
+  });
+
+  test('byte 0xF6 no longer logs in to the account whose password holds the character 0xE4 became (U+FFFD)', async () => {
+    // The old decoder turned 0xE4 into U+FFFD when the account was made; 0xF6 decoded to the same.
+    const storedPassword = 'p\uFFFDssword-1';
+    const email = 'replaced@example.test';
+    const registered = await post('/api/auth/register', 'application/json', JSON.stringify({ email, password: storedPassword }));
+    assert.equal(registered.statusCode, 201, registered.body);
+    const users = await countUsers();
+    const withF6 = await post('/api/auth/login', 'application/json', latin1(`{"email":"${email}","password":"p\xf6ssword-1"}`));
+    await assertRefused(withF6, 400, 'body_not_utf8');
+    assert.equal(withF6.json().token, undefined);
+    assert.equal(await countUsers(), users);
+    const exact = await post('/api/auth/login', 'application/json', JSON.stringify({ email, password: storedPassword }));
+    assert.equal(exact.statusCode, 200, 'the account itself still works with its real password');
+  });
+
+  test('two passwords that differ only in a non-ASCII character stay two passwords', async () => {
+    const email = 'umlaut@example.test';
+    const registered = await post('/api/auth/register', 'application/json; charset=utf-8', Buffer.from(JSON.stringify({ email, password: 'p\u00e4ssword-2' }), 'utf8'));
+    assert.equal(registered.statusCode, 201, registered.body);
+    const other = await post('/api/auth/login', 'application/json', Buffer.from(JSON.stringify({ email, password: 'p\u00f6ssword-2' }), 'utf8'));
+    assert.equal(other.statusCode, 401);
+    const same = await post('/api/auth/login', 'application/json', Buffer.from(JSON.stringify({ email, password: 'p\u00e4ssword-2' }), 'utf8'));
+    assert.equal(same.statusCode, 200);
+  });
+
+  test('a body over 64 KiB is still 413 before its encoding is looked at', async () => {
+    const huge = Buffer.concat([Buffer.from('{"url":"https://example.com/'), Buffer.alloc(70_000, 0xe4), Buffer.from('"}')]);
+    await assertRefused(await post('/api/urls/public', 'application/json', huge), 413, 'body_too_large');
+  });
+});
+
 describe('destination policy switches', () => {
   test('ALLOW_PRIVATE_DESTINATIONS=true accepts private addresses', async () => {
     const t = await createTestApp({ ALLOW_PRIVATE_DESTINATIONS: 'true' });

@@ -7,7 +7,7 @@ import { allLinkRows, createAnonymousLink, createLink, HOUR, linkRow, visit } fr
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, registerUser, type RegisteredUser } from '../support/users.js';
 
-type Entry = { shortCode: string; claimToken: string; url: string };
+type Entry = { shortCode: string; claimToken: string; url: string; expiresAt?: unknown };
 type Result = { shortCode: string; outcome: string; reason?: string; link?: { id: number; shortCode: string; linkType: string; workspaceId: number } };
 
 describe('POST /api/urls/sync: claiming anonymous links (RELIABILITY rule 9, S-80..S-85)', () => {
@@ -34,7 +34,7 @@ describe('POST /api/urls/sync: claiming anonymous links (RELIABILITY rule 9, S-8
       [Number(row.owner_id), Number(row.workspace_id), row.link_type, row.expires_at, row.status, row.claim_token_hash],
       [user.user.id, user.personalWorkspaceId, 'PERMANENT', null, 'ACTIVE', null],
     );
-    assert.deepEqual(await visit(t.app, anon.shortCode), { status: 301, location: 'https://example.com/claim-me', cacheControl: 'public, max-age=3600' });
+    assert.deepEqual(await visit(t.app, anon.shortCode), { status: 301, location: 'https://example.com/claim-me', cacheControl: 'public, max-age=300' });
   });
 
   test('replaying the same entry answers existing with the claimed link, and changes nothing', async () => {
@@ -129,6 +129,58 @@ describe('POST /api/urls/sync: claiming anonymous links (RELIABILITY rule 9, S-8
     assert.ok(!JSON.stringify(await allLinkRows(t.deps)).includes(anon.claimToken));
     await sync(user, [{ shortCode: anon.shortCode, claimToken: anon.claimToken, url: 'https://example.com/hash-only' }]);
     assert.equal((await linkRow(t.deps, anon.id)).claim_token_hash, null);
+  });
+
+  test('entries exactly as the web UI stores them, with expiresAt, are claimed (SPEC section 5)', async () => {
+    const user = await registerUser(t.app);
+    const stored = [];
+    for (const expiresAt of ['iso', 'epoch', null, 'lapsed'] as const) {
+      const url = `https://example.com/stored/${String(expiresAt)}`;
+      const response = await t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url } });
+      assert.equal(response.statusCode, 201, response.body);
+      const link = response.json() as { shortCode: string; claimToken: string; originalUrl: string; expiresAt: string };
+      const value = expiresAt === 'iso' ? link.expiresAt
+        : expiresAt === 'epoch' ? Date.parse(link.expiresAt)
+          : expiresAt === 'lapsed' ? new Date(t.clock.now() - HOUR).toISOString() : null;
+      stored.push({ shortCode: link.shortCode, claimToken: link.claimToken, url: link.originalUrl, expiresAt: value });
+    }
+    const results = await sync(user, stored);
+    assert.deepEqual(results.map((r) => [r.shortCode, r.outcome]), stored.map((entry) => [entry.shortCode, 'claimed']));
+    for (const result of results) assert.equal(result.link!.linkType, 'PERMANENT');
+  });
+
+  test('a stored expiresAt is informational: the server\'s own row decides, whatever the client says', async () => {
+    const user = await registerUser(t.app);
+    const lapsed = await createAnonymousLink(t.app, 'https://example.com/client-says-live');
+    t.clock.advance(9 * HOUR);
+    const results = await sync(user, [{
+      shortCode: lapsed.shortCode, claimToken: lapsed.claimToken, url: 'https://example.com/client-says-live',
+      expiresAt: new Date(t.clock.now() + HOUR).toISOString(),
+    }]);
+    assert.equal(results[0]!.outcome, 'claimed', 'an expired link not yet purged is claimable whatever the entry says');
+    const row = await linkRow(t.deps, lapsed.id);
+    assert.equal(row.expires_at, null, 'the claimed link is permanent, not given the client\'s expiry');
+  });
+
+  test('an expiresAt of another type, or an unknown field, is refused and claims nothing', async () => {
+    const user = await registerUser(t.app);
+    const anon = await createAnonymousLink(t.app, 'https://example.com/bad-entry');
+    const before = await linkRow(t.deps, anon.id);
+    const entry = { shortCode: anon.shortCode, claimToken: anon.claimToken, url: 'https://example.com/bad-entry' };
+    for (const bad of [{ ...entry, expiresAt: true }, { ...entry, expiresAt: { at: 1 } }, { ...entry, expiresAt: 'x'.repeat(65) }, { ...entry, expired: false }]) {
+      const response = await t.app.inject({ method: 'POST', url: '/api/urls/sync', headers: bearer(user.token), payload: { links: [bad] } });
+      assert.equal(response.statusCode, 400, JSON.stringify(bad));
+      assert.equal(response.json().code, 'validation_failed');
+    }
+    assert.deepEqual(await linkRow(t.deps, anon.id), before);
+  });
+
+  test('the OpenAPI document describes the stored entry shape and the entry limit', async () => {
+    const document = (await t.app.inject({ url: '/openapi.json' })).json();
+    const body = document.paths['/api/urls/sync'].post.requestBody.content['application/json'].schema;
+    assert.equal(body.properties.links.maxItems, 100);
+    assert.match(body.properties.links.description, /At most 100 entries/);
+    assert.deepEqual(Object.keys(body.properties.links.items.properties).sort(), ['claimToken', 'expiresAt', 'shortCode', 'url']);
   });
 
   test('refuses more than 100 entries, malformed entries and anonymous callers', async () => {

@@ -32,7 +32,7 @@ describe('DELETE and restore, app API and v1', () => {
     assert.equal(restored.json().status, 'ACTIVE');
     assert.equal(restored.json().deletedAt, null);
     assert.equal((await linkRow(t.deps, link.id)).deleted_at, null);
-    assert.deepEqual(await visit(t.app, link.shortCode), { status: 301, location: 'https://example.com/cycle', cacheControl: 'public, max-age=3600' });
+    assert.deepEqual(await visit(t.app, link.shortCode), { status: 301, location: 'https://example.com/cycle', cacheControl: 'public, max-age=300' });
   });
 
   test('deleting twice is harmless: 204 again, and the first deletion time stays', async () => {

@@ -24,7 +24,7 @@ describe('PATCH /api/urls/{id} and PATCH /api/v1/workspaces/{id}/links/{short_co
     const row = await linkRow(t.deps, link.id);
     assert.equal(row.original_url, 'https://example.com/new/?b=1&a=2');
     assert.equal(row.normalized_url, 'https://example.com/new?a=2&b=1');
-    assert.deepEqual(await visit(t.app, link.shortCode), { status: 301, location: 'https://example.com/new/?b=1&a=2', cacheControl: 'public, max-age=3600' });
+    assert.deepEqual(await visit(t.app, link.shortCode), { status: 301, location: 'https://example.com/new/?b=1&a=2', cacheControl: 'public, max-age=300' });
   });
 
   test('an expiry turns the cached 301 into a 302 with private, no-cache; null turns it back', async () => {

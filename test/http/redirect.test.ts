@@ -15,7 +15,7 @@ describe('GET /{code} answers each link state as SPEC section 4 says', () => {
     const res = await t.app.inject({ method: 'GET', url: `/${link.code}` });
     assert.equal(res.statusCode, 301);
     assert.equal(res.headers.location, 'https://example.com/a?x=1#frag');
-    assert.equal(res.headers['cache-control'], 'public, max-age=3600');
+    assert.equal(res.headers['cache-control'], 'public, max-age=300', 'REDIRECT_MAX_AGE defaults to 300 (SPEC section 4)');
     assert.equal(res.body, '');
   });
 
@@ -102,6 +102,48 @@ describe('GET /{code} answers each link state as SPEC section 4 says', () => {
     const missing = await t.app.inject({ method: 'HEAD', url: '/Nothing43' });
     assert.equal(missing.statusCode, 404);
     assert.equal(missing.body, '');
+  });
+});
+
+describe('/{code}/ with one trailing slash answers exactly as /{code} (SPEC section 4)', () => {
+  let t: TestApp;
+  before(async () => { t = await createTestApp(); });
+  after(() => t.close());
+
+  const answer = async (method: 'GET' | 'HEAD', url: string) => {
+    const res = await t.app.inject({ method, url });
+    return { status: res.statusCode, location: res.headers.location, cacheControl: res.headers['cache-control'], contentType: res.headers['content-type'], body: res.body };
+  };
+
+  test('GET and HEAD on every link state answer the same with and without the slash', async () => {
+    const permanent = await insertLink(t.deps, { originalUrl: 'https://example.com/slash?x=1#top' });
+    const expiring = await insertLink(t.deps, { linkType: 'TEMPORARY', expiresAt: t.clock.now() + HOUR });
+    const deleted = await insertLink(t.deps);
+    await setLinkColumns(t.deps, deleted.id, { status: 'DELETED', deleted_at: t.clock.now() });
+    const expected = new Map([[permanent.code, 301], [expiring.code, 302], [deleted.code, 410], ['NeverMade7', 404]]);
+    for (const [code, status] of expected) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const plain = await answer(method, `/${code}`);
+        assert.equal(plain.status, status, `${method} /${code}`);
+        assert.deepEqual(await answer(method, `/${code}/`), plain, `${method} /${code}/`);
+        assert.deepEqual(await answer(method, `/${code}/?utm_source=chat`), plain, `${method} /${code}/?utm_source=chat`);
+      }
+    }
+  });
+
+  test('only one slash: two slashes, or a segment after it, are not a short link', async () => {
+    const link = await insertLink(t.deps);
+    for (const url of [`/${link.code}//`, `/${link.code}/x`, `//${link.code}`]) {
+      const res = await t.app.inject({ url });
+      assert.equal(res.statusCode, 404, url);
+      assert.notEqual(res.json().code, undefined);
+    }
+  });
+
+  test('reserved words keep their routes with a trailing slash: /api/ is not a short link', async () => {
+    const res = await t.app.inject({ url: '/api/' });
+    assert.equal(res.statusCode, 404);
+    assert.equal(res.json().code, 'route_not_found');
   });
 });
 

@@ -34,6 +34,8 @@ describe('canonical form (SPEC section 2 table)', () => {
     ['http://example.com/path?z=1&a=2#top', 'http://example.com/path?a=2&z=1'],
     ['HTTPS://EXAMPLE.COM:443', 'https://example.com/'],
     ['http://example.com/a//?b=2&a=1&b=1', 'http://example.com/a?a=1&b=2&b=1'],
+    ['https://app.example.com/#/settings', 'https://app.example.com/#/settings'],
+    ['https://example.com/page#section-2', 'https://example.com/page'],
   ];
   for (const [input, canonical] of vectors) {
     test(`${input} becomes ${canonical}`, () => {
@@ -85,6 +87,38 @@ describe('canonical form details', () => {
     const destination = parseDestination('https://example.com/page#section-2', policy);
     assert.equal(destination.originalUrl, 'https://example.com/page#section-2');
     assert.equal(destination.normalizedUrl, 'https://example.com/page');
+  });
+
+  test('client-side routes on the same page are two canonical forms, never merged', () => {
+    const settings = parseDestination('https://app.example.com/#/settings', policy).normalizedUrl;
+    const billing = parseDestination('https://app.example.com/#/billing', policy).normalizedUrl;
+    assert.notEqual(settings, billing);
+    assert.equal(billing, 'https://app.example.com/#/billing');
+  });
+
+  test('a hash-bang fragment is a client-side route and is kept', () => {
+    assert.equal(parseDestination('https://example.com/app/#!/page/2', policy).normalizedUrl, 'https://example.com/app#!/page/2');
+    assert.equal(parseDestination('https://example.com/#!', policy).normalizedUrl, 'https://example.com/#!');
+  });
+
+  test('path and query are canonicalized in front of a kept route while the route itself is kept as it is', () => {
+    const destination = parseDestination('HTTPS://App.Example.COM:443/x/?b=2&a=%7e1#/Users/%7e42/?z=1&a=2', policy);
+    assert.equal(destination.normalizedUrl, 'https://app.example.com/x?a=%7E1&b=2#/Users/%7e42/?z=1&a=2');
+    assert.equal(destination.originalUrl, 'https://app.example.com/x/?b=2&a=%7e1#/Users/%7e42/?z=1&a=2');
+  });
+
+  test('the kept route is WHATWG\'s serialization of it, so characters a URL cannot carry raw are percent-encoded', () => {
+    assert.equal(parseDestination('https://app.example.com/#/caf\u00e9/"q"', policy).normalizedUrl,
+      'https://app.example.com/#/caf%C3%A9/%22q%22');
+  });
+
+  test('a route fragment is only one that starts with "/" or "!": a "#/" later in the fragment is an anchor', () => {
+    assert.equal(parseDestination('https://example.com/page#top#/x', policy).normalizedUrl, 'https://example.com/page');
+    assert.equal(parseDestination('https://example.com/page#', policy).normalizedUrl, 'https://example.com/page');
+  });
+
+  test('an empty route "#/" is still a route, kept as given', () => {
+    assert.equal(parseDestination('https://app.example.com/#/', policy).normalizedUrl, 'https://app.example.com/#/');
   });
 
   test('internationalized host names are converted to punycode', () => {
@@ -332,8 +366,13 @@ describe('properties', () => {
   const mixCase = (text: string, seed: number) =>
     [...text].map((character, index) => ((seed >> (index % 30)) & 1 ? character.toUpperCase() : character)).join('');
 
+  const routeFragment = fc.tuple(fc.constantFrom('#/', '#!', '#!/'), fc.webPath(), fc.webQueryParameters(), fc.webFragments())
+    .map(([start, path, query, rest]) => `${start}${path.replace(/^\//, '')}${query === '' ? '' : `?${query}`}${rest === '' ? '' : `#${rest}`}`);
+  const withRoute = fc.tuple(webUrl, routeFragment).map(([url, route]) => url.replace(/#.*$/, '') + route);
+
   const candidate = fc.oneof(
     webUrl,
+    withRoute,
     fc.tuple(webUrl, fc.nat()).map(([url, seed]) => mixCase(url.slice(0, url.indexOf(':')), seed) + url.slice(url.indexOf(':'))),
     fc.tuple(webUrl, fc.nat(), controlOrSpace).map(([url, index, character]) => insertAt(url, index, character)),
     fc.tuple(webUrl, fc.nat(), fc.nat(255), fc.boolean()).map(([url, index, byte, lower]) => {
@@ -398,14 +437,49 @@ describe('properties', () => {
         && originalUrl.length <= policy.maxLength
         && (reparsed.protocol === 'http:' || reparsed.protocol === 'https:')
         && reparsed.username === '' && reparsed.password === ''
-        && reparsed.hash === ''
+        && (reparsed.hash === '' || reparsed.hash.startsWith('#/') || reparsed.hash.startsWith('#!'))
+        && canonicalize(reparsed) === normalizedUrl
         && !(isIpLiteral && isForbiddenAddress(hostname));
     }), { numRuns: 6000 });
     assert.ok(accepted > 1000, `too few accepted inputs (${accepted}) for the property to mean much`);
   });
 
+  test('a canonical form keeps exactly the route fragment of the original URL, and no other fragment', () => {
+    let routes = 0;
+    fc.assert(fc.property(fc.oneof(webUrl, withRoute), (raw) => {
+      let destination;
+      try {
+        destination = parseDestination(raw, permissive);
+      } catch {
+        return true;
+      }
+      const hash = new URL(destination.originalUrl).hash;
+      const isRoute = hash.startsWith('#/') || hash.startsWith('#!');
+      if (isRoute) routes += 1;
+      return isRoute
+        ? destination.normalizedUrl.endsWith(hash) && new URL(destination.normalizedUrl).hash === hash
+        : new URL(destination.normalizedUrl).hash === '';
+    }), { numRuns: 3000 });
+    assert.ok(routes > 250, `too few route fragments (${routes}) for the property to mean much`);
+  });
+
+  test('two URLs that differ only in their client-side route never share a canonical form', () => {
+    fc.assert(fc.property(webUrl, routeFragment, routeFragment, (url, first, second) => {
+      const base = url.replace(/#.*$/, '').replace(/^([a-z]+:\/\/)[^@/]*@/, '$1');
+      let a;
+      let b;
+      try {
+        a = parseDestination(base + first, permissive);
+        b = parseDestination(base + second, permissive);
+      } catch {
+        return true;
+      }
+      return (new URL(a.originalUrl).hash === new URL(b.originalUrl).hash) === (a.normalizedUrl === b.normalizedUrl);
+    }), { numRuns: 2000 });
+  });
+
   test('the original URL parses to the same canonical form as the raw input', () => {
-    fc.assert(fc.property(webUrl, (raw) => {
+    fc.assert(fc.property(fc.oneof(webUrl, withRoute), (raw) => {
       const cleaned = raw.replace(/^([a-z]+:\/\/)[^@/]*@/, '$1');
       let destination;
       try {

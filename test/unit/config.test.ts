@@ -19,7 +19,7 @@ describe('loadConfig', () => {
     assert.equal(config.links.maxUrlLength, 4096);
     assert.equal(config.redirect.permanentStatus, 301);
     assert.equal(config.redirect.temporaryStatus, 302);
-    assert.equal(config.redirect.maxAgeSeconds, 3600);
+    assert.equal(config.redirect.maxAgeSeconds, 300);
     assert.equal(config.jwt.ttlMs, 24 * 3_600_000);
     assert.equal(config.bcryptCost, 12);
     assert.deepEqual(config.rateLimit, { anonPerMinute: 20, authPerMinute: 10 });

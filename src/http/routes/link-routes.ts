@@ -37,12 +37,25 @@ const UpdateLinkBody = Type.Object({
   expiresAt: Type.Optional(ExpiryOrNull),
 }, { additionalProperties: false, minProperties: 1 });
 
+// The UI stores whatever POST /api/urls/public answered (an ISO string), but older or other clients
+// may keep epoch milliseconds. The server's own row decides expiry, so the value is never parsed:
+// a format the server does not read must not fail the whole sync and lose the other claims.
+const StoredExpiry = Type.Union([
+  Type.String({ maxLength: 64 }),
+  Type.Number(),
+  Type.Null(),
+], { description: 'Informational only, ignored: the expiry the client stored (ISO 8601 text or epoch milliseconds, or null). The stored link decides whether it can still be claimed.' });
+
 const SyncBody = Type.Object({
   links: Type.Array(Type.Object({
     shortCode: Type.String({ maxLength: 200 }),
     claimToken: Type.String({ maxLength: 200 }),
     url: Type.String({ maxLength: 16_384 }),
-  }, { additionalProperties: false }), { maxItems: MAX_CLAIM_ENTRIES }),
+    expiresAt: Type.Optional(StoredExpiry),
+  }, { additionalProperties: false, description: 'One anonymous link as the web UI keeps it in localStorage (SPEC section 5).' }), {
+    maxItems: MAX_CLAIM_ENTRIES,
+    description: `At most ${MAX_CLAIM_ENTRIES} entries per request (more is a 400, nothing claimed); send longer lists in batches. The whole body is also limited to 64 KiB (413).`,
+  }),
 }, { additionalProperties: false });
 
 const SyncResponse = Type.Object({
@@ -126,6 +139,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
     config: { rateLimit: rateLimitPerMinute(deps.config.rateLimit.authPerMinute) },
     schema: {
       ...common, operationId: 'syncLinks', summary: 'Claim anonymous links (code + claim token) into your personal workspace',
+      description: `Entries are \`{shortCode, claimToken, url, expiresAt?}\`, as the web UI stores them; at most ${MAX_CLAIM_ENTRIES} per request. Each entry answers claimed, created, existing or rejected (with a reason).`,
       body: SyncBody,
       response: { 200: SyncResponse, ...errorResponses(400, 401, 413, 429, 503) },
     },

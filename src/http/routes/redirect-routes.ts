@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 import { RedirectResponder } from '../redirect-responder.js';
 import { redirectRouteSchema, type RedirectStatuses } from '../redirect-schema.js';
 
@@ -8,10 +8,7 @@ import { redirectRouteSchema, type RedirectStatuses } from '../redirect-schema.j
  * very same responder.
  */
 export function registerRedirectRoutes(app: FastifyInstance, responder: RedirectResponder, statuses: RedirectStatuses): void {
-  app.get('/:code', {
-    schema: redirectRouteSchema(statuses),
-    config: { swagger: { exposeHeadRoute: true } },
-  }, (request, reply) => {
+  const redirect: RouteHandlerMethod = (request, reply) => {
     const code = RedirectResponder.codeOf(request.url);
     if (code === undefined) {
       // Reserved words and malformed codes are not short links: the ordinary 404 applies.
@@ -20,5 +17,11 @@ export function registerRedirectRoutes(app: FastifyInstance, responder: Redirect
     }
     reply.hijack();
     responder.respond(code, request.raw, reply.raw);
-  });
+  };
+  app.get('/:code', {
+    schema: redirectRouteSchema(statuses),
+    config: { swagger: { exposeHeadRoute: true } },
+  }, redirect);
+  // `/{code}/` is the same link, as pasted with a trailing slash; documented once, under `/{code}`.
+  app.get('/:code/', { schema: { hide: true } }, redirect);
 }

@@ -1,0 +1,125 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import SQLite from 'better-sqlite3';
+import { deterministicCode } from '../../src/core/short-code.js';
+import { createAnonymousLink, createLink, postLink, visit } from '../support/owned-links.js';
+import { createSecondInstance, type SecondInstance } from '../support/second-instance.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { registerUser, type RegisteredUser } from '../support/users.js';
+
+const SETTINGS = 'https://app.example.com/#/settings';
+const BILLING = 'https://app.example.com/#/billing';
+
+describe('client-side routes (SPEC section 2, step 5) are separate links', () => {
+  let t: TestApp;
+  before(async () => { t = await createTestApp({ RATE_LIMIT_AUTH: '0' }); });
+  after(() => t.close());
+
+  test('#/settings and #/billing on one page get two links, each going to its own route', async () => {
+    const user = await registerUser(t.app);
+    const settings = await postLink(t.app, user.token, { url: SETTINGS });
+    const billing = await postLink(t.app, user.token, { url: BILLING });
+    assert.equal(settings.statusCode, 201);
+    assert.equal(billing.statusCode, 201, 'the second route is a new link, not the first one answered again');
+    assert.notEqual(billing.json().shortCode, settings.json().shortCode);
+    assert.equal(billing.json().normalizedUrl, BILLING);
+    assert.equal(billing.json().shortCode, deterministicCode(BILLING, user.personalWorkspaceId, 0),
+      'the deterministic code is computed from the canonical form with its route');
+    assert.equal((await visit(t.app, settings.json().shortCode)).location, SETTINGS);
+    assert.equal((await visit(t.app, billing.json().shortCode)).location, BILLING);
+  });
+
+  test('an in-page anchor still merges with the page itself', async () => {
+    const user = await registerUser(t.app);
+    const page = await postLink(t.app, user.token, { url: 'https://example.com/page' });
+    const anchored = await postLink(t.app, user.token, { url: 'https://example.com/page#section-2' });
+    assert.equal(page.statusCode, 201);
+    assert.equal(anchored.statusCode, 200);
+    assert.equal(anchored.json().shortCode, page.json().shortCode);
+  });
+});
+
+/**
+ * A database written before the canonical form kept routes: rows are created through the API, then
+ * rewritten on the file into the form the old rules stored (fragment-less normalized_url, the code
+ * that form hashed to), and migration 004 is marked as not yet run. The next start runs it.
+ */
+describe('migration 004 on a database written by the old rules', () => {
+  let t: TestApp;
+  let restarted: SecondInstance;
+  let owner: RegisteredUser;
+  let other: RegisteredUser;
+  let codesBefore: Map<number, string>;
+  const ids: Record<string, number> = {};
+  const OLD_SETTINGS_FORM = 'https://app.example.com/';
+
+  before(async () => {
+    t = await createTestApp({ RATE_LIMIT_AUTH: '0', RATE_LIMIT_ANON: '0' });
+    owner = await registerUser(t.app);
+    other = await registerUser(t.app);
+    ids.settings = (await createLink(t.app, owner.token, { url: SETTINGS })).id;
+    ids.anchor = (await createLink(t.app, owner.token, { url: 'https://example.com/page#section-2' })).id;
+    ids.anonymous = (await createAnonymousLink(t.app, 'https://app.example.com/#!/inbox')).id;
+    ids.bang = (await createLink(t.app, other.token, { url: 'https://app.example.com/#!/x' })).id;
+    ids.holder = (await createLink(t.app, other.token, { url: 'https://elsewhere.example/' })).id;
+    await t.app.close();
+    await t.deps.close();
+
+    const file = new SQLite(t.config.database.kind === 'sqlite' ? t.config.database.path : assert.fail('sqlite expected'));
+    const setRow = file.prepare('update links set normalized_url = ?, code = ? where id = ?');
+    setRow.run(OLD_SETTINGS_FORM, deterministicCode(OLD_SETTINGS_FORM, owner.personalWorkspaceId, 0), ids.settings);
+    setRow.run(OLD_SETTINGS_FORM, deterministicCode(OLD_SETTINGS_FORM, other.personalWorkspaceId, 0), ids.bang);
+    file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/', ids.anonymous);
+    // A row written by other rules that already holds the form the #!/x row would be given.
+    file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/#!/x', ids.holder);
+    file.prepare("delete from kysely_migration where name = '004_client_side_route_fragments'").run();
+    codesBefore = new Map(file.prepare('select id, code from links').all().map((row) => {
+      const { id, code } = row as { id: number; code: string };
+      return [Number(id), code];
+    }));
+    file.close();
+
+    restarted = await createSecondInstance(t, { RATE_LIMIT_AUTH: '0' });
+  });
+  after(async () => {
+    await restarted.close();
+    fs.rmSync(t.dataDir, { recursive: true, force: true });
+  });
+
+  const rowOf = async (id: number) => restarted.deps.database.db.selectFrom('links').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+  test('the migration ran on restart and no code changed', async () => {
+    const ran = await restarted.deps.database.db.selectFrom('kysely_migration' as never).select('name' as never).execute();
+    assert.ok((ran as Array<{ name: string }>).some((row) => row.name === '004_client_side_route_fragments'));
+    const codesAfter = await restarted.deps.database.db.selectFrom('links').select(['id', 'code']).execute();
+    assert.deepEqual(new Map(codesAfter.map((row) => [Number(row.id), row.code])), codesBefore);
+  });
+
+  test('rows whose URL has a route fragment get the new canonical form; others keep theirs', async () => {
+    assert.equal((await rowOf(ids.settings!)).normalized_url, SETTINGS);
+    assert.equal((await rowOf(ids.anonymous!)).normalized_url, 'https://app.example.com/#!/inbox');
+    assert.equal((await rowOf(ids.anchor!)).normalized_url, 'https://example.com/page');
+  });
+
+  test('a row whose new form another row of its workspace already holds keeps its old form', async () => {
+    assert.equal((await rowOf(ids.bang!)).normalized_url, OLD_SETTINGS_FORM);
+    assert.equal((await rowOf(ids.holder!)).normalized_url, 'https://app.example.com/#!/x');
+  });
+
+  test('creating the old route again answers the existing link with its old code, and it still redirects', async () => {
+    const again = await postLink(restarted.app, owner.token, { url: SETTINGS });
+    assert.equal(again.statusCode, 200);
+    assert.equal(again.json().id, ids.settings);
+    assert.equal(again.json().shortCode, codesBefore.get(ids.settings!));
+    assert.equal((await visit(restarted.app, again.json().shortCode)).location, SETTINGS);
+  });
+
+  test('another route of the same page is a new link with the code of its own canonical form', async () => {
+    const billing = await postLink(restarted.app, owner.token, { url: BILLING });
+    assert.equal(billing.statusCode, 201);
+    assert.notEqual(billing.json().id, ids.settings);
+    assert.equal(billing.json().shortCode, deterministicCode(BILLING, owner.personalWorkspaceId, 0));
+    assert.equal((await visit(restarted.app, billing.json().shortCode)).location, BILLING);
+  });
+});
