@@ -35,7 +35,6 @@
  * BENCH_APP=tsx runs the app from src/ through tsx instead of from a tsc build (faster to start, but
  * tsx's loader thread adds tens of MB to the RSS and its transform is not what `npm start` runs).
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -46,7 +45,7 @@ import { compileAppInBackground } from './support/compile-app.js';
 import { envInt, envList } from './support/env.js';
 import { get, prime, registerUser } from './support/http-client.js';
 import { chooseLoadgen, load, mergeLoads, percentileMs, type RawLoad, type Traffic } from './support/load.js';
-import { codeFrom, isShortCode, makeLinks, prepareDatabase, seedDatabase, type SeededLink } from './support/seed-links.js';
+import { codeFrom, isShortCode, makeLinks, pick, prepareDatabase, seedDatabase, writeLines, type SeededLink } from './support/seed-links.js';
 import { seededRandom } from './support/seeded-random.js';
 import { addCounts, killServer, servedCount, startServer, statsOf, type Server, type ServerStats } from './support/servers.js';
 
@@ -74,21 +73,6 @@ const TARGETS = { hitsVsBare: 0.7, hitsVsBareAim: 0.8, missesVsHits: 0.7, p99Ms:
 
 // ---------------------------------------------------------------------------------------------
 // Seeding
-
-function pick<T>(items: readonly T[], count: number, random: () => number): T[] {
-  const copy = items.slice();
-  for (let i = 0; i < count; i++) {
-    const j = i + Math.floor(random() * (copy.length - i));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy.slice(0, count);
-}
-
-function writeLines(dir: string, name: string, lines: readonly string[]): string {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
 
 /** Both servers must give the same answers before their speed is compared. */
 async function checkAnswers(servers: readonly Server[], sample: readonly SeededLink[], unknown: readonly string[], permanentCacheControl: string): Promise<void> {

@@ -2,6 +2,8 @@
  * Seeding straight into the SQLite file (one prepared insert in one transaction: a million rows
  * take seconds, where the API would take minutes). The schema comes from the app's own migrations.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
@@ -86,4 +88,21 @@ export async function prepareDatabase(config: Config): Promise<string> {
   } finally {
     db.close();
   }
+}
+
+/** `count` items drawn without repeats, in random order (a partial Fisher–Yates shuffle). */
+export function pick<T>(items: readonly T[], count: number, random: () => number): T[] {
+  const copy = items.slice();
+  for (let i = 0; i < count; i++) {
+    const j = i + Math.floor(random() * (copy.length - i));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy.slice(0, count);
+}
+
+/** Writes one item a line (code lists for the load generators) and answers the file's path. */
+export function writeLines(dir: string, name: string, lines: readonly string[]): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
 }
