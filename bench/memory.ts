@@ -37,12 +37,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.js';
 import { baseEnv, makeTempDir, runBench, SUPPORT } from './support/children.js';
 import { compileAppInBackground } from './support/compile-app.js';
-import { envInt } from './support/env.js';
+import { envInt, loadAverage } from './support/env.js';
 import { postJson, prime, registerUser, request } from './support/http-client.js';
 import { hasWrk, runWrk } from './support/load.js';
 import { makeLinks, pick, prepareDatabase, seedDatabase, writeLines } from './support/seed-links.js';
 import { seededRandom } from './support/seeded-random.js';
-import { startServer, statsOf, type Server } from './support/servers.js';
+import { appSettings, startServer, statsOf, type Server } from './support/servers.js';
 
 const LINK_COUNT = envInt('MEMORY_BENCH_LINKS', 1_000_000, 1_000);
 const EXPIRED = Math.min(envInt('MEMORY_BENCH_EXPIRED', 100_000, 0), LINK_COUNT - 1);
@@ -173,16 +173,9 @@ function printReport(rows: readonly Row[], peakBytes: number, loadAtStart: strin
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const loadAtStart = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const loadAtStart = loadAverage();
   const tempDir = makeTempDir('linkforge-memory-bench-');
-  const env = {
-    NODE_ENV: 'production',
-    DATA_DIR: path.join(tempDir, 'data'),
-    BASE_URL: 'http://localhost:8080',
-    LOG_LEVEL: 'warn',
-    ADMIN_EMAILS: ADMIN_EMAIL,
-    HEALTHCHECK_ENABLED: 'false', // it would check destinations over the network
-  };
+  const env = appSettings(path.join(tempDir, 'data'), { ADMIN_EMAILS: ADMIN_EMAIL });
   console.error(`linkforge memory bench: node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAtStart}`);
   const srcDir = compileAppInBackground(tempDir);
   const codesFile = await seed(loadConfig({ ...env, CLEANUP_ENABLED: 'false' }), tempDir);
@@ -207,7 +200,7 @@ async function main(): Promise<void> {
     rows.push({ step: 'after the reaper run', rssBytes: await settled(),
       detail: `${run.status}${run.error ? ` (${run.error})` : ''}: marked ${fmtInt(run.marked_expired)}, purged ${fmtInt(run.purged)} in ${seconds(run.duration_ms)}` });
     printReport(rows, sampler.peakBytes(), loadAtStart);
-    console.log(`load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (other work on this machine skews the figures) · total ${seconds(Date.now() - started)}`);
+    console.log(`load average now ${loadAverage()} (other work on this machine skews the figures) · total ${seconds(Date.now() - started)}`);
   } finally {
     sampler.stop();
   }

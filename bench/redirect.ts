@@ -42,12 +42,12 @@ import { loadConfig } from '../src/config.js';
 import { FAILURE_RESPONSES } from '../src/http/redirect-pages.js';
 import { baseEnv, makeTempDir, REPO, runBench, SUPPORT } from './support/children.js';
 import { compileAppInBackground } from './support/compile-app.js';
-import { envInt, envList } from './support/env.js';
+import { envInt, envList, loadAverage } from './support/env.js';
 import { get, prime, registerUser } from './support/http-client.js';
 import { chooseLoadgen, load, mergeLoads, percentileMs, type RawLoad, type Traffic } from './support/load.js';
 import { codeFrom, isShortCode, makeLinks, pick, prepareDatabase, seedDatabase, writeLines, type SeededLink } from './support/seed-links.js';
 import { seededRandom } from './support/seeded-random.js';
-import { addCounts, killServer, servedCount, startServer, statsOf, type Server, type ServerStats } from './support/servers.js';
+import { addCounts, appSettings, killServer, servedCount, startServer, statsOf, type Server, type ServerStats } from './support/servers.js';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -435,15 +435,8 @@ async function createScenarios(setup: Setup): Promise<RedirectResult> {
 async function main(): Promise<void> {
   const started = Date.now();
   const tempDir = makeTempDir('linkforge-bench-');
-  const benchEnv = {
-    NODE_ENV: 'production',
-    DATA_DIR: path.join(tempDir, 'data'),
-    BASE_URL: 'http://localhost:8080',
-    LOG_LEVEL: 'warn',
-    CLEANUP_ENABLED: 'false',
-    HEALTHCHECK_ENABLED: 'false',
-  };
-  const loadAtStart = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const benchEnv = appSettings(path.join(tempDir, 'data'), { CLEANUP_ENABLED: 'false' });
+  const loadAtStart = loadAverage();
   console.error(`linkforge redirect bench: node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAtStart}, scenarios ${[...SCENARIOS].join(',')}`);
   if (APP_RUNTIME === 'build') console.error('compiling src/ with tsc into the temp dir (in the background)');
   const setup: Setup = {
@@ -473,7 +466,7 @@ async function main(): Promise<void> {
     console.log('         those req/s are what the load generator could send, a floor for the server.');
   }
   for (const note of parts.flatMap((p) => p.notes)) console.log(note);
-  console.log(`load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (other work on this machine skews the figures) · total ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(`load average now ${loadAverage()} (other work on this machine skews the figures) · total ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
 await runBench(main);

@@ -1,3 +1,5 @@
+import os from 'node:os';
+
 /** Bench settings from the environment: a bad value stops the bench before it seeds anything. */
 export function envInt(name: string, fallback: number, min: number): number {
   const text = process.env[name]?.trim();
@@ -21,3 +23,6 @@ export function envList<T extends string>(name: string, allowed: readonly T[]): 
   if (unknown.length > 0) throw new Error(`${name}: unknown ${unknown.join(', ')} (choose from ${allowed.join(', ')})`);
   return new Set(chosen as T[]);
 }
+
+/** The machine's load average, for the report: other work on it skews the figures. */
+export const loadAverage = () => os.loadavg().map((load) => load.toFixed(2)).join(' ');

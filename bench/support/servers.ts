@@ -55,3 +55,15 @@ export async function killServer(server: Server): Promise<void> {
 export function addCounts(into: Record<string, number>, counts: Readonly<Record<string, number>>): void {
   for (const [status, count] of Object.entries(counts)) into[status] = (into[status] ?? 0) + count;
 }
+
+/** The app's settings in every bench: production, quiet, its own data dir, no network traffic. */
+export function appSettings(dataDir: string, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    BASE_URL: 'http://localhost:8080',
+    LOG_LEVEL: 'warn',
+    HEALTHCHECK_ENABLED: 'false', // it would check destinations over the network
+    ...extra,
+  };
+}
