@@ -1,17 +1,11 @@
-// The baseline: a bare node:http server answering the same redirects from a Map, with the same
-// headers the app sends (Location, Cache-Control, Content-Length: 0) and the same 404 body.
+// The redirect baseline: a bare node:http server answering the same redirects from a Map, with the
+// same headers the app sends (Location, Cache-Control, Content-Length: 0) and the same 404 body.
 // Started by bench/redirect.ts with the path of a JSON file: { linksFile, permanentCacheControl,
 // notFoundBody }, where linksFile holds one `code<TAB>url<TAB>expiresAt|-` line per link.
+// Sends { type: 'ready', port }, then answers as server-stats.mjs says.
 import fs from 'node:fs';
 import http from 'node:http';
-
-// Status probe, the same as in app-server.mjs: exact status counts, one increment per response.
-const statusCounts = {};
-const writeHead = http.ServerResponse.prototype.writeHead;
-http.ServerResponse.prototype.writeHead = function countingWriteHead(statusCode, ...rest) {
-  statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;
-  return writeHead.call(this, statusCode, ...rest);
-};
+import { answerParent } from './server-stats.mjs';
 
 const setup = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const links = new Map();
@@ -50,30 +44,11 @@ server.listen(0, '127.0.0.1', () => {
   process.send?.({ type: 'ready', port: server.address().port });
 });
 
-const stop = () => {
-  server.close();
-  server.closeAllConnections();
-  process.exit(0);
-};
-let cpuSince = process.cpuUsage();
-let cpuSinceAt = process.hrtime.bigint();
-process.on('message', (message) => {
-  if (message.type === 'stats') {
-    const cpu = process.cpuUsage(cpuSince);
-    const elapsedUs = Number(process.hrtime.bigint() - cpuSinceAt) / 1000;
-    const memory = process.memoryUsage();
-    process.send?.({
-      type: 'stats', rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, cacheSize: links.size,
-      eventLoopDelayP99Ms: 0, eventLoopDelayMaxMs: 0, cpuPercent: (100 * (cpu.user + cpu.system)) / elapsedUs,
-      cpuMicros: cpu.user + cpu.system,
-      statusCounts,
-    });
-    if (message.reset) {
-      for (const status of Object.keys(statusCounts)) delete statusCounts[status];
-      cpuSince = process.cpuUsage();
-      cpuSinceAt = process.hrtime.bigint();
-    }
-  } else if (message.type === 'stop') stop();
+answerParent({
+  extra: () => ({ cacheSize: links.size }),
+  stop: () => {
+    server.close();
+    server.closeAllConnections();
+    process.exit(0);
+  },
 });
-process.on('disconnect', stop);
-process.on('SIGTERM', stop);

@@ -1,8 +1,10 @@
-// The load generator: one autocannon run against 127.0.0.1, in a process of its own. Started by
-// bench/redirect.ts with one JSON argument:
-//   { port, connections, seconds, codesFile?, probeLength? }
-// codesFile: one code a line, each request picks one uniformly at random;
-// probeLength: each request asks for a fresh random code of that length (never seen before).
+// The autocannon load generator: one run against 127.0.0.1, in a process of its own. Started by
+// bench/support/load.ts with one JSON argument:
+//   { port, connections, seconds, rate?, codesFile? | probeLength? | create? }
+// codesFile: one code a line, each request GETs one uniformly at random;
+// probeLength: each request GETs a fresh random code of that length (never seen before);
+// create: { path, nonce, token? }: each request POSTs a URL never sent before (as create.lua does);
+// rate: requests per second over all connections (unset: as fast as the server answers).
 // Latency is recorded here at microsecond resolution (autocannon's own histogram keeps whole ms)
 // and sent back as a sparse histogram, so that the parent can merge rounds.
 // Sends { type: 'result', ... } to the parent over IPC and exits.
@@ -25,6 +27,15 @@ function randomPath() {
   return codes[(Math.random() * codes.length) | 0];
 }
 
+let created = 0;
+function nextRequest(request) {
+  if (!options.create) return { ...request, path: randomPath() };
+  const { path, nonce, token } = options.create;
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  return { ...request, method: 'POST', path, headers, body: JSON.stringify({ url: `https://example.com/bench/${nonce}/${++created}` }) };
+}
+
 const MAX_US = 10_000_000;
 const latencyUs = new Map();
 const statusCounts = {};
@@ -37,8 +48,9 @@ const instance = autocannon({
   connections: options.connections,
   pipelining: 1,
   duration: options.seconds,
+  overallRate: options.rate > 0 ? options.rate : undefined,
   timeout: 10,
-  requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: randomPath() }) }],
+  requests: [{ method: 'GET', setupRequest: nextRequest }],
 }, (error, result) => {
   if (error) {
     console.error(error);
