@@ -28,7 +28,9 @@ export function isListenError(error: unknown): error is NodeJS.ErrnoException {
  * real server listens.
  */
 export async function reservePort(port: number, host: string): Promise<{ release(): Promise<void> }> {
-  const probe = net.createServer();
+  // A client that connects while the port is held (a health probe) is dropped at once: the
+  // release below waits for every connection of the probe to end.
+  const probe = net.createServer((socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     probe.once('error', (error: NodeJS.ErrnoException) => reject(isListenError(error) ? new PortUnavailableError(host, port, error) : error));
     probe.listen({ port, host, exclusive: true }, resolve);

@@ -43,7 +43,7 @@ describe('client-side routes (SPEC section 2, step 5) are separate links', () =>
 /**
  * A database written before the canonical form kept routes: rows are created through the API, then
  * rewritten on the file into the form the old rules stored (fragment-less normalized_url, the code
- * that form hashed to), and migration 004 is marked as not yet run. The next start runs it.
+ * that form hashed to), and the schema is taken back to where it was before migration 004. The next start runs it.
  */
 describe('migration 004 on a database written by the old rules', () => {
   let t: TestApp;
@@ -73,7 +73,14 @@ describe('migration 004 on a database written by the old rules', () => {
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/', ids.anonymous);
     // A row written by other rules that already holds the form the #!/x row would be given.
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/#!/x', ids.holder);
-    file.prepare("delete from kysely_migration where name = '004_client_side_route_fragments'").run();
+    // Back to the schema as it was before 004: 005 (leaner link indexes) undone, both marked not run.
+    file.exec(`
+      drop index links_workspace_url_key;
+      create unique index links_workspace_url_key on links (workspace_id, normalized_url);
+      create index links_expires_at_idx on links (expires_at);
+      create index links_deleted_at_idx on links (deleted_at);
+      create index links_owner_idx on links (owner_id, id);
+      delete from kysely_migration where name in ('004_client_side_route_fragments', '005_lean_link_indexes');`);
     codesBefore = new Map(file.prepare('select id, code from links').all().map((row) => {
       const { id, code } = row as { id: number; code: string };
       return [Number(id), code];
