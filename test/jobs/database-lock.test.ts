@@ -120,7 +120,9 @@ describe('the database lock (ShedLock semantics)', () => {
 
 describe('two app instances on one database file', () => {
   test('racing reapers are never inside at the same time', async () => {
-    const env = { ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d' };
+    // lockAtLeast keeps a finished run's lock for the rest of its round: without it, an instance
+    // whose writes queue behind the winner's may rightly find the lock released and run after it.
+    const env = { ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d', CLEANUP_LOCK_AT_LEAST: '1m' };
     const a = await createTestApp(env);
     const b = await createSecondInstance(a, env);
     try {
@@ -146,6 +148,7 @@ describe('two app instances on one database file', () => {
           : [b.deps.cleanup.reaper, a.deps.cleanup.reaper];
         const outcomes = await Promise.all([first.run(), second.run()]);
         assert.deepEqual(outcomes.map((o) => o.outcome).sort(), ['locked', 'ran'], `round ${round}`);
+        a.clock.advance(60_001);
       }
       assert.equal(most, 1);
       assert.equal(wins.size, 2, 'both instances won some rounds');
