@@ -43,6 +43,8 @@ type Job = Extract<ToWriter, { type: 'write' | 'begin' }>;
 type SessionMessage = Extract<ToWriter, { type: 'execute' | 'commit' | 'rollback' }>;
 
 const queue: Job[] = [];
+/** Sessions rolled back because their owner went quiet; what still arrives for them is refused. */
+const abandonedSessions = new Set<number>();
 /** Results of the group's writes, sent once its COMMIT succeeded. */
 const pendingResults = new Map<number, StatementResult>();
 const sessionInbox: SessionMessage[] = [];
@@ -52,6 +54,10 @@ let closing = false;
 
 const send = (message: FromWriter) => port.postMessage(message);
 const fail = (id: number, error: unknown) => send({ type: 'failed', id, error: serializeError(error) });
+
+function abandonedError(): Error {
+  return Object.assign(new Error(`the transaction sent nothing for ${settings.writeTimeoutMs} ms and was rolled back`), { code: 'SQLITE_BUSY_TIMEOUT' });
+}
 
 function busyError(): Error {
   return Object.assign(new Error(`the write waited more than ${settings.writeTimeoutMs} ms for the database`), { code: 'SQLITE_BUSY_TIMEOUT' });
@@ -78,6 +84,15 @@ port.on('message', (message: ToWriter) => {
       closing = true;
       break;
     default:
+      if (abandonedSessions.has(message.session)) {
+        if (message.type === 'execute') fail(message.id, abandonedError());
+        else {
+          abandonedSessions.delete(message.session);
+          if (message.type === 'rollback') send({ type: 'done', id: message.id });
+          else fail(message.id, abandonedError());
+        }
+        return;
+      }
       sessionInbox.push(message);
       wakeSession?.();
       return;
@@ -159,11 +174,21 @@ function runWrite(job: Extract<Job, { type: 'write' }>, waitingForCommit: number
   }
 }
 
-async function nextSessionMessage(session: number): Promise<SessionMessage> {
+/**
+ * The session's next message, or undefined when it sent none for the write timeout: a session
+ * that waits for something queued behind itself (or a stuck caller) must not hold every write.
+ */
+async function nextSessionMessage(session: number): Promise<SessionMessage | undefined> {
+  const deadline = Date.now() + settings.writeTimeoutMs;
   for (;;) {
     const index = sessionInbox.findIndex((message) => message.session === session);
     if (index >= 0) return sessionInbox.splice(index, 1)[0]!;
-    await new Promise<void>((resolve) => { wakeSession = resolve; });
+    const wait = deadline - Date.now();
+    if (wait <= 0) return undefined;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, wait);
+      wakeSession = () => { clearTimeout(timer); resolve(); };
+    });
     wakeSession = undefined;
   }
 }
@@ -175,6 +200,11 @@ async function runSession(job: Extract<Job, { type: 'begin' }>, waitingForCommit
   let fatal: unknown;
   for (;;) {
     const message = await nextSessionMessage(job.id);
+    if (message === undefined) {
+      if (db.inTransaction) db.exec(`ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+      abandonedSessions.add(job.id);
+      return fatal;
+    }
     if (message.type === 'execute') {
       if (fatal !== undefined) {
         fail(message.id, fatal); // never run a session's statement outside its transaction

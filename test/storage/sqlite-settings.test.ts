@@ -1,29 +1,28 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import { isMarkable, isPurgeable } from '../../src/storage/reaper-store.js';
 import { createTestApp } from '../support/test-app.js';
 
 describe('the embedded SQLite database', () => {
   test('runs in WAL mode with synchronous=FULL and foreign keys; only the writer waits for locks (RELIABILITY D-02)', async () => {
     const t = await createTestApp({ DB_WRITE_TIMEOUT: '4s' });
     try {
-      const pragma = async (name: string, db: Kysely<any>) => {
-        const { rows } = await sql<Record<string, unknown>>`${sql.raw(`pragma ${name}`)}`.execute(db);
-        return Object.values(rows[0] ?? {})[0];
-      };
-      // Outside a transaction a pragma read runs on the main thread's reader; inside one, on the writer.
-      const reader = t.deps.database.db;
+      // Inside a transaction a pragma runs on the writer thread; the reader is asked directly.
       await t.deps.database.db.transaction().execute(async (writer) => {
-        for (const db of [reader, writer]) {
-          assert.equal(await pragma('journal_mode', db), 'wal');
-          assert.equal(await pragma('synchronous', db), 2); // FULL
-          assert.equal(await pragma('foreign_keys', db), 1);
-        }
-        assert.equal(await pragma('busy_timeout', writer), 4000);
-        assert.equal(await pragma('query_only', writer), 0);
+        const pragma = async (name: string) => Object.values((await sql<Record<string, unknown>>`${sql.raw(`pragma ${name}`)}`.execute(writer)).rows[0] ?? {})[0];
+        assert.equal(await pragma('journal_mode'), 'wal');
+        assert.equal(await pragma('synchronous'), 2); // FULL
+        assert.equal(await pragma('foreign_keys'), 1);
+        assert.equal(await pragma('busy_timeout'), 4000);
+        assert.equal(await pragma('query_only'), 0);
       });
-      assert.equal(await pragma('busy_timeout', reader), 0, 'the event loop never waits for a lock');
-      assert.equal(await pragma('query_only', reader), 1);
+      const reader = t.deps.database.embedded!.reader;
+      const readerPragma = (name: string) => Object.values(reader.all<Record<string, unknown>>(`pragma ${name}`, [])[0] ?? {})[0];
+      assert.equal(readerPragma('synchronous'), 2);
+      assert.equal(readerPragma('foreign_keys'), 1);
+      assert.equal(readerPragma('busy_timeout'), 0, 'the event loop never waits for a lock');
+      assert.equal(readerPragma('query_only'), 1);
     } finally {
       await t.close();
     }
@@ -37,6 +36,33 @@ describe('the embedded SQLite database', () => {
       assert.deepEqual(unique, ['links_domain_code_key', 'links_workspace_url_key']);
       const info = await sql<{ name: string; notnull: number }>`select name, "notnull" from pragma_table_info('links')`.execute(t.deps.database.db);
       assert.equal(info.rows.find((column) => column.name === 'domain')?.notnull, 1);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the indexes of links', () => {
+  test('are only those a query uses, and every reaper and lookup query is served by one', async () => {
+    const t = await createTestApp();
+    try {
+      const db = t.deps.database.db;
+      const indexes = await sql<{ name: string; partial: number }>`select name, partial from pragma_index_list('links') where origin = 'c'`.execute(db);
+      assert.deepEqual(indexes.rows.map((row) => `${row.name}${row.partial ? ' (partial)' : ''}`).sort(), [
+        'links_domain_code_key', 'links_status_deleted_at_idx', 'links_status_expires_at_idx', 'links_workspace_url_key (partial)',
+      ], 'a create writes four B-trees, an anonymous one three');
+      const queries = [
+        db.selectFrom('links').select('id').where(isMarkable(5)).orderBy('expires_at').orderBy('id').limit(10),
+        db.selectFrom('links').select('id').where(isPurgeable(5)).limit(10),
+        db.selectFrom('links').selectAll().where('domain', '=', 'd').where('code', '=', 'c'),
+        db.selectFrom('links').selectAll().where('workspace_id', '=', 1).where('normalized_url', '=', 'u'),
+        db.selectFrom('links').selectAll().where('workspace_id', 'in', [1, 2]).orderBy('id', 'desc').limit(10),
+      ];
+      for (const query of queries) {
+        const { sql: text, parameters } = query.compile();
+        const plan = t.deps.database.embedded!.reader.all<{ detail: string }>(`explain query plan ${text}`, parameters).map((row) => row.detail);
+        assert.ok(plan.every((step) => !/^SCAN links\b/.test(step)), `${text}: ${plan.join(' | ')}`);
+      }
     } finally {
       await t.close();
     }

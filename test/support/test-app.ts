@@ -32,9 +32,12 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}): C
   });
 }
 
-/** A real app on its own fresh SQLite file. Background jobs are off unless the env turns them on. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-test-'));
+/**
+ * A real app on its own fresh SQLite file (in `options.dataDir` when given, e.g. a small
+ * filesystem). Background jobs are off unless the env turns them on.
+ */
+export async function createTestApp(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<TestApp> {
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-test-'));
   const config = testConfig(dataDir, env);
   const clock = new TestClock();
   const statements: string[] = [];
@@ -46,7 +49,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     async close() {
       await app.close();
       await deps.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

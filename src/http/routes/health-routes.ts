@@ -20,7 +20,9 @@ export function registerHealthRoutes(app: FastifyInstance, store: LinkStore): vo
   }, async () => {
     try {
       await store.ping();
-    } catch {
+    } catch (error) {
+      // A store that knows why it cannot serve (its files were deleted) says so; anything else is generic.
+      if (error instanceof StoreUnavailableError && error.message !== new StoreUnavailableError().message) throw error;
       throw new StoreUnavailableError('The database does not answer; this instance is not ready.');
     }
     return { status: 'ready' };

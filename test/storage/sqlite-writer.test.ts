@@ -1,0 +1,79 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { DEFAULT_DOMAIN } from '../../src/core/link.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { insertLink } from '../support/links.js';
+
+/** SPEC section 9: every write of the embedded database goes through one writer thread. */
+describe('the embedded database writer', () => {
+  let t: TestApp;
+  before(async () => { t = await createTestApp(); });
+  after(() => t.close());
+
+  const codes = async (prefix: string) => (await t.deps.database.db.selectFrom('links').select('code')
+    .where('code', 'like', `${prefix}%`).orderBy('code').execute()).map((row) => row.code);
+
+  test('writes sent together all commit, and one that breaks a unique index fails alone', async () => {
+    await insertLink(t.deps, { code: 'grp-taken' });
+    const attempts = Array.from({ length: 40 }, (_, i) => insertLink(t.deps, { code: i === 17 ? 'grp-taken' : `grp-${String(i).padStart(2, '0')}` })
+      .then(() => 'stored', (error: Error) => error.message));
+    const outcomes = await Promise.all(attempts);
+    assert.equal(outcomes.filter((o) => o === 'stored').length, 39);
+    assert.match(outcomes[17]!, /code/);
+    assert.equal((await codes('grp-')).length, 40, '39 new rows and the one that was there');
+  });
+
+  test('a transaction that rolls back undoes only its own writes, not those committed beside it', async () => {
+    const failure = new Error('changed my mind');
+    const rolledBack = t.deps.database.db.transaction().execute(async (trx) => {
+      await trx.updateTable('links').set({ original_url: 'https://example.com/never' }).where('code', 'like', 'grp-%').execute();
+      await new Promise((resolve) => setTimeout(resolve, 20)); // writes queue up behind the open transaction
+      throw failure;
+    });
+    const beside = Promise.all([insertLink(t.deps, { code: 'side-1' }), insertLink(t.deps, { code: 'side-2' })]);
+    await assert.rejects(rolledBack, (error) => error === failure);
+    await beside;
+    assert.deepEqual(await codes('side-'), ['side-1', 'side-2']);
+    const changed = await t.deps.database.db.selectFrom('links').select('code')
+      .where('original_url', '=', 'https://example.com/never').execute();
+    assert.deepEqual(changed, []);
+  });
+
+  test('a statement inside a transaction sees the transaction\'s own writes; readers see them after the commit', async () => {
+    await t.deps.database.db.transaction().execute(async (trx) => {
+      await trx.insertInto('links').values({
+        domain: DEFAULT_DOMAIN, code: 'in-trx', original_url: 'https://example.com/t', normalized_url: 'https://example.com/t',
+        link_type: 'TEMPORARY', status: 'ACTIVE', workspace_id: null, owner_id: null, claim_token_hash: null,
+        created_at: 1, updated_at: 1, expires_at: null, deleted_at: null, destination_status: null, last_checked_at: null,
+      }).execute();
+      const inside = await sql<{ n: number }>`select count(*) as n from links where code = 'in-trx'`.execute(trx);
+      assert.equal(Number(inside.rows[0]!.n), 1);
+      assert.deepEqual(await codes('in-trx'), [], 'not visible outside before the commit');
+    });
+    assert.deepEqual(await codes('in-trx'), ['in-trx']);
+  });
+
+  test('a transaction that waits for a write queued behind it is rolled back after the write timeout, not left hanging', async () => {
+    const quick = await createTestApp({ DB_WRITE_TIMEOUT: '300ms' });
+    try {
+      const db = quick.deps.database.db;
+      const started = Date.now();
+      const stuck = db.transaction().execute(async (trx) => {
+        // Queued behind this very transaction, so it cannot run before its own deadline passes.
+        await assert.rejects(insertLink(quick.deps, { code: 'trx-first' }), { name: 'StoreUnavailableError' });
+        await trx.updateTable('links').set({ original_url: 'https://example.com/late' }).execute();
+      });
+      await assert.rejects(stuck, /rolled back/);
+      assert.ok(Date.now() - started < 5_000);
+      assert.deepEqual(await db.selectFrom('links').select('code').where('original_url', '=', 'https://example.com/late').execute(), []);
+      assert.equal(await db.selectFrom('links').select('id').where('code', '=', 'trx-first').executeTakeFirst(), undefined);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  test('the main thread\'s connection refuses writes: a write that reached it would be a bug', () => {
+    assert.throws(() => t.deps.database.embedded!.reader.all("update links set code = code where code = 'x'", []), /not a read-only statement/);
+  });
+});
