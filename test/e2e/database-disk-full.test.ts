@@ -1,34 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
+import { mountSmallFilesystem } from '../support/small-filesystem.js';
 import { createTestApp } from '../support/test-app.js';
 import { bearer, registerUser } from '../support/users.js';
 
-/** Fills the filesystem that holds `dir` until a write fails with ENOSPC; returns the filler's path. */
-function fillUp(dir: string): string {
-  const filler = path.join(dir, 'filler');
-  const fd = fs.openSync(filler, 'w');
-  const block = Buffer.alloc(4096, 1);
-  try {
-    for (;;) fs.writeSync(fd, block);
-  } catch (error) {
-    assert.equal((error as NodeJS.ErrnoException).code, 'ENOSPC');
-  } finally {
-    fs.closeSync(fd);
-  }
-  return filler;
-}
-
-// RELIABILITY F-10. Mounting a small filesystem needs root, which this machine and CI have: if the
-// mount fails, so does the test.
+// RELIABILITY F-10.
 test('on a full disk every write answers 503, never 500; after space is freed writes resume and the file is intact', { timeout: 120_000 }, async () => {
-  const mountDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-fullfs-'));
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', mountDir]);
-  const t = await createTestApp({ RATE_LIMIT_ANON: '0', RATE_LIMIT_AUTH: '0' }, { dataDir: mountDir });
+  const disk = mountSmallFilesystem('3m', 'fullfs');
+  const t = await createTestApp({ RATE_LIMIT_ANON: '0', RATE_LIMIT_AUTH: '0' }, { dataDir: disk.dir });
   try {
     const owner = await registerUser(t.app);
     const acknowledged: string[] = [];
@@ -39,7 +20,7 @@ test('on a full disk every write answers 503, never 500; after space is freed wr
     };
     for (let i = 0; i < 20; i++) assert.equal((await create(i)).statusCode, 201);
 
-    const filler = fillUp(mountDir);
+    const filler = disk.fill();
     // Pages the WAL already has can take a few more writes; the first that needs space fails.
     let i = 20;
     let refused = await create(i);
@@ -64,7 +45,6 @@ test('on a full disk every write answers 503, never 500; after space is freed wr
     assert.equal(stored.length, acknowledged.length, 'every acknowledged create is stored');
   } finally {
     await t.close();
-    execFileSync('umount', [mountDir]);
-    fs.rmSync(mountDir, { recursive: true, force: true });
+    disk.unmount();
   }
 });

@@ -1,25 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../support/server-process.js';
+import { mountSmallFilesystem } from '../support/small-filesystem.js';
 
 const GRACE_MS = 10_000;
-
-/** Fills the filesystem that holds `dir` until a write fails with ENOSPC. */
-function fillUp(dir: string): void {
-  const fd = fs.openSync(path.join(dir, 'filler'), 'w');
-  const block = Buffer.alloc(4096, 1);
-  try {
-    for (;;) fs.writeSync(fd, block);
-  } catch (error) {
-    assert.equal((error as NodeJS.ErrnoException).code, 'ENOSPC');
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 async function waitUntilUp(baseUrl: string): Promise<void> {
   const deadline = Date.now() + 20_000;
@@ -32,11 +20,11 @@ async function waitUntilUp(baseUrl: string): Promise<void> {
   }
 }
 
-// RELIABILITY F-15. Mounting needs root: if it fails, so does this test.
+// RELIABILITY F-15.
 test('with stdout on a filesystem that fills, redirects and creates keep answering and SIGTERM exits within the grace', { timeout: 120_000 }, async () => {
-  const mountDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-logfs-'));
+  const logFs = mountSmallFilesystem('1m', 'logfs');
+  const mountDir = logFs.dir;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-logdata-'));
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountDir]);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const stdout = fs.openSync(path.join(mountDir, 'stdout.log'), 'w');
@@ -55,7 +43,7 @@ test('with stdout on a filesystem that fills, redirects and creates keep answeri
     await waitUntilUp(baseUrl).catch((error: Error) => { throw new Error(`${error.message}; exit ${child.exitCode}; stderr:\n${stderr}`); });
     assert.match(fs.readFileSync(path.join(mountDir, 'stdout.log'), 'utf8'), /Linkforge is ready/);
 
-    fillUp(mountDir);
+    logFs.fill();
     assert.equal(fs.statfsSync(mountDir).bavail, 0);
 
     // Every create logs two lines (request in, response out), none of which fits any more.
@@ -85,8 +73,7 @@ test('with stdout on a filesystem that fills, redirects and creates keep answeri
       child.kill('SIGKILL');
       await exited;
     }
-    execFileSync('umount', [mountDir]);
-    fs.rmSync(mountDir, { recursive: true, force: true });
+    logFs.unmount();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -23,7 +23,7 @@ describe('error catalogue', () => {
 
   test('every code is snake_case and answers a 4xx or 5xx status', () => {
     for (const [code, entry] of Object.entries(ERROR_CATALOGUE)) {
-      assert.match(code, /^[a-z]+(_[a-z]+)+$/, code);
+      assert.match(code, /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/, code);
       assert.ok(entry.status >= 400 && entry.status < 600, code);
       assert.ok(entry.title.length > 0 && entry.detail.endsWith('.'), code);
     }
