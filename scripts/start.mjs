@@ -1,7 +1,9 @@
-// `npm start`: compile once if the build is missing or older than the sources, then serve.
-import { spawnSync } from 'node:child_process';
+// `npm start`: compile once if the build is missing or older than the sources, then serve in a
+// child process started with the runtime settings of scripts/runtime-settings.mjs.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { serverRuntime } from './runtime-settings.mjs';
 
 function newestMtime(dir) {
   return readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
@@ -17,4 +19,9 @@ if (!existsSync(entry) || statSync(entry).mtimeMs < newestMtime('src')) {
   const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-await import(path.resolve(entry));
+
+const { env, execArgv } = serverRuntime();
+const server = spawn(process.execPath, [...execArgv, path.resolve(entry)], { env, stdio: 'inherit' });
+// The server shuts down gracefully on SIGTERM/SIGINT; this process only passes them on and waits.
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -2,6 +2,8 @@
  * The bench's child processes and temp dirs: every one is stopped or removed when the bench ends,
  * also on Ctrl-C. Children print to stderr, so that stdout holds only the bench's figures.
  */
+// @ts-expect-error a plain .mjs module without types
+import { serverRuntime } from '../../scripts/runtime-settings.mjs';
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,11 +35,13 @@ export interface ChildOptions {
   readonly execArgv?: string[];
 }
 
+/** Every node child runs with the runtime settings `npm start` gives the server (scripts/runtime-settings.mjs). */
 export function spawnChild(script: string, args: string[], options: ChildOptions = {}): ChildProcess {
+  const runtime = serverRuntime(options.env ?? baseEnv());
   return track(fork(script, args, {
     cwd: REPO,
-    env: options.env ?? baseEnv(),
-    execArgv: options.execArgv ?? [],
+    env: runtime.env,
+    execArgv: [...runtime.execArgv, ...(options.execArgv ?? [])],
     stdio: ['ignore', 2, 2, 'ipc'],
   }));
 }
