@@ -45,7 +45,7 @@ export function openSqlite(file: string, options: SqliteOptions = {}): OpenDatab
   const sqlite = new SQLite(file, onStatement ? { verbose: (sql) => onStatement(String(sql)) } : {});
   configureConnection(sqlite, { busyTimeoutMs: 0, readOnly: true });
   const reader = new SqliteReader(sqlite);
-  const writer = new SqliteWriter({ file, writeTimeoutMs: options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS }, onStatement);
+  const writer = new SqliteWriter({ file, writeTimeoutMs: options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS }, onStatement, reader.endSharedRead);
   const identity = new SqliteFileIdentity(file);
   const db = new Kysely<Database>({ dialect: new EmbeddedSqliteDialect(reader, writer) });
   const assertFilesIntact = () => {

@@ -45,12 +45,15 @@ export function linkRowToLink(row: Selectable<LinkRow>): Link {
 export class KyselyLinkStore implements LinkStore {
   /** The redirect lookup, compiled once: building and compiling it per request cost a third of a miss. */
   private readonly redirectTargetSql: string;
+  /** The same statement, prepared once on the embedded reader. */
+  private readonly findRedirectRow: ((domain: string, code: string) => RedirectRow | undefined) | undefined;
 
   constructor(private readonly db: Kysely<Database>, private readonly embedded?: EmbeddedAccess) {
     this.redirectTargetSql = db.selectFrom('links')
       .select(['id', 'original_url', 'expires_at', 'status', 'link_type'])
       .where('domain', '=', '').where('code', '=', '')
       .compile().sql;
+    this.findRedirectRow = embedded?.reader.prepareFirstRow<RedirectRow>(this.redirectTargetSql);
   }
 
   /**
@@ -59,8 +62,8 @@ export class KyselyLinkStore implements LinkStore {
    * same one Kysely compiled; only its execution differs.
    */
   findRedirectTarget(domain: string, code: string): RedirectTarget | undefined | Promise<RedirectTarget | undefined> {
-    const embedded = this.embedded;
-    if (embedded) return guardedSync(() => redirectTargetOf(embedded.reader.all<RedirectRow>(this.redirectTargetSql, [domain, code])[0]));
+    const findRow = this.findRedirectRow;
+    if (findRow) return guardedSync(() => redirectTargetOf(findRow(domain, code)));
     return guarded(async () => {
       const { rows } = await this.db.executeQuery<RedirectRow>(CompiledQuery.raw(this.redirectTargetSql, [domain, code]));
       return redirectTargetOf(rows[0]);

@@ -8,11 +8,30 @@ import type SQLite from 'better-sqlite3';
  */
 const OPEN_BUSY_TIMEOUT_MS = 5_000;
 
+/**
+ * Two processes turning one new file to WAL at once can deadlock on the upgrade from a shared to
+ * an exclusive lock, and SQLite then answers SQLITE_BUSY at once instead of calling the busy
+ * handler: retry for as long as the busy timeout would have waited.
+ */
+function switchToWal(db: SQLite.Database): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + OPEN_BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      Atomics.wait(pause, 0, 0, 10 + Math.random() * 40);
+    }
+  }
+}
+
 export function configureConnection(db: SQLite.Database, options: { busyTimeoutMs: number; readOnly?: boolean }): void {
   // Turning a new file to WAL takes a lock: at start-up (not on the event loop's hot path yet)
   // every connection may wait for another process doing the same.
   db.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
-  db.pragma('journal_mode = WAL');
+  switchToWal(db);
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}`);
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');

@@ -42,7 +42,15 @@ export class SqliteWriter {
   /** Statements and transactions sent to the writer since start (tests prove the read path sends none). */
   sent = 0;
 
-  constructor(private readonly settings: WriterSettings, private readonly onStatement?: (sql: string) => void) {
+  /**
+   * `beforeSettle` runs before any write's promise settles: the reader ends its shared snapshot
+   * there, so whoever hears of a write reads it.
+   */
+  constructor(
+    private readonly settings: WriterSettings,
+    private readonly onStatement?: (sql: string) => void,
+    private readonly beforeSettle?: () => void,
+  ) {
     // Started now, not at the first write: a thread takes tens of milliseconds to start, which
     // would otherwise fall on the first request that writes.
     this.start();
@@ -129,6 +137,7 @@ export class SqliteWriter {
   private settle(worker: Worker, message: FromWriter): void {
     const pending = this.pending.get(message.id);
     if (!pending) return;
+    this.beforeSettle?.();
     this.pending.delete(message.id);
     if (this.pending.size === 0) worker.unref();
     if (message.type === 'done') pending.resolve(message.result);
@@ -137,6 +146,7 @@ export class SqliteWriter {
 
   private failAll(worker: Worker, error: unknown): void {
     if (this.worker === worker) this.worker = undefined;
+    this.beforeSettle?.();
     for (const pending of this.pending.values()) pending.reject(error);
     this.pending.clear();
   }

@@ -120,8 +120,10 @@ describe('the read path never writes', () => {
         for (const method of ['GET', 'HEAD'] as const) statuses.push((await t.app.inject({ method, url: `/${code}` })).statusCode);
       }
       assert.deepEqual(statuses, [301, 301, 410, 410, 410, 410, 404, 404]);
-      assert.ok(t.statements.length >= 8, 'every redirect read the database');
-      for (const sql of t.statements) assert.match(sql, /^select /i, sql);
+      // Misses of one event-loop turn share a read transaction (BEGIN … COMMIT on the reader).
+      const reads = t.statements.filter((sql) => !/^(begin|commit)$/i.test(sql));
+      assert.ok(reads.length >= 8, 'every redirect read the database');
+      for (const sql of reads) assert.match(sql, /^select /i, sql);
       assert.equal(writer.sent, writesBefore, 'nothing was sent to the writer');
       assert.deepEqual(await t.deps.database.db.selectFrom('links').selectAll().orderBy('id').execute(), rowsBefore);
       const row = await t.deps.database.db.selectFrom('links').select('status').where('id', '=', expiring.id).executeTakeFirstOrThrow();

@@ -75,7 +75,8 @@ describe('phase 1: mark', () => {
       assert.deepEqual(t.statements, [], 'a tombstone hit reads nothing and writes nothing');
       t.clock.advance(100);
       assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 404, 'once the tombstone is gone');
-      assert.ok(t.statements.length > 0 && t.statements.every((s) => /^\s*select/i.test(s)), `redirects only read: ${t.statements.join('; ')}`);
+      const reads = t.statements.filter((s) => !/^(begin|commit)$/i.test(s)); // misses of one turn share a read transaction
+      assert.ok(reads.length > 0 && reads.every((s) => /^\s*select/i.test(s)), `redirects only read: ${t.statements.join("; ")}`);
     } finally {
       await t.close();
     }

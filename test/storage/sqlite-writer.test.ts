@@ -79,6 +79,25 @@ describe('the embedded database writer', () => {
     }
   });
 
+  test('a write acknowledged while redirect lookups share a read snapshot is seen by the next lookup', async () => {
+    const { store } = t.deps;
+    const writer = t.deps.database.embedded!.writer;
+    const insert = `insert into links (domain, code, original_url, normalized_url, link_type, status, created_at, updated_at)
+      values ('${DEFAULT_DOMAIN}', 'snap-new', 'https://example.com/snap', 'https://example.com/snap', 'PERMANENT', 'ACTIVE', 1, 1)`;
+    const seen = await new Promise<unknown>((resolve, reject) => {
+      setTimeout(() => {
+        // A lookup opens this turn's shared read snapshot, before the write below commits.
+        assert.equal(store.findRedirectTarget(DEFAULT_DOMAIN, 'snap-new'), undefined);
+        const written = writer.write({ sql: insert, parameters: [] });
+        // Block until the writer has committed and answered, so that its answer is handled in this
+        // same loop iteration, before the snapshot would end on its own.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+        written.then(() => resolve(store.findRedirectTarget(DEFAULT_DOMAIN, 'snap-new')), reject);
+      }, 0);
+    });
+    assert.equal((seen as { url?: string } | undefined)?.url, 'https://example.com/snap');
+  });
+
   test('the main thread\'s connection refuses writes: a write that reached it would be a bug', () => {
     assert.throws(() => t.deps.database.embedded!.reader.all("update links set code = code where code = 'x'", []), /not a read-only statement/);
   });
