@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { parseBlocklist, type UrlPolicy } from './core/canonical-url.js';
 import { systemClock, type Clock, type LinkStore } from './core/ports.js';
 import { DEFAULT_DOMAIN } from './core/link.js';
@@ -47,7 +47,7 @@ export interface DepsOptions {
 
 function openDatabase(config: Config, options: DepsOptions): OpenDatabase {
   if (config.database.kind === 'postgres') {
-    throw new Error('PostgreSQL mode is not available in this version yet; unset DATABASE_URL to use the embedded SQLite database.');
+    throw new ConfigError(['DATABASE_URL: PostgreSQL mode is not available in this version yet; unset DATABASE_URL to use the embedded SQLite database']);
   }
   return openSqlite(config.database.path, { onStatement: options.onStatement, writeTimeoutMs: config.dbWriteTimeoutMs });
 }

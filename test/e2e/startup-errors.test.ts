@@ -47,6 +47,11 @@ describe('start-up mistakes get one clear line, not a stack trace', () => {
     assertOneClearLine(exit, /^Invalid configuration: DATABASE_URL is not a valid postgres:\/\/ URL/);
   });
 
+  test('a valid postgres:// DATABASE_URL before the scaled mode exists', async () => {
+    const exit = await runToExit({ PORT: String(await freePort()), DATA_DIR: path.join(root, 'pg'), DATABASE_URL: 'postgres://127.0.0.1:5432/linkforge', JWT_SECRET: 'x'.repeat(32) });
+    assertOneClearLine(exit, /^Invalid configuration: DATABASE_URL: PostgreSQL mode is not available in this version yet/);
+  });
+
   test('a REDIS_URL that does not parse', async () => {
     const exit = await runToExit({ PORT: String(await freePort()), DATA_DIR: path.join(root, 'redis'), REDIS_URL: 'localhost:6379' });
     assertOneClearLine(exit, /^Invalid configuration: REDIS_URL is not a valid redis:\/\/ or rediss:\/\/ URL/);
