@@ -23,7 +23,8 @@ const CODE_PATH = /^\/([A-Za-z0-9_-]{1,64})\/?(?:\?|$)/;
 /**
  * Answers `GET|HEAD /{code}` straight on the Node response, bypassing routing, hooks and
  * serialization: the hot path does one cache lookup, one decision and one writeHead. It reads
- * only; a cache miss awaits the database, which the caller never writes to from here.
+ * only; a cache miss reads the database (synchronously on the embedded one, else awaited) and
+ * never writes to it.
  */
 export class RedirectResponder {
   private readonly permanentCacheControl: string;
