@@ -2,7 +2,6 @@
  * The bench's child processes and temp dirs: every one is stopped or removed when the bench ends,
  * also on Ctrl-C. Children print to stderr, so that stdout holds only the bench's figures.
  */
-// @ts-expect-error a plain .mjs module without types
 import { serverRuntime } from '../../scripts/runtime-settings.mjs';
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';

@@ -21,9 +21,8 @@ export function registerHealthRoutes(app: FastifyInstance, store: LinkStore): vo
     try {
       await store.ping();
     } catch (error) {
-      // A store that knows why it cannot serve (its files were deleted) says so; anything else is generic.
-      if (error instanceof StoreUnavailableError && error.message !== new StoreUnavailableError().message) throw error;
-      throw new StoreUnavailableError('The database does not answer; this instance is not ready.');
+      // The store's own 503 says why (its files were deleted, say); anything else is generic.
+      throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError('The database does not answer; this instance is not ready.');
     }
     return { status: 'ready' };
   });
