@@ -57,7 +57,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   const { config } = deps;
   const drain = options.drain ?? new ConnectionDrain();
   const responder = new RedirectResponder({
-    resolver: deps.resolver,
+    resolver: deps.redirects.resolver,
+    domain: deps.redirects.domain,
     clock: deps.clock,
     permanentStatus: config.redirect.permanentStatus,
     temporaryStatus: config.redirect.temporaryStatus,
@@ -83,7 +84,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  registerHealthRoutes(app, deps.store);
+  registerHealthRoutes(app, deps.readiness);
   registerPublicLinkRoutes(app, deps);
   registerLinkRoutes(app, deps);
   registerWorkspaceLinkRoutes(app, deps);

@@ -17,8 +17,18 @@ export interface Config {
   readonly database: { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string };
   readonly dataDir: string;
   readonly redisUrl: string | undefined;
+  readonly redis: {
+    /** Prepended to every key and channel (src/cache/cache-keys.ts): deployments can share a Redis. */
+    readonly keyPrefix: string;
+    /** A Redis command slower than this fails, and the lookup goes on to the database. */
+    readonly commandTimeoutMs: number;
+  };
   readonly dbPoolMax: number;
   readonly dbPoolMin: number;
+  /** PostgreSQL: the longest any statement may run (server side, and the client stops waiting too). */
+  readonly dbStatementTimeoutMs: number;
+  /** PostgreSQL: the longest a request waits for a connection (from the pool or a new one). */
+  readonly dbConnectTimeoutMs: number;
   /** How long a write may wait for the database (a lock held elsewhere) before it is answered 503. */
   readonly dbWriteTimeoutMs: number;
   readonly logLevel: string;
@@ -40,7 +50,17 @@ export interface Config {
     readonly permanentStatus: 301 | 302 | 307 | 308;
     readonly temporaryStatus: 302 | 307;
   };
-  readonly cache: { readonly maxEntries: number; readonly linkTtlMs: number; readonly tombstoneTtlMs: number; readonly negativeTtlMs: number };
+  readonly cache: {
+    readonly maxEntries: number;
+    readonly linkTtlMs: number;
+    readonly tombstoneTtlMs: number;
+    readonly negativeTtlMs: number;
+    /**
+     * Scaled mode: how long an instance keeps a link in its own memory. Short, because another
+     * instance's change reaches it only through Redis pub/sub, or not at all without Redis.
+     */
+    readonly localTtlMs: number;
+  };
   readonly rateLimit: { readonly anonPerMinute: number; readonly authPerMinute: number };
   readonly cleanup: {
     readonly enabled: boolean;
@@ -224,8 +244,14 @@ export function loadConfig(env: Env = process.env): Config {
     database,
     dataDir,
     redisUrl: parseRedisUrl(read),
+    redis: {
+      keyPrefix: read.string('REDIS_KEY_PREFIX', 'linkforge:'),
+      commandTimeoutMs: read.duration('REDIS_COMMAND_TIMEOUT', '250ms'),
+    },
     dbPoolMax: read.int('DB_POOL_MAX', 10, 1, 1000),
     dbPoolMin: read.int('DB_POOL_MIN', 2, 0, 1000),
+    dbStatementTimeoutMs: read.duration('DB_STATEMENT_TIMEOUT', '5s'),
+    dbConnectTimeoutMs: read.duration('DB_CONNECT_TIMEOUT', '3s'),
     dbWriteTimeoutMs: read.duration('DB_WRITE_TIMEOUT', '5s'),
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     trustProxy: read.bool('TRUST_PROXY', false),
@@ -252,6 +278,7 @@ export function loadConfig(env: Env = process.env): Config {
       linkTtlMs: read.duration('CACHE_TTL', '1h'),
       tombstoneTtlMs: read.duration('CACHE_TOMBSTONE_TTL', '1h'),
       negativeTtlMs: read.duration('CACHE_NEGATIVE_TTL', '60s'),
+      localTtlMs: read.duration('CACHE_LOCAL_TTL', '60s'),
     },
     rateLimit: {
       anonPerMinute: read.int('RATE_LIMIT_ANON', 20),

@@ -1,53 +1,84 @@
 import fs from 'node:fs';
-import { ConfigError, type Config } from './config.js';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
 import { parseBlocklist, type UrlPolicy } from './core/canonical-url.js';
-import { systemClock, type Clock, type LinkStore } from './core/ports.js';
+import { systemClock, type Clock, type LinkStore, type UnitOfWork } from './core/ports.js';
 import { DEFAULT_DOMAIN } from './core/link.js';
+import { CacheInvalidation } from './cache/cache-invalidation.js';
 import { MemoryLinkCache } from './cache/memory-link-cache.js';
 import type { CreateAnonymousLinkDeps } from './links/create-anonymous-link.js';
 import { LinkResolver } from './links/resolve-link.js';
 import type { OwnedLinkDeps } from './links/link-access.js';
 import { openSqlite, type OpenDatabase } from './storage/database.js';
+import { openPostgres } from './storage/postgres-database.js';
 import { KyselyLinkStore } from './storage/link-store.js';
 import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
 import { KyselyCleanupRunStore } from './storage/cleanup-run-store.js';
 import { KyselyJobLockStore } from './storage/job-lock-store.js';
 import { KyselyReaperStore } from './storage/reaper-store.js';
-import { migrateToLatest } from './storage/migrations.js';
+import { migrateWhenReachable } from './storage/migrate-when-reachable.js';
+import { KyselyUnitOfWork } from './storage/unit-of-work.js';
 import { createAccountServices, type AccountServices } from './accounts/account-services.js';
 import type { WorkspaceAccess } from './accounts/workspace-access.js';
 import { KyselyAccountStore } from './storage/account-store.js';
 
-/** Everything the app and the jobs need, built once from the configuration. */
+/** Readiness: whether this instance can serve what needs the database. */
+export interface ReadinessCheck {
+  ping(): Promise<void>;
+}
+
+/**
+ * What the HTTP layer and the jobs receive: configuration, ports and one services bag per module.
+ * No database handle and no concrete cache reach it.
+ */
 export interface AppDeps {
   readonly config: Config;
   readonly clock: Clock;
-  readonly database: OpenDatabase;
-  readonly store: LinkStore;
-  readonly cache: MemoryLinkCache;
-  readonly resolver: LinkResolver;
-  readonly urlPolicy: UrlPolicy;
+  /** The tiered redirect lookup (src/links/resolve-link.ts) and the domain it serves. */
+  readonly redirects: { readonly resolver: LinkResolver; readonly domain: string };
+  readonly readiness: ReadinessCheck;
+  /** Anonymous links (src/links). */
   readonly links: CreateAnonymousLinkDeps;
+  /** Owned links: create, manage, list, claim (src/links). */
+  readonly ownedLinks: OwnedLinkDeps;
   /** The reaper, its scheduler (started by main.ts) and its statistics (src/jobs). */
   readonly cleanup: CleanupJobs;
   /** Users, tokens, workspaces and API keys (src/accounts). */
   readonly accounts: AccountServices;
   /** Who may act in which workspace; the same object as `accounts.workspaces`. */
   readonly workspaces: WorkspaceAccess;
-  /** Owned links: create, manage, list, claim (src/links). */
-  readonly ownedLinks: OwnedLinkDeps;
+}
+
+/**
+ * The composition root's result: AppDeps for the app, plus what only main.ts, the CLI and tests
+ * hold (the database handle, the concrete tiers) and the one `close`.
+ */
+export interface Composition extends AppDeps {
+  readonly database: OpenDatabase;
+  readonly store: LinkStore;
+  readonly localCache: MemoryLinkCache;
+  readonly unitOfWork: UnitOfWork;
   close(): Promise<void>;
 }
 
 export interface DepsOptions {
   readonly clock?: Clock;
-  /** Called with every SQL statement the embedded database runs (tests count them). */
+  /** Called with every SQL statement the database runs (tests count them). */
   readonly onStatement?: (sql: string) => void;
+  /** Start-up and background problems (a database not reachable yet, an idle connection lost). */
+  readonly logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
 }
 
 function openDatabase(config: Config, options: DepsOptions): OpenDatabase {
   if (config.database.kind === 'postgres') {
-    throw new ConfigError(['DATABASE_URL: PostgreSQL mode is not available in this version yet; unset DATABASE_URL to use the embedded SQLite database']);
+    return openPostgres(config.database.url, {
+      poolMax: config.dbPoolMax,
+      poolMin: config.dbPoolMin,
+      statementTimeoutMs: config.dbStatementTimeoutMs,
+      connectTimeoutMs: config.dbConnectTimeoutMs,
+      onStatement: options.onStatement,
+      onIdleError: (error) => options.logger?.warn({ err: error }, 'a pooled PostgreSQL connection failed; it is replaced on next use'),
+    });
   }
   return openSqlite(config.database.path, { onStatement: options.onStatement, writeTimeoutMs: config.dbWriteTimeoutMs });
 }
@@ -62,25 +93,35 @@ function buildUrlPolicy(config: Config): UrlPolicy {
   };
 }
 
-export async function createDeps(config: Config, options: DepsOptions = {}): Promise<AppDeps> {
+/** In scaled mode an instance's memory is a short first tier: other instances change links too. */
+function buildLocalCache(config: Config, clock: Clock): MemoryLinkCache {
+  const scaled = config.database.kind === 'postgres';
+  const local = (ttl: number) => (scaled ? Math.min(ttl, config.cache.localTtlMs) : ttl);
+  return new MemoryLinkCache({
+    maxEntries: config.cache.maxEntries,
+    linkTtlMs: local(config.cache.linkTtlMs),
+    tombstoneTtlMs: local(config.cache.tombstoneTtlMs),
+    // With Redis, unknown codes are remembered there only: a code created on another instance
+    // then resolves here at once, because the create cleared the shared entry before answering.
+    negativeTtlMs: config.redisUrl ? 0 : local(config.cache.negativeTtlMs),
+    clock,
+  });
+}
+
+export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Composition> {
   const clock = options.clock ?? systemClock;
   const database = openDatabase(config, options);
   let accounts: AccountServices;
   try {
-    await migrateToLatest(database.db, database.dialect);
+    await migrateWhenReachable(database, config, options.logger);
     accounts = await createAccountServices(config, new KyselyAccountStore(database.db), clock);
   } catch (error) {
     await database.close();
     throw error;
   }
   const store = new KyselyLinkStore(database.db, database.embedded);
-  const cache = new MemoryLinkCache({
-    maxEntries: config.cache.maxEntries,
-    linkTtlMs: config.cache.linkTtlMs,
-    tombstoneTtlMs: config.cache.tombstoneTtlMs,
-    negativeTtlMs: config.cache.negativeTtlMs,
-    clock,
-  });
+  const localCache = buildLocalCache(config, clock);
+  const cache = new CacheInvalidation(localCache);
   const domain = DEFAULT_DOMAIN;
   const urlPolicy = buildUrlPolicy(config);
   const cleanup = createCleanupJobs({
@@ -95,11 +136,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   return {
     config,
     clock,
-    database,
-    store,
-    cache,
-    resolver: new LinkResolver({ store, cache, clock, domain }),
-    urlPolicy,
+    redirects: { resolver: new LinkResolver({ store, local: localCache, clock }), domain },
+    readiness: store,
     links: {
       store, cache, clock, urlPolicy, domain,
       anonTtlMs: config.links.anonTtlMs,
@@ -113,6 +151,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       workspaces: accounts.workspaces,
     },
     cleanup,
+    database,
+    store,
+    localCache,
+    unitOfWork: new KyselyUnitOfWork(database.db),
     // The reaper finishes its batch, records the run and releases its lock before the database closes.
     close: async () => {
       await cleanup.stop();

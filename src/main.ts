@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { createDeps, type AppDeps } from './deps.js';
+import { createDeps, type Composition } from './deps.js';
 import { ConnectionDrain } from './http/connection-drain.js';
 import { isListenError, PortUnavailableError, reservePort } from './http/port-reservation.js';
 import { createLogging } from './logging/logger.js';
@@ -11,9 +11,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const { logger, destination } = createLogging(config.logLevel);
   const port = await reservePort(config.port, config.host);
-  let deps: AppDeps;
+  let deps: Composition;
   try {
-    deps = await createDeps(config);
+    deps = await createDeps(config, { logger });
   } finally {
     await port.release();
   }

@@ -1,11 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import { effectiveStatus, type RedirectTarget } from '../core/link.js';
-import type { Clock, LinkCache } from '../core/ports.js';
+import type { Clock, LocalLinkCache } from '../core/ports.js';
+import { localLinkKey } from './cache-keys.js';
 
 export interface MemoryCacheOptions {
   readonly maxEntries: number;
   readonly linkTtlMs: number;
   readonly tombstoneTtlMs: number;
+  /** `0` keeps no negative entries (scaled mode: a code created elsewhere must resolve at once). */
   readonly negativeTtlMs: number;
   /** Entry lifetimes follow the app's clock, so tests can move time instead of sleeping. */
   readonly clock: Clock;
@@ -16,42 +18,59 @@ export interface MemoryCacheOptions {
  * the redirect re-checks expiry on every hit. Gone links stay as tombstones so that 410s are
  * cheap; unknown codes are remembered briefly so that probing does not reach the database.
  */
-export class MemoryLinkCache implements LinkCache {
+export class MemoryLinkCache implements LocalLinkCache {
   private readonly links: LRUCache<string, RedirectTarget> | undefined;
   /** Unknown codes live apart, so a flood of random probes cannot evict real links. */
   private readonly unknown: LRUCache<string, true> | undefined;
+  private changes = 0;
 
   constructor(private readonly options: MemoryCacheOptions) {
     if (options.maxEntries > 0) {
       const common = { ttlAutopurge: false, ttlResolution: 0, perf: options.clock };
       this.links = new LRUCache({ ...common, max: options.maxEntries });
-      this.unknown = new LRUCache({ ...common, max: Math.max(1, Math.ceil(options.maxEntries / 4)) });
+      if (options.negativeTtlMs > 0) this.unknown = new LRUCache({ ...common, max: Math.max(1, Math.ceil(options.maxEntries / 4)) });
     }
   }
 
-  get(code: string): RedirectTarget | null | undefined {
-    return this.links?.get(code) ?? (this.unknown?.get(code) ? null : undefined);
+  get generation(): number {
+    return this.changes;
   }
 
-  remember(code: string, target: RedirectTarget | undefined, now: number): void {
-    if (!this.links || !this.unknown) return;
+  get(domain: string, code: string): RedirectTarget | null | undefined {
+    const key = localLinkKey(domain, code);
+    return this.links?.get(key) ?? (this.unknown?.get(key) ? null : undefined);
+  }
+
+  remember(domain: string, code: string, target: RedirectTarget | undefined, now: number, generation?: number): void {
+    if (!this.links || (generation !== undefined && generation !== this.changes)) return;
+    const key = localLinkKey(domain, code);
     if (target === undefined) {
-      this.unknown.set(code, true, { ttl: this.options.negativeTtlMs });
+      this.unknown?.set(key, true, { ttl: this.options.negativeTtlMs });
     } else if (effectiveStatus(target, now) !== 'ACTIVE') {
-      this.links.set(code, target, { ttl: this.options.tombstoneTtlMs });
+      this.links.set(key, target, { ttl: this.options.tombstoneTtlMs });
     } else {
-      this.links.set(code, target, { ttl: this.options.linkTtlMs });
+      this.links.set(key, target, { ttl: this.options.linkTtlMs });
     }
   }
 
-  markGone(code: string, status: 'EXPIRED' | 'DELETED'): void {
-    const current = this.links?.get(code);
-    if (current) this.links!.set(code, { ...current, status }, { ttl: this.options.tombstoneTtlMs });
+  markGone(domain: string, code: string, status: 'EXPIRED' | 'DELETED'): void {
+    this.changes++;
+    const key = localLinkKey(domain, code);
+    const current = this.links?.get(key);
+    if (current) this.links!.set(key, { ...current, status }, { ttl: this.options.tombstoneTtlMs });
   }
 
-  invalidate(code: string): void {
-    this.links?.delete(code);
-    this.unknown?.delete(code);
+  forget(domain: string, code: string): void {
+    this.changes++;
+    const key = localLinkKey(domain, code);
+    this.links?.delete(key);
+    this.unknown?.delete(key);
+  }
+
+  clear(): void {
+    this.changes++;
+    this.links?.clear();
+    this.unknown?.clear();
   }
 
   /** Cached links and tombstones (negative entries are bounded separately, to a quarter of that). */

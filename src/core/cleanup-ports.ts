@@ -39,9 +39,14 @@ export interface MarkBatchRequest {
   readonly beforeCommit?: (rows: number) => Promise<void>;
 }
 
+export interface MarkedLink {
+  readonly domain: string;
+  readonly code: string;
+}
+
 export interface MarkBatchResult {
-  /** Codes of the links this batch turned from ACTIVE into EXPIRED. */
-  readonly codes: readonly string[];
+  /** The links this batch turned from ACTIVE into EXPIRED. */
+  readonly links: readonly MarkedLink[];
   readonly cursor: MarkCursor | undefined;
 }
 

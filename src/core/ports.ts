@@ -79,20 +79,54 @@ export interface LinkListFilter {
 }
 
 /**
- * Invalidation hook: every use case that changes a link calls this with the link's code, so that
- * no cache layer serves a stale answer.
+ * Invalidation: every use case that changes a link awaits this with the link's domain and code, so
+ * that no cache tier on any instance serves a stale answer. It never rejects: a tier it cannot
+ * reach (Redis down) is caught up when it returns, and the write that called it stands.
  */
 export interface LinkCacheInvalidator {
-  invalidate(code: string): void;
+  invalidate(domain: string, code: string): Promise<void>;
+  /** The reaper marked the link EXPIRED: cached entries become tombstones (or are dropped). */
+  markGone(domain: string, code: string, status: 'EXPIRED' | 'DELETED'): Promise<void>;
 }
 
 /**
- * The redirect cache. `get` answers the cached target, `null` for a code known not to exist, or
- * `undefined` when the cache knows nothing. Entries are never final answers: expiry is re-checked.
+ * The in-process tier, read synchronously on the hot path. `get` answers the cached target,
+ * `null` for a code known not to exist, or `undefined` when it knows nothing. Entries are never
+ * final answers: expiry is re-checked on every hit.
  */
-export interface LinkCache extends LinkCacheInvalidator {
-  get(code: string): RedirectTarget | null | undefined;
-  remember(code: string, target: RedirectTarget | undefined, now: number): void;
-  /** Turns a cached entry into a tombstone, as the reaper does when it marks a link expired. */
-  markGone(code: string, status: 'EXPIRED' | 'DELETED'): void;
+export interface LocalLinkCache {
+  get(domain: string, code: string): RedirectTarget | null | undefined;
+  /**
+   * Fills the tier after a lookup. `generation` is what `generation` read before the lookup
+   * began: when any invalidation happened since, the answer may be stale and is not kept.
+   */
+  remember(domain: string, code: string, target: RedirectTarget | undefined, now: number, generation?: number): void;
+  markGone(domain: string, code: string, status: 'EXPIRED' | 'DELETED'): void;
+  forget(domain: string, code: string): void;
+  /** Drops everything (after invalidations may have been missed). */
+  clear(): void;
+  /** Grows with every forget/markGone/clear. */
+  readonly generation: number;
+}
+
+/**
+ * The shared tier (Redis) behind the in-process one. Every method may reject when the tier is
+ * unreachable or slow; callers fall back to the database. `get` answers like LocalLinkCache.get.
+ */
+export interface SharedLinkCache {
+  get(domain: string, code: string): Promise<RedirectTarget | null | undefined>;
+  remember(domain: string, code: string, target: RedirectTarget | undefined, now: number): Promise<void>;
+}
+
+/** Every store, bound to one transaction (see UnitOfWork). */
+export interface TransactionStores {
+  readonly links: LinkStore;
+}
+
+/**
+ * Runs several store calls atomically without the caller seeing the database: everything `work`
+ * does through `stores` commits together, or nothing does when it throws (and the error is rethrown).
+ */
+export interface UnitOfWork {
+  run<T>(work: (stores: TransactionStores) => Promise<T>): Promise<T>;
 }

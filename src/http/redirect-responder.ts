@@ -9,6 +9,8 @@ import { FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type Redire
 
 export interface RedirectResponderOptions {
   readonly resolver: LinkResolver;
+  /** The domain whose codes this responder answers. */
+  readonly domain: string;
   readonly clock: Clock;
   readonly permanentStatus: number;
   readonly temporaryStatus: number;
@@ -41,14 +43,14 @@ export class RedirectResponder {
   }
 
   respond(code: string, req: IncomingMessage, res: ServerResponse): void {
-    const cached = this.options.resolver.fromCache(code);
+    const cached = this.options.resolver.fromCache(this.options.domain, code);
     if (cached !== undefined) {
       this.write(req, res, cached ?? undefined);
       return;
     }
     let loaded: RedirectTarget | undefined | Promise<RedirectTarget | undefined>;
     try {
-      loaded = this.options.resolver.load(code);
+      loaded = this.options.resolver.load(this.options.domain, code);
     } catch (error) {
       this.unavailable(req, res, error);
       return;

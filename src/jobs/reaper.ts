@@ -1,5 +1,5 @@
 import type { CleanupRunStore, LockState, ReaperStore } from '../core/cleanup-ports.js';
-import type { Clock } from '../core/ports.js';
+import type { Clock, LinkCacheInvalidator } from '../core/ports.js';
 import type { DatabaseLock, HeldLock } from './database-lock.js';
 import { pauseBetweenBatches } from './pause.js';
 
@@ -44,7 +44,7 @@ export interface ReaperDeps {
   readonly store: ReaperStore;
   readonly runs: CleanupRunStore;
   readonly lock: DatabaseLock;
-  readonly cache: { markGone(code: string, status: 'EXPIRED' | 'DELETED'): void };
+  readonly cache: Pick<LinkCacheInvalidator, 'markGone'>;
   readonly clock: Clock;
   readonly settings: ReaperSettings;
 }
@@ -182,11 +182,11 @@ export class Reaper {
       const result = await store.markExpiredBatch({
         now, limit: settings.batchSize, after: cursor, beforeCommit: this.beforeCommit(event),
       });
-      for (const code of result.codes) cache.markGone(code, 'EXPIRED');
+      await Promise.all(result.links.map((link) => cache.markGone(link.domain, link.code, 'EXPIRED')));
       cursor = result.cursor;
-      count(totals, result.codes.length);
-      totals.markedExpired += result.codes.length;
-      if (result.codes.length < settings.batchSize) return this.stopReason(deadline);
+      count(totals, result.links.length);
+      totals.markedExpired += result.links.length;
+      if (result.links.length < settings.batchSize) return this.stopReason(deadline);
       const stop = await this.pause(deadline);
       if (stop) return stop;
     }

@@ -57,7 +57,7 @@ async function tryClaim(deps: OwnedLinkDeps, principal: Principal, workspaceId: 
     const existing = await deps.store.findLinkByWorkspaceUrl(workspaceId, link.normalizedUrl);
     return existing && { shortCode: entry.shortCode, outcome: 'existing', link: await reuseExistingLink(deps, existing) };
   }
-  deps.cache.invalidate(link.code);
+  await deps.cache.invalidate(link.domain, link.code);
   return { shortCode: entry.shortCode, outcome: 'claimed', link: result.link };
 }
 

@@ -46,7 +46,7 @@ export async function createAnonymousLink(deps: CreateAnonymousLinkDeps, rawUrl:
       expiresAt: now + deps.anonTtlMs,
     });
     if (result.ok) {
-      deps.cache.invalidate(code);
+      await deps.cache.invalidate(deps.domain, code);
       return { link: result.link, claimToken };
     }
   }

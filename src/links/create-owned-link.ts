@@ -71,8 +71,8 @@ async function insertWithDeterministicCode(
   throw new CodeSpaceExhaustedError(MAX_DETERMINISTIC_ATTEMPTS);
 }
 
-function created(deps: OwnedLinkDeps, link: Link): CreateOwnedLinkResult {
+async function created(deps: OwnedLinkDeps, link: Link): Promise<CreateOwnedLinkResult> {
   // A negative-cache entry for this code (someone probed it before) must not outlive the create.
-  deps.cache.invalidate(link.code);
+  await deps.cache.invalidate(link.domain, link.code);
   return { link, created: true };
 }

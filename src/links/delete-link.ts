@@ -8,5 +8,5 @@ import { findAccessibleLink, type LinkSelector, type OwnedLinkDeps } from './lin
 export async function deleteLink(deps: OwnedLinkDeps, principal: Principal, selector: LinkSelector): Promise<void> {
   const link = await findAccessibleLink(deps, principal, selector, 'manage');
   await deps.store.markLinkDeleted(link.id, deps.clock.now());
-  deps.cache.invalidate(link.code);
+  await deps.cache.invalidate(link.domain, link.code);
 }

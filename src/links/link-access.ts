@@ -59,6 +59,6 @@ async function findInWorkspace(deps: OwnedLinkDeps, principal: Principal, select
 export async function reuseExistingLink(deps: OwnedLinkDeps, link: Link): Promise<Link> {
   if (link.status !== 'DELETED') return link;
   const restored = await deps.store.restoreDeletedLink(link.id, deps.clock.now());
-  deps.cache.invalidate(link.code);
+  await deps.cache.invalidate(link.domain, link.code);
   return restored ?? (await deps.store.findLinkById(link.id)) ?? link;
 }

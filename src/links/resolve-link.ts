@@ -1,37 +1,55 @@
 import type { RedirectTarget } from '../core/link.js';
-import type { Clock, LinkCache, LinkStore } from '../core/ports.js';
+import type { Clock, LinkStore, LocalLinkCache, SharedLinkCache } from '../core/ports.js';
 
 export interface ResolveLinkDeps {
   readonly store: LinkStore;
-  readonly cache: LinkCache;
+  /** The in-process tier: the synchronous fast lane of the hot path. */
+  readonly local: LocalLinkCache;
+  /** The shared tier (Redis), when one is configured. */
+  readonly shared?: SharedLinkCache;
   readonly clock: Clock;
-  readonly domain: string;
 }
 
+type Lookup = RedirectTarget | undefined | Promise<RedirectTarget | undefined>;
+
 /**
- * Finds what a code redirects to: the in-process cache first (synchronously, for the hot path),
- * then the database. Reads only: nothing here writes to the database.
+ * Finds what a `(domain, code)` redirects to: the in-process tier first (synchronously, for the
+ * hot path), then the shared tier, then the database, filling the tiers on the way back. Reads
+ * only: nothing here writes to the database. A shared tier that fails is skipped, never fatal.
  */
 export class LinkResolver {
   constructor(private readonly deps: ResolveLinkDeps) {}
 
-  /** The cached answer, `null` for a known-unknown code, `undefined` when the cache has nothing. */
-  fromCache(code: string): RedirectTarget | null | undefined {
-    return this.deps.cache.get(code);
+  /** The in-process answer, `null` for a known-unknown code, `undefined` when it has nothing. */
+  fromCache(domain: string, code: string): RedirectTarget | null | undefined {
+    return this.deps.local.get(domain, code);
   }
 
   /**
-   * Loads from the database and fills the cache: synchronously when the store can, else a
-   * promise. Throws (or rejects with) StoreUnavailableError when it cannot.
+   * Loads from the tiers behind the in-process one: synchronously when the store can and there
+   * is no shared tier, else a promise. Throws (or rejects with) StoreUnavailableError when the
+   * database is needed and cannot answer.
    */
-  load(code: string): RedirectTarget | undefined | Promise<RedirectTarget | undefined> {
-    const found = this.deps.store.findRedirectTarget(this.deps.domain, code);
-    if (found instanceof Promise) return found.then((target) => this.remember(code, target));
-    return this.remember(code, found);
+  load(domain: string, code: string): Lookup {
+    // Taken before the lookup: an invalidation that lands while it runs makes its answer stale.
+    const generation = this.deps.local.generation;
+    if (this.deps.shared) return this.loadThroughShared(this.deps.shared, domain, code, generation);
+    const found = this.deps.store.findRedirectTarget(domain, code);
+    if (found instanceof Promise) return found.then((target) => this.keepLocally(domain, code, target, generation));
+    return this.keepLocally(domain, code, found, generation);
   }
 
-  private remember(code: string, target: RedirectTarget | undefined): RedirectTarget | undefined {
-    this.deps.cache.remember(code, target, this.deps.clock.now());
+  private async loadThroughShared(shared: SharedLinkCache, domain: string, code: string, generation: number): Promise<RedirectTarget | undefined> {
+    const cached = await shared.get(domain, code).catch(() => undefined);
+    if (cached !== undefined) return this.keepLocally(domain, code, cached ?? undefined, generation);
+    const target = await this.deps.store.findRedirectTarget(domain, code);
+    // Not awaited: the redirect does not wait for Redis; a failed fill only costs a later miss.
+    shared.remember(domain, code, target, this.deps.clock.now()).catch(() => {});
+    return this.keepLocally(domain, code, target, generation);
+  }
+
+  private keepLocally(domain: string, code: string, target: RedirectTarget | undefined, generation: number): RedirectTarget | undefined {
+    this.deps.local.remember(domain, code, target, this.deps.clock.now(), generation);
     return target;
   }
 }

@@ -8,6 +8,6 @@ export async function restoreLink(deps: OwnedLinkDeps, principal: Principal, sel
   const link = await findAccessibleLink(deps, principal, selector, 'manage');
   const restored = await deps.store.restoreDeletedLink(link.id, deps.clock.now());
   if (restored === undefined) throw new LinkforgeError('link_not_deleted');
-  deps.cache.invalidate(link.code);
+  await deps.cache.invalidate(link.domain, link.code);
   return restored;
 }

@@ -28,6 +28,6 @@ export async function updateLink(deps: OwnedLinkDeps, principal: Principal, sele
     const holder = destination && await deps.store.findLinkByWorkspaceUrl(link.workspaceId!, destination.normalizedUrl);
     throw new UrlAlreadyShortenedError(holder?.code ?? '?');
   }
-  deps.cache.invalidate(link.code);
+  await deps.cache.invalidate(link.domain, link.code);
   return result.link;
 }

@@ -80,10 +80,10 @@ export class KyselyReaperStore implements ReaperStore {
         .set({ status: 'EXPIRED', updated_at: now })
         .where('links.id', 'in', batch)
         .where(isMarkable(now))
-        .returning(['links.id', 'links.code', 'links.expires_at'])
+        .returning(['links.id', 'links.domain', 'links.code', 'links.expires_at'])
         .execute();
       await beforeCommit?.(rows.length);
-      return { codes: rows.map((row) => row.code), cursor: lastOf(rows, cursor) };
+      return { links: rows.map((row) => ({ domain: row.domain, code: row.code })), cursor: lastOf(rows, cursor) };
     }));
   }
 

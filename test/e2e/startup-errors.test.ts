@@ -47,9 +47,9 @@ describe('start-up mistakes get one clear line, not a stack trace', () => {
     assertOneClearLine(exit, /^Invalid configuration: DATABASE_URL is not a valid postgres:\/\/ URL/);
   });
 
-  test('a valid postgres:// DATABASE_URL before the scaled mode exists', async () => {
-    const exit = await runToExit({ PORT: String(await freePort()), DATA_DIR: path.join(root, 'pg'), DATABASE_URL: 'postgres://127.0.0.1:5432/linkforge', JWT_SECRET: 'x'.repeat(32) });
-    assertOneClearLine(exit, /^Invalid configuration: DATABASE_URL: PostgreSQL mode is not available in this version yet/);
+  test('a postgres:// DATABASE_URL naming a database that does not exist', async () => {
+    const exit = await runToExit({ PORT: String(await freePort()), DATA_DIR: path.join(root, 'pg'), DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/linkforge_no_such_database', JWT_SECRET: 'x'.repeat(32) });
+    assertOneClearLine(exit, /^Invalid configuration: DATABASE_URL: PostgreSQL at 127\.0\.0\.1:5432\/linkforge_no_such_database refused the connection: database "linkforge_no_such_database" does not exist/);
   });
 
   test('a REDIS_URL that does not parse', async () => {

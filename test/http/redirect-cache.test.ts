@@ -67,7 +67,7 @@ describe('the in-process cache in front of the database', () => {
         const link = await insertLink(t.deps);
         await t.app.inject({ url: `/${link.code}` });
       }
-      assert.equal(t.deps.cache.size, 3);
+      assert.equal(t.deps.localCache.size, 3);
     } finally {
       await t.close();
     }

@@ -108,7 +108,8 @@ describe('the purge and mark predicates, without the lock', () => {
       await clear();
       const now = t.clock.now();
       const rows = await storeAll(specs, now);
-      const { codes } = await store.markExpiredBatch({ now, limit: 1000, after: undefined });
+      const { links } = await store.markExpiredBatch({ now, limit: 1000, after: undefined });
+      const codes = links.map((link) => link.code);
       const expected = rows.filter((r) => r.status === 'ACTIVE' && r.expires_at !== null && r.expires_at < now);
       assert.deepEqual([...codes].sort(), expected.map((r) => r.code).sort());
       for (const row of rows) {
@@ -128,8 +129,8 @@ describe('the purge and mark predicates, without the lock', () => {
     const second = await store.markExpiredBatch({ now, limit: 2, after: first.cursor });
     const third = await store.markExpiredBatch({ now, limit: 2, after: second.cursor });
     assert.deepEqual(first.cursor, { expiresAt: sameInstant, id: links[1]!.id });
-    assert.deepEqual([...first.codes, ...second.codes, ...third.codes], links.map((l) => l.code));
+    assert.deepEqual([...first.links, ...second.links, ...third.links].map((link) => link.code), links.map((l) => l.code));
     // A link the cursor has passed would wait for the next run, which starts without a cursor.
-    assert.equal((await store.markExpiredBatch({ now, limit: 2, after: third.cursor })).codes.length, 0);
+    assert.equal((await store.markExpiredBatch({ now, limit: 2, after: third.cursor })).links.length, 0);
   });
 });

@@ -32,9 +32,9 @@ for (const [name, build] of implementations) {
       const now = t.clock.now();
       const ids = await expiredLinks(t.deps, 3, HOUR);
       const first = await store.markExpiredBatch({ now, limit: 2, after: undefined });
-      assert.equal(first.codes.length, 2);
+      assert.equal(first.links.length, 2);
       const second = await store.markExpiredBatch({ now, limit: 2, after: first.cursor });
-      assert.equal(second.codes.length, 1);
+      assert.equal(second.links.length, 1);
       for (const id of ids) assert.equal(await statusOf(t.deps, id), 'EXPIRED');
       assert.equal((await linkRow(t.deps, ids[0]!)).updated_at, now);
     });

@@ -1,5 +1,5 @@
 import { DEFAULT_DOMAIN, type Link, type NewLink } from '../../src/core/link.js';
-import type { AppDeps } from '../../src/deps.js';
+import type { Composition as AppDeps } from '../../src/deps.js';
 
 let counter = 0;
 

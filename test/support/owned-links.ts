@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { AppDeps } from '../../src/deps.js';
+import type { Composition as AppDeps } from '../../src/deps.js';
 import { bearer } from './users.js';
 
 type Json = Record<string, unknown>;

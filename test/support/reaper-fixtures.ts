@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { LinkStatus } from '../../src/core/link.js';
-import type { AppDeps } from '../../src/deps.js';
+import { DEFAULT_DOMAIN, type LinkStatus } from '../../src/core/link.js';
+import type { Composition as AppDeps } from '../../src/deps.js';
 import type { FinishedRun, RunResult } from '../../src/jobs/reaper.js';
 import type { CleanupRunRow, LinkArchiveRow, LinkRow } from '../../src/storage/schema.js';
 import { insertLink, setLinkColumns } from './links.js';
@@ -56,7 +56,7 @@ export async function expiredLinks(deps: AppDeps, count: number, ago: number): P
 
 /** The status the in-process cache holds for a code: undefined if nothing, 'missing' for a negative entry. */
 export function cachedStatus(deps: AppDeps, code: string): LinkStatus | 'missing' | undefined {
-  const entry = deps.cache.get(code);
+  const entry = deps.localCache.get(DEFAULT_DOMAIN, code);
   if (entry === undefined) return undefined;
   return entry === null ? 'missing' : entry.status;
 }

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
-import { createDeps, type AppDeps } from '../../src/deps.js';
+import { createDeps, type Composition } from '../../src/deps.js';
 import { testConfig, type TestApp } from './test-app.js';
 
 export interface SecondInstance {
   readonly app: FastifyInstance;
-  readonly deps: AppDeps;
+  readonly deps: Composition;
   readonly config: Config;
   close(): Promise<void>;
 }

@@ -4,12 +4,13 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createDeps, type AppDeps } from '../../src/deps.js';
+import { createDeps, type Composition } from '../../src/deps.js';
 import { TestClock } from './test-clock.js';
 
 export interface TestApp {
   readonly app: FastifyInstance;
-  readonly deps: AppDeps;
+  /** The app's dependencies, with the database handle and the concrete tiers tests look into. */
+  readonly deps: Composition;
   readonly config: Config;
   readonly clock: TestClock;
   readonly dataDir: string;

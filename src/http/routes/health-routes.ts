@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { LinkStore } from '../../core/ports.js';
+import type { ReadinessCheck } from '../../deps.js';
 import { StoreUnavailableError } from '../../core/errors.js';
 import { NO_SECURITY } from '../auth.js';
 import { errorResponses } from '../schemas.js';
 
 const common = { tags: ['operations'], security: NO_SECURITY };
 
-export function registerHealthRoutes(app: FastifyInstance, store: LinkStore): void {
+export function registerHealthRoutes(app: FastifyInstance, readiness: ReadinessCheck): void {
   app.get('/healthz', {
     schema: { ...common, operationId: 'checkLiveness', summary: 'The process is alive', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
   }, async () => ({ status: 'ok' }));
@@ -19,7 +19,7 @@ export function registerHealthRoutes(app: FastifyInstance, store: LinkStore): vo
     },
   }, async () => {
     try {
-      await store.ping();
+      await readiness.ping();
     } catch (error) {
       // The store's own 503 says why (its files were deleted, say); anything else is generic.
       throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError('The database does not answer; this instance is not ready.');

@@ -1,0 +1,38 @@
+import type { Logger } from 'pino';
+import { ConfigError, type Config } from '../config.js';
+import type { OpenDatabase } from './database.js';
+import { migrateToLatest } from './migrations.js';
+import { describePostgresUrl } from './postgres-database.js';
+import { isUnavailable } from './store-errors.js';
+
+const FIRST_RETRY_MS = 500;
+const LONGEST_RETRY_MS = 5_000;
+
+/**
+ * Applies the migrations, waiting for a PostgreSQL server that is not reachable yet (it may be
+ * starting beside us): one log line per attempt, not a stack trace, and no limit, as a process
+ * supervisor would otherwise restart us in a loop. Any other failure stops start-up at once.
+ */
+export async function migrateWhenReachable(database: OpenDatabase, config: Config, logger?: Pick<Logger, 'info' | 'warn'>): Promise<void> {
+  let delay = FIRST_RETRY_MS;
+  for (;;) {
+    try {
+      await migrateToLatest(database.db, database.dialect);
+      return;
+    } catch (error) {
+      if (config.database.kind !== 'postgres') throw error;
+      if (!isUnavailable(error)) throw refusal(error, config.database.url);
+      const reason = (error as { code?: string; message?: string }).code ?? (error as Error).message;
+      logger?.warn(`PostgreSQL at ${describePostgresUrl(config.database.url)} is not reachable (${reason}); retrying in ${delay / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, LONGEST_RETRY_MS);
+    }
+  }
+}
+
+/** PostgreSQL answered but refused us: a wrong user, password or database name is the operator's to fix. */
+function refusal(error: unknown, url: string): unknown {
+  const code = (error as { code?: string }).code ?? '';
+  if (!/^(28|3D)/.test(code)) return error;
+  return new ConfigError([`DATABASE_URL: PostgreSQL at ${describePostgresUrl(url)} refused the connection: ${(error as Error).message}`]);
+}
