@@ -1,5 +1,9 @@
-// Runs every *.test.ts under test/ with node's own test runner (TypeScript through tsx).
-// Node 20's --test does not expand globs itself, so the files are listed here.
+// Runs every *.test.ts under test/ with node's own test runner (TypeScript through tsx), then the
+// HTTP suites (test/http) a second time on PostgreSQL, so that every API behaviour is proven on
+// both databases. Node 20's --test does not expand globs itself, so the files are listed here.
+//   npm test                      everything, then test/http on PostgreSQL
+//   npm test -- redirect          only files whose path contains "redirect" (both passes)
+//   LINKFORGE_TEST_DATABASE=postgres npm test -- test/http    one pass, on PostgreSQL
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -12,11 +16,23 @@ function testFiles(dir) {
   });
 }
 
+function run(files, env) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
+  return result.status ?? 1;
+}
+
 const filters = process.argv.slice(2);
 const files = testFiles('test').filter((file) => filters.length === 0 || filters.some((f) => file.includes(f))).sort();
 if (files.length === 0) {
   console.error('No test files matched.');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+if (process.env.LINKFORGE_TEST_DATABASE) process.exit(run(files, {}));
+
+const first = run(files, { LINKFORGE_TEST_DATABASE: 'sqlite' });
+const httpFiles = files.filter((file) => file.startsWith(path.join('test', 'http') + path.sep));
+const second = httpFiles.length === 0 ? 0 : (console.log('\n# The HTTP suites again, on PostgreSQL\n'), run(httpFiles, { LINKFORGE_TEST_DATABASE: 'postgres' }));
+process.exit(first !== 0 ? first : second);

@@ -67,14 +67,14 @@ describe('the embedded-mode secret across restarts', () => {
   test('is made once in DATA_DIR with mode 0600, and tokens survive a restart', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-restart-'));
     try {
-      const first = await createTestApp({ DATA_DIR: dataDir });
+      const first = await createTestApp({ DATA_DIR: dataDir }, { database: 'sqlite' });
       const user = await registerUser(first.app);
       await first.close();
       const file = path.join(dataDir, JWT_SECRET_FILE);
       assert.equal(fs.statSync(file).mode & 0o777, 0o600);
       const secret = fs.readFileSync(file, 'utf8');
 
-      const second = await createTestApp({ DATA_DIR: dataDir });
+      const second = await createTestApp({ DATA_DIR: dataDir }, { database: 'sqlite' });
       try {
         const me = await second.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(user.token) });
         assert.equal(me.statusCode, 200);

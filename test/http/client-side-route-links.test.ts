@@ -55,7 +55,8 @@ describe('migration 004 on a database written by the old rules', () => {
   const OLD_SETTINGS_FORM = 'https://app.example.com/';
 
   before(async () => {
-    t = await createTestApp({ RATE_LIMIT_AUTH: '0', RATE_LIMIT_ANON: '0' });
+    // Rows rewritten in the SQLite file to what the old rules stored: this migration's test is SQLite's.
+    t = await createTestApp({ RATE_LIMIT_AUTH: '0', RATE_LIMIT_ANON: '0' }, { database: 'sqlite' });
     owner = await registerUser(t.app);
     other = await registerUser(t.app);
     ids.settings = (await createLink(t.app, owner.token, { url: SETTINGS })).id;

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDeps, type Composition } from '../../src/deps.js';
+import { createTestDatabase, httpSuiteDatabase, type TestDatabase } from './postgres.js';
 import { TestClock } from './test-clock.js';
 
 export interface TestApp {
@@ -16,6 +17,8 @@ export interface TestApp {
   readonly dataDir: string;
   /** Every SQL statement the database ran, in order; tests may reset it. */
   readonly statements: string[];
+  /** The PostgreSQL database of its own, when the app runs on PostgreSQL. */
+  readonly postgres?: TestDatabase;
   close(): Promise<void>;
 }
 
@@ -33,23 +36,39 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}): C
   });
 }
 
-/**
- * A real app on its own fresh SQLite file (in `options.dataDir` when given, e.g. a small
- * filesystem). Background jobs are off unless the env turns them on.
- */
-export async function createTestApp(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Where the data directory goes (e.g. a small filesystem); a fresh temporary one by default. */
+  readonly dataDir?: string;
+  /**
+   * The database: a fresh SQLite file, or a fresh PostgreSQL database of its own. By default the
+   * one LINKFORGE_TEST_DATABASE names (sqlite unless set), which is how the HTTP suites run on both.
+   */
+  readonly database?: 'sqlite' | 'postgres';
+}
+
+/** The settings PostgreSQL mode needs, for a fresh database of its own. */
+export function postgresEnv(database: TestDatabase): Record<string, string> {
+  return { DATABASE_URL: database.url, JWT_SECRET: 'test-secret-test-secret-test-secret-42', DB_POOL_MIN: '0' };
+}
+
+/** A real app on its own fresh database. Background jobs are off unless the env turns them on. */
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-test-'));
-  const config = testConfig(dataDir, env);
+  const postgres = (options.database ?? httpSuiteDatabase()) === 'postgres' && env.DATABASE_URL === undefined
+    ? await createTestDatabase()
+    : undefined;
+  const config = testConfig(dataDir, { ...(postgres ? postgresEnv(postgres) : {}), ...env });
   const clock = new TestClock();
   const statements: string[] = [];
   const deps = await createDeps(config, { clock, onStatement: (sql) => statements.push(sql) });
   const app = await buildApp(deps);
   await app.ready();
   return {
-    app, deps, config, clock, dataDir, statements,
+    app, deps, config, clock, dataDir, statements, postgres,
     async close() {
       await app.close();
       await deps.close();
+      await postgres?.drop();
       if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
