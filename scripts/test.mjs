@@ -1,6 +1,6 @@
 // Runs every *.test.ts under test/ with node's own test runner (TypeScript through tsx), then the
-// HTTP suites (test/http) a second time on PostgreSQL, so that every API behaviour is proven on
-// both databases. Node 20's --test does not expand globs itself, so the files are listed here.
+// HTTP and reaper suites (test/http, test/jobs) a second time on PostgreSQL, so that every API
+// behaviour is proven on both databases. Node 20's --test does not expand globs itself, so the files are listed here.
 //   npm test                      everything, then test/http on PostgreSQL
 //   npm test -- redirect          only files whose path contains "redirect" (both passes)
 //   LINKFORGE_TEST_DATABASE=postgres npm test -- test/http    one pass, on PostgreSQL
@@ -33,6 +33,8 @@ if (files.length === 0) {
 if (process.env.LINKFORGE_TEST_DATABASE) process.exit(run(files, {}));
 
 const first = run(files, { LINKFORGE_TEST_DATABASE: 'sqlite' });
-const httpFiles = files.filter((file) => file.startsWith(path.join('test', 'http') + path.sep));
-const second = httpFiles.length === 0 ? 0 : (console.log('\n# The HTTP suites again, on PostgreSQL\n'), run(httpFiles, { LINKFORGE_TEST_DATABASE: 'postgres' }));
+// The reaper's suites too: its batches, lock and cache marks are proven on PostgreSQL end to end.
+const onBothDatabases = [path.join('test', 'http'), path.join('test', 'jobs')];
+const httpFiles = files.filter((file) => onBothDatabases.some((dir) => file.startsWith(dir + path.sep)));
+const second = httpFiles.length === 0 ? 0 : (console.log('\n# The HTTP and reaper suites again, on PostgreSQL\n'), run(httpFiles, { LINKFORGE_TEST_DATABASE: 'postgres' }));
 process.exit(first !== 0 ? first : second);

@@ -60,7 +60,7 @@ describe('a failing run', () => {
   });
 
   test('a mark batch that fails leaves its links ACTIVE and their cache entries live', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '2', CACHE_TTL: '1d' });
+    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '2', CACHE_TTL: '1d', CACHE_LOCAL_TTL: '1d' });
     try {
       const ids = await expiredLinks(t.deps, 4, HOUR);
       t.clock.advance(-2 * HOUR);
@@ -134,7 +134,8 @@ describe('an unreachable database', () => {
 
 describe('shutdown', () => {
   test('close() lets the batch in progress finish, records the run and releases the lock before the database closes', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d' });
+    // The run is read back from the SQLite file after the database closed: this one is SQLite's.
+    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d' }, { database: 'sqlite' });
     const dbFile = path.join(t.dataDir, 'linkforge.db');
     try {
       const ids = await expiredLinks(t.deps, 6, HOUR);

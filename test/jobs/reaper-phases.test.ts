@@ -53,7 +53,7 @@ describe('phase 1: mark', () => {
   });
 
   test('marking turns cached entries into tombstones; redirects stay read-only: 410, then 404 once purged and the tombstone is gone', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_RETENTION: '0', CLEANUP_BUFFER: '0', CACHE_TTL: '1d', CACHE_TOMBSTONE_TTL: '80ms' });
+    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_RETENTION: '0', CLEANUP_BUFFER: '0', CACHE_TTL: '1d', CACHE_LOCAL_TTL: '1d', CACHE_TOMBSTONE_TTL: '80ms' });
     try {
       const link = await linkInState(t.deps, { expiresAt: t.clock.now() + HOUR });
       assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 302);
