@@ -2,7 +2,9 @@
  * Measuring servers against each other and printing the figures: the bare baseline and the app
  * (or several app instances at once) on the same traffic, in alternating rounds.
  */
-import { load, loadTogether, mergeLoads, percentileMs, type Loadgen, type RawLoad, type Traffic } from './load.js';
+import fs from 'node:fs';
+import { prime } from './http-client.js';
+import { load, loadTogether, mergeLoads, percentileMs, runWrk, type Loadgen, type RawLoad, type Traffic } from './load.js';
 import { addCounts, statsOf, sumStats, type Server, type ServerStats } from './servers.js';
 
 export interface MeasureSettings {
@@ -111,6 +113,19 @@ export async function compare(settings: MeasureSettings, scenario: string, bare:
     console.error(`  ${m.scenario.padEnd(36)} ${m.server.padEnd(14)} ${fmtInt(m.requestsPerSecond).padStart(7)} req/s  p99 ${fmtMs(m.latencyMs.p99)} ms  server CPU ${m.serverCpuPercent.toFixed(0)} %`);
   }
   return result;
+}
+
+/** GETs every code of the file once (wrk's walk.lua, or prime()); answers the statuses the server sent meanwhile. */
+export async function walkCodes(server: Server, codesFile: string, withWrk: boolean, connections: number): Promise<Readonly<Record<string, number>>> {
+  await statsOf(server, true);
+  if (withWrk) {
+    const run = runWrk('walk.lua', server.port, connections, 24 * 3600, [codesFile]);
+    run.onLine = (line) => { if (line === 'WALK_DONE') run.stop(); };
+    await run.finished;
+  } else {
+    await prime(server.port, fs.readFileSync(codesFile, 'utf8').split('\n').filter(Boolean), connections);
+  }
+  return (await statsOf(server)).statusCounts;
 }
 
 // ---------------------------------------------------------------------------------------------
