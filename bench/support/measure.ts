@@ -75,18 +75,25 @@ function summarize(scenario: string, server: string, expect: Expect, rounds: rea
 }
 
 /**
- * One server, or several loaded at the same time, each by a load generator of its own with its
- * share of the connections; their figures are summed (CPU per response over all of them).
+ * One server, or a list loaded at the same time, one load generator an entry with its share of
+ * the connections; the figures of the servers are summed (CPU per response over all of them).
+ * A server may stand in the list twice: `[bare, bare]` is the bare server under two load generators.
  */
 export type Side = Server | readonly Server[];
 
-const serversOf = (side: Side): readonly Server[] => ('child' in side ? [side] : side);
-const nameOf = (side: Side) => serversOf(side).map((s) => s.name).join(' + ');
+const targetsOf = (side: Side): readonly Server[] => ('child' in side ? [side] : side);
+const serversOf = (side: Side): readonly Server[] => [...new Set(targetsOf(side))];
+
+function nameOf(side: Side): string {
+  const name = serversOf(side).map((s) => s.name).join(' + ');
+  const generators = targetsOf(side).length;
+  return generators > 1 ? `${name} (${generators} load gens)` : name;
+}
 
 async function loadSide(side: Side, traffic: Traffic, loadgen: Loadgen, connections: number, seconds: number): Promise<RawLoad> {
-  const servers = serversOf(side);
-  const each = Math.max(1, Math.round(connections / servers.length));
-  return loadTogether(servers.map((s) => load(s.port, traffic, { loadgen, connections: each, seconds })));
+  const targets = targetsOf(side);
+  const each = Math.max(1, Math.round(connections / targets.length));
+  return loadTogether(targets.map((s) => load(s.port, traffic, { loadgen, connections: each, seconds })));
 }
 
 /**
@@ -182,4 +189,13 @@ export function printRatioLines(lines: readonly RatioLine[]): void {
 }
 
 export const rps = (m: Measurement) => m.requestsPerSecond;
+/** The app's req/s as a share of the bare server's, both measured in the same rounds. */
+export const vsBare = ([bare, app]: readonly [Measurement, Measurement]) => rps(app) / rps(bare);
+
+/** What a group of scenarios adds to the report. */
+export interface BenchPart {
+  readonly rows: Measurement[];
+  readonly ratioLines: RatioLine[];
+  readonly notes: string[];
+}
 export const cpu = (m: Measurement) => m.serverCpuMicrosPerResponse;
