@@ -4,6 +4,7 @@
  *
  *   npm run bench:redirect          (= npx tsx bench/redirect.ts)
  *   BENCH_SCENARIOS=creates BENCH_SECONDS=2 npm run bench:redirect      (only the creates, quick)
+ *   BENCH_PROFILE=scaled npm run bench:redirect      (embedded hits and misses, then PostgreSQL + Redis)
  *
  * Redirects (scenarios hits, misses, unknown, fresh): seeds a fresh SQLite file (schema from the
  * real migrations) with 100,000 anonymous links, starts the real app twice in child processes (LRU
@@ -16,6 +17,13 @@
  * `POST /api/urls` (JWT bearer), each against the bare server in the same ABBA rounds. Then it
  * SIGKILLs both servers and checks that the rows on disk equal the 201s they sent (acknowledged =
  * stored).
+ * Scaled profile (BENCH_PROFILE=scaled: scenarios hits, misses, scaled-hits, redis-misses,
+ * pg-misses, two-instances; see bench/support/scaled-scenarios.ts): the same links also go into a
+ * PostgreSQL database of the run's own on 127.0.0.1:5432, and the app runs on it with Redis
+ * (127.0.0.1:6379, a key prefix of the run's own), against the same bare server in the same run:
+ * cache hits, misses served by Redis, misses served by PostgreSQL, and two instances at once.
+ * The database and the keys are removed at the end. Scaled scenarios may also be named in
+ * BENCH_SCENARIOS without the profile.
  * Prints requests/s, p50/p99, unexpected statuses, server CPU per response, the ratios and targets
  * of SPEC section 11 and issue 7, and the app's RSS. Stops its children and deletes its temp dir
  * when done, also on Ctrl-C.
@@ -26,8 +34,8 @@
  * figure is a floor and every ratio against it flatters the app. The table shows the load
  * generator's CPU; a row where it is near 100 % measured the load generator, not the server.
  *
- * Environment (all optional): BENCH_SCENARIOS (hits,misses,unknown,fresh,creates) which ones to
- * run; BENCH_SECONDS (10) measured seconds per server and scenario, split into BENCH_ROUNDS (2)
+ * Environment (all optional): BENCH_PROFILE (embedded) or scaled; BENCH_SCENARIOS which ones to
+ * run (embedded: hits,misses,unknown,fresh,creates; scaled: hits,misses and the scaled ones); BENCH_SECONDS (10) measured seconds per server and scenario, split into BENCH_ROUNDS (2)
  * rounds taken in ABBA order; BENCH_WARMUP_SECONDS (3) of warm-up before them;
  * BENCH_CONNECTIONS (50) for redirects; BENCH_CREATE_CONNECTIONS (64) for creates;
  * BENCH_LINKS (100000); BENCH_HOT (1000) hot-set size; BENCH_SEED (1);
@@ -45,7 +53,8 @@ import { compileAppInBackground } from './support/compile-app.js';
 import { envInt, envList, loadAverage } from './support/env.js';
 import { get, prime, registerUser } from './support/http-client.js';
 import { chooseLoadgen } from './support/load.js';
-import { compare, cpu, fmtInt, fmtMb, fmtMs, printRatioLines, printTable, rps, verdict, type Measurement, type MeasureSettings, type RatioLine } from './support/measure.js';
+import { compare, cpu, fmtInt, fmtMb, fmtMs, printRatioLines, printTable, rps, verdict, type BenchPart, type Measurement, type MeasureSettings, type RatioLine } from './support/measure.js';
+import { SCALED_SCENARIOS, scaledScenarios } from './support/scaled-scenarios.js';
 import { codeFrom, isShortCode, makeLinks, pick, prepareDatabase, seedDatabase, writeLines, type SeededLink } from './support/seed-links.js';
 import { seededRandom } from './support/seeded-random.js';
 import { appSettings, killServer, servedCount, startServer, statsOf, type Server } from './support/servers.js';
@@ -53,7 +62,10 @@ import { appSettings, killServer, servedCount, startServer, statsOf, type Server
 // ---------------------------------------------------------------------------------------------
 // Settings
 
-const SCENARIOS = envList('BENCH_SCENARIOS', ['hits', 'misses', 'unknown', 'fresh', 'creates'] as const);
+const EMBEDDED = ['hits', 'misses', 'unknown', 'fresh', 'creates'] as const;
+const PROFILE = process.env.BENCH_PROFILE?.trim() || 'embedded';
+if (PROFILE !== 'embedded' && PROFILE !== 'scaled') throw new Error(`BENCH_PROFILE must be embedded or scaled (got "${PROFILE}")`);
+const SCENARIOS = envList('BENCH_SCENARIOS', [...EMBEDDED, ...SCALED_SCENARIOS], PROFILE === 'scaled' ? ['hits', 'misses', ...SCALED_SCENARIOS] : EMBEDDED);
 const SECONDS = envInt('BENCH_SECONDS', 10, 1);
 const WARMUP_SECONDS = envInt('BENCH_WARMUP_SECONDS', 3, 0);
 const CONNECTIONS = envInt('BENCH_CONNECTIONS', 50, 1);
@@ -68,7 +80,9 @@ if (SECONDS / ROUNDS < 1) throw new Error('BENCH_SECONDS / BENCH_ROUNDS must be 
 const EXPIRING_SHARE = 0.1; // one link in ten expires (302); the rest never do (301)
 const CODE_LENGTH = 7;
 const PROBE_LENGTH = 8; // fresh unknown codes are one character longer than any seeded code
-const REDIRECTS = ['hits', 'misses', 'unknown', 'fresh'].some((s) => SCENARIOS.has(s as 'hits'));
+const EMBEDDED_REDIRECTS = ['hits', 'misses', 'unknown', 'fresh'].some((s) => SCENARIOS.has(s as 'hits'));
+const SCALED = SCALED_SCENARIOS.some((s) => SCENARIOS.has(s));
+const REDIRECTS = EMBEDDED_REDIRECTS || SCALED;
 
 const MEASURE: MeasureSettings = { loadgen: LOADGEN, connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, warmupSeconds: WARMUP_SECONDS };
 
@@ -108,13 +122,7 @@ interface Setup {
   readonly execArgv: string[];
 }
 
-interface RedirectResult {
-  readonly rows: Measurement[];
-  readonly ratioLines: RatioLine[];
-  readonly notes: string[];
-}
-
-async function redirectScenarios(setup: Setup): Promise<RedirectResult> {
+async function redirectScenarios(setup: Setup): Promise<BenchPart> {
   const config = loadConfig(setup.benchEnv);
   if (config.database.kind !== 'sqlite') throw new Error('the bench needs the embedded SQLite database');
   console.error(`seeding ${fmtInt(LINK_COUNT)} links into ${config.database.path}`);
@@ -150,13 +158,15 @@ async function redirectScenarios(setup: Setup): Promise<RedirectResult> {
     startServer('app', appServer, [srcDir], { env: setup.appEnv({}), execArgv: setup.execArgv }),
     startServer('app (no LRU)', appServer, [srcDir], { env: setup.appEnv({ CACHE_MAX_ENTRIES: '0' }), execArgv: setup.execArgv }),
   ]);
-  await checkAnswers([bare, appCached, appUncached], pick(links, 20, random), unknown, permanentCacheControl);
+  const sample = pick(links, 20, random);
+  await checkAnswers([bare, appCached, appUncached], sample, unknown, permanentCacheControl);
   const rssAtStart = (await statsOf(appCached)).rssBytes;
 
   console.error(`measuring redirects with ${LOADGEN}: ${SECONDS} s per server and scenario in ${ROUNDS} round(s) after ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections, pipelining 1`);
   const rows: Measurement[] = [];
   const ratioLines: RatioLine[] = [];
   let hits: Measurement | undefined;
+  let hitsPair: [Measurement, Measurement] | undefined;
   if (SCENARIOS.has('hits')) {
     const primed = await prime(appCached.port, hot.map((l) => l.code));
     if ((primed.get(404) ?? 0) > 0 || (await statsOf(appCached)).cacheSize < HOT_COUNT) {
@@ -165,6 +175,7 @@ async function redirectScenarios(setup: Setup): Promise<RedirectResult> {
     const [aBare, aApp] = await compare(MEASURE, `(a) cache hits, ${fmtInt(HOT_COUNT)} hot`, bare, appCached, { codesFile: hotFile }, 'redirect');
     rows.push(aBare, aApp);
     hits = aApp;
+    hitsPair = [aBare, aApp];
     const hitsVsBare = rps(aApp) / rps(aBare);
     ratioLines.push(
       ['cache hits vs bare (a)', hitsVsBare.toFixed(2), `≥ ${TARGETS.hitsVsBare} (aim ${TARGETS.hitsVsBareAim})`,
@@ -208,18 +219,24 @@ async function redirectScenarios(setup: Setup): Promise<RedirectResult> {
       ['non-404 in (d)', String(dApp.unexpected), '0', verdict(dApp.unexpected === 0)]);
   }
 
-  // Every link in the LRU at once (CACHE_MAX_ENTRIES defaults to 100k): the memory a full cache costs.
-  const full = await prime(appCached.port, links.map((l) => l.code));
-  const fullStats = await statsOf(appCached);
-  ratioLines.push(
-    ['RSS app, after the redirect scenarios', fmtMb(rssAfterMain), `< ${TARGETS.rssMb} MB`, underMb(rssAfterMain)],
-    [`RSS app, all ${fmtInt(fullStats.cacheSize)} links cached`, fmtMb(fullStats.rssBytes), `< ${TARGETS.rssMb} MB`, underMb(fullStats.rssBytes)],
-  );
-  const notes = [
-    'Statuses are counted by each server as it answers (a writeHead probe, the same in all), so they are exact whatever the load generator.',
-    `RSS app at start ${fmtMb(rssAtStart)} · bare server ${fmtMb((await statsOf(bare)).rssBytes)} · full-cache prime statuses ${JSON.stringify(Object.fromEntries(full))}`,
-  ];
-  return { rows, ratioLines, notes };
+  const notes = ['Statuses are counted by each server as it answers (a writeHead probe, the same in all), so they are exact whatever the load generator.'];
+  if (EMBEDDED_REDIRECTS) {
+    // Every link in the LRU at once (CACHE_MAX_ENTRIES defaults to 100k): the memory a full cache costs.
+    const full = await prime(appCached.port, links.map((l) => l.code));
+    const fullStats = await statsOf(appCached);
+    ratioLines.push(
+      ['RSS app, after the redirect scenarios', fmtMb(rssAfterMain), `< ${TARGETS.rssMb} MB`, underMb(rssAfterMain)],
+      [`RSS app, all ${fmtInt(fullStats.cacheSize)} links cached`, fmtMb(fullStats.rssBytes), `< ${TARGETS.rssMb} MB`, underMb(fullStats.rssBytes)],
+    );
+    notes.push(`RSS app at start ${fmtMb(rssAtStart)} · bare server ${fmtMb((await statsOf(bare)).rssBytes)} · full-cache prime statuses ${JSON.stringify(Object.fromEntries(full))}`);
+  }
+  if (!SCALED) return { rows, ratioLines, notes };
+  const scaled = await scaledScenarios({
+    scenarios: SCENARIOS, settings: MEASURE, appSettings: setup.benchEnv, appEnv: setup.appEnv, srcDir, execArgv: setup.execArgv,
+    bare, domain, links, hot, hotFile, allFile, embeddedHits: hitsPair,
+    checkAnswers: (servers) => checkAnswers(servers, sample, unknown, permanentCacheControl),
+  });
+  return { rows: [...rows, ...scaled.rows], ratioLines: [...ratioLines, ...scaled.ratioLines], notes: [...notes, ...scaled.notes] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -235,7 +252,7 @@ function countRows(file: string, where = '1'): number {
   }
 }
 
-async function createScenarios(setup: Setup): Promise<RedirectResult> {
+async function createScenarios(setup: Setup): Promise<BenchPart> {
   const dataDir = path.join(setup.tempDir, 'create-data');
   const appConfig = loadConfig({ ...setup.benchEnv, DATA_DIR: dataDir });
   if (appConfig.database.kind !== 'sqlite') throw new Error('the bench needs the embedded SQLite database');
@@ -299,7 +316,7 @@ async function main(): Promise<void> {
   const tempDir = makeTempDir('linkforge-bench-');
   const benchEnv = appSettings(path.join(tempDir, 'data'), { CLEANUP_ENABLED: 'false' });
   const loadAtStart = loadAverage();
-  console.error(`linkforge redirect bench: node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAtStart}, scenarios ${[...SCENARIOS].join(',')}`);
+  console.error(`linkforge redirect bench: node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAtStart}, profile ${PROFILE}, scenarios ${[...SCENARIOS].join(',')}`);
   if (APP_RUNTIME === 'build') console.error('compiling src/ with tsc into the temp dir (in the background)');
   const setup: Setup = {
     tempDir,
@@ -308,13 +325,13 @@ async function main(): Promise<void> {
     appEnv: (extra) => ({ ...baseEnv(), ...benchEnv, ...extra }),
     execArgv: APP_RUNTIME === 'tsx' ? ['--import', 'tsx'] : [],
   };
-  const parts: RedirectResult[] = [];
+  const parts: BenchPart[] = [];
   if (REDIRECTS) parts.push(await redirectScenarios(setup));
   if (SCENARIOS.has('creates')) parts.push(await createScenarios(setup));
   const rows = parts.flatMap((p) => p.rows);
 
   console.log('');
-  console.log(`Linkforge redirect bench · node ${process.version} · ${os.cpus().length} CPUs · ${fmtInt(LINK_COUNT)} links (${Math.round(EXPIRING_SHARE * 100)} % expiring → 302, rest → 301)`);
+  console.log(`Linkforge redirect bench (profile ${PROFILE}) · node ${process.version} · ${os.cpus().length} CPUs · ${fmtInt(LINK_COUNT)} links (${Math.round(EXPIRING_SHARE * 100)} % expiring → 302, rest → 301)`);
   console.log(`app ${APP_RUNTIME === 'build' ? 'compiled by tsc (as npm start runs it)' : 'run from src/ through tsx'} · load average at start ${loadAtStart}`);
   console.log(`${SECONDS} s measured per row (${ROUNDS > 1 ? `${ROUNDS} rounds, ABBA` : '1 round'}) after ${WARMUP_SECONDS} s warm-up · ${CONNECTIONS} connections for redirects, ${CREATE_CONNECTIONS} for creates · pipelining 1 · ${LOADGEN} in its own process · 127.0.0.1`);
   console.log('');
