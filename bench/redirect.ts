@@ -53,7 +53,7 @@ import { compileAppInBackground } from './support/compile-app.js';
 import { envInt, envList, loadAverage } from './support/env.js';
 import { get, prime, registerUser } from './support/http-client.js';
 import { chooseLoadgen } from './support/load.js';
-import { compare, cpu, fmtInt, fmtMb, fmtMs, printRatioLines, printTable, rps, verdict, type BenchPart, type Measurement, type MeasureSettings, type RatioLine } from './support/measure.js';
+import { compare, cpu, primeHot, fmtInt, fmtMb, fmtMs, printRatioLines, printTable, rps, verdict, type BenchPart, type Measurement, type MeasureSettings, type RatioLine } from './support/measure.js';
 import { SCALED_SCENARIOS, scaledScenarios } from './support/scaled-scenarios.js';
 import { codeFrom, isShortCode, makeLinks, pick, prepareDatabase, seedDatabase, writeLines, type SeededLink } from './support/seed-links.js';
 import { seededRandom } from './support/seeded-random.js';
@@ -168,10 +168,7 @@ async function redirectScenarios(setup: Setup): Promise<BenchPart> {
   let hits: Measurement | undefined;
   let hitsPair: [Measurement, Measurement] | undefined;
   if (SCENARIOS.has('hits')) {
-    const primed = await prime(appCached.port, hot.map((l) => l.code));
-    if ((primed.get(404) ?? 0) > 0 || (await statsOf(appCached)).cacheSize < HOT_COUNT) {
-      throw new Error(`hot set did not warm the LRU: ${JSON.stringify([...primed])}`);
-    }
+    await primeHot(appCached, hot.map((l) => l.code));
     const [aBare, aApp] = await compare(MEASURE, `(a) cache hits, ${fmtInt(HOT_COUNT)} hot`, bare, appCached, { codesFile: hotFile }, 'redirect');
     rows.push(aBare, aApp);
     hits = aApp;
@@ -233,7 +230,7 @@ async function redirectScenarios(setup: Setup): Promise<BenchPart> {
   if (!SCALED) return { rows, ratioLines, notes };
   const scaled = await scaledScenarios({
     scenarios: SCENARIOS, settings: MEASURE, appSettings: setup.benchEnv, appEnv: setup.appEnv, srcDir, execArgv: setup.execArgv,
-    bare, domain, links, hot, hotFile, allFile, embeddedHits: hitsPair,
+    bare, domain, links, hotCodes: hot.map((l) => l.code), hotFile, allFile, embeddedHits: hitsPair,
     checkAnswers: (servers) => checkAnswers(servers, sample, unknown, permanentCacheControl),
   });
   return { rows: [...rows, ...scaled.rows], ratioLines: [...ratioLines, ...scaled.ratioLines], notes: [...notes, ...scaled.notes] };

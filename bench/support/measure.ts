@@ -122,6 +122,13 @@ export async function compare(settings: MeasureSettings, scenario: string, bare:
   return result;
 }
 
+/** GETs each of `codes` once; fails unless the server's in-process tier then holds all of them. */
+export async function primeHot(server: Server, codes: readonly string[]): Promise<void> {
+  const primed = await prime(server.port, codes);
+  const { cacheSize } = await statsOf(server);
+  if ((primed.get(404) ?? 0) > 0 || cacheSize < codes.length) throw new Error(`${server.name}: the hot set did not warm the in-process tier (${cacheSize} cached, ${JSON.stringify([...primed])})`);
+}
+
 /** GETs every code of the file once (wrk's walk.lua, or prime()); answers the statuses the server sent meanwhile. */
 export async function walkCodes(server: Server, codesFile: string, withWrk: boolean, connections: number): Promise<Readonly<Record<string, number>>> {
   await statsOf(server, true);
