@@ -38,8 +38,9 @@ import { loadConfig } from '../src/config.js';
 import { baseEnv, makeTempDir, runBench, SUPPORT } from './support/children.js';
 import { compileAppInBackground } from './support/compile-app.js';
 import { envInt, loadAverage } from './support/env.js';
-import { postJson, prime, registerUser, request } from './support/http-client.js';
-import { hasWrk, runWrk } from './support/load.js';
+import { postJson, registerUser, request } from './support/http-client.js';
+import { hasWrk } from './support/load.js';
+import { walkCodes } from './support/measure.js';
 import { makeLinks, pick, prepareDatabase, seedDatabase, writeLines } from './support/seed-links.js';
 import { seededRandom } from './support/seeded-random.js';
 import { appSettings, startServer, statsOf, type Server } from './support/servers.js';
@@ -125,19 +126,6 @@ async function seed(config: ReturnType<typeof loadConfig>, tempDir: string): Pro
   return writeLines(tempDir, 'codes.txt', pick(live, CODES, random));
 }
 
-/** GETs every code of the file once; answers the statuses the app sent meanwhile. */
-async function walkCodes(app: Server, codesFile: string): Promise<Readonly<Record<string, number>>> {
-  await statsOf(app, true);
-  if (LOADGEN === 'wrk') {
-    const run = runWrk('walk.lua', app.port, CONNECTIONS, 24 * 3600, [codesFile]);
-    run.onLine = (line) => { if (line === 'WALK_DONE') run.stop(); };
-    await run.finished;
-  } else {
-    await prime(app.port, fs.readFileSync(codesFile, 'utf8').split('\n').filter(Boolean), CONNECTIONS);
-  }
-  return (await statsOf(app)).statusCounts;
-}
-
 interface CleanupRun { readonly status: string; readonly marked_expired: number; readonly purged: number; readonly duration_ms: number; readonly error: string | null }
 
 /** One reaper run through the admin API; answers when it has ended. */
@@ -189,7 +177,7 @@ async function main(): Promise<void> {
 
     console.error(`requesting ${fmtInt(CODES)} distinct codes with ${LOADGEN}`);
     const walkStarted = Date.now();
-    const statuses = await walkCodes(app, codesFile);
+    const statuses = await walkCodes(app, codesFile, LOADGEN === 'wrk', CONNECTIONS);
     const walkMs = Date.now() - walkStarted;
     const { cacheSize } = await statsOf(app);
     rows.push({ step: `after ${fmtInt(CODES)} distinct codes`, rssBytes: await settled(),

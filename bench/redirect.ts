@@ -4,6 +4,7 @@
  *
  *   npm run bench:redirect          (= npx tsx bench/redirect.ts)
  *   BENCH_SCENARIOS=creates BENCH_SECONDS=2 npm run bench:redirect      (only the creates, quick)
+ *   BENCH_PROFILE=scaled npm run bench:redirect      (embedded hits and misses, then PostgreSQL + Redis)
  *
  * Redirects (scenarios hits, misses, unknown, fresh): seeds a fresh SQLite file (schema from the
  * real migrations) with 100,000 anonymous links, starts the real app twice in child processes (LRU
@@ -16,6 +17,13 @@
  * `POST /api/urls` (JWT bearer), each against the bare server in the same ABBA rounds. Then it
  * SIGKILLs both servers and checks that the rows on disk equal the 201s they sent (acknowledged =
  * stored).
+ * Scaled profile (BENCH_PROFILE=scaled: scenarios hits, misses, scaled-hits, redis-misses,
+ * pg-misses, two-instances; see bench/support/scaled-scenarios.ts): the same links also go into a
+ * PostgreSQL database of the run's own on 127.0.0.1:5432, and the app runs on it with Redis
+ * (127.0.0.1:6379, a key prefix of the run's own), against the same bare server in the same run:
+ * cache hits, misses served by Redis, misses served by PostgreSQL, and two instances at once.
+ * The database and the keys are removed at the end. Scaled scenarios may also be named in
+ * BENCH_SCENARIOS without the profile.
  * Prints requests/s, p50/p99, unexpected statuses, server CPU per response, the ratios and targets
  * of SPEC section 11 and issue 7, and the app's RSS. Stops its children and deletes its temp dir
  * when done, also on Ctrl-C.
@@ -26,8 +34,8 @@
  * figure is a floor and every ratio against it flatters the app. The table shows the load
  * generator's CPU; a row where it is near 100 % measured the load generator, not the server.
  *
- * Environment (all optional): BENCH_SCENARIOS (hits,misses,unknown,fresh,creates) which ones to
- * run; BENCH_SECONDS (10) measured seconds per server and scenario, split into BENCH_ROUNDS (2)
+ * Environment (all optional): BENCH_PROFILE (embedded) or scaled; BENCH_SCENARIOS which ones to
+ * run (embedded: hits,misses,unknown,fresh,creates; scaled: hits,misses and the scaled ones); BENCH_SECONDS (10) measured seconds per server and scenario, split into BENCH_ROUNDS (2)
  * rounds taken in ABBA order; BENCH_WARMUP_SECONDS (3) of warm-up before them;
  * BENCH_CONNECTIONS (50) for redirects; BENCH_CREATE_CONNECTIONS (64) for creates;
  * BENCH_LINKS (100000); BENCH_HOT (1000) hot-set size; BENCH_SEED (1);
@@ -44,15 +52,20 @@ import { baseEnv, makeTempDir, REPO, runBench, SUPPORT } from './support/childre
 import { compileAppInBackground } from './support/compile-app.js';
 import { envInt, envList, loadAverage } from './support/env.js';
 import { get, prime, registerUser } from './support/http-client.js';
-import { chooseLoadgen, load, mergeLoads, percentileMs, type RawLoad, type Traffic } from './support/load.js';
+import { chooseLoadgen } from './support/load.js';
+import { compare, cpu, primeHot, fmtInt, fmtMb, fmtMs, printRatioLines, printTable, rps, verdict, type BenchPart, type Measurement, type MeasureSettings, type RatioLine } from './support/measure.js';
+import { SCALED_SCENARIOS, scaledScenarios } from './support/scaled-scenarios.js';
 import { codeFrom, isShortCode, makeLinks, pick, prepareDatabase, seedDatabase, writeLines, type SeededLink } from './support/seed-links.js';
 import { seededRandom } from './support/seeded-random.js';
-import { addCounts, appSettings, killServer, servedCount, startServer, statsOf, type Server, type ServerStats } from './support/servers.js';
+import { appSettings, killServer, servedCount, startServer, statsOf, type Server } from './support/servers.js';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
 
-const SCENARIOS = envList('BENCH_SCENARIOS', ['hits', 'misses', 'unknown', 'fresh', 'creates'] as const);
+const EMBEDDED = ['hits', 'misses', 'unknown', 'fresh', 'creates'] as const;
+const PROFILE = process.env.BENCH_PROFILE?.trim() || 'embedded';
+if (PROFILE !== 'embedded' && PROFILE !== 'scaled') throw new Error(`BENCH_PROFILE must be embedded or scaled (got "${PROFILE}")`);
+const SCENARIOS = envList('BENCH_SCENARIOS', [...EMBEDDED, ...SCALED_SCENARIOS], PROFILE === 'scaled' ? ['hits', 'misses', ...SCALED_SCENARIOS] : EMBEDDED);
 const SECONDS = envInt('BENCH_SECONDS', 10, 1);
 const WARMUP_SECONDS = envInt('BENCH_WARMUP_SECONDS', 3, 0);
 const CONNECTIONS = envInt('BENCH_CONNECTIONS', 50, 1);
@@ -67,7 +80,11 @@ if (SECONDS / ROUNDS < 1) throw new Error('BENCH_SECONDS / BENCH_ROUNDS must be 
 const EXPIRING_SHARE = 0.1; // one link in ten expires (302); the rest never do (301)
 const CODE_LENGTH = 7;
 const PROBE_LENGTH = 8; // fresh unknown codes are one character longer than any seeded code
-const REDIRECTS = ['hits', 'misses', 'unknown', 'fresh'].some((s) => SCENARIOS.has(s as 'hits'));
+const EMBEDDED_REDIRECTS = ['hits', 'misses', 'unknown', 'fresh'].some((s) => SCENARIOS.has(s as 'hits'));
+const SCALED = SCALED_SCENARIOS.some((s) => SCENARIOS.has(s));
+const REDIRECTS = EMBEDDED_REDIRECTS || SCALED;
+
+const MEASURE: MeasureSettings = { loadgen: LOADGEN, connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, warmupSeconds: WARMUP_SECONDS };
 
 const TARGETS = { hitsVsBare: 0.7, hitsVsBareAim: 0.8, missesVsHits: 0.7, p99Ms: 5, rssMb: 200, anonCreatesPerSecond: 5_000, createP99Ms: 50 };
 
@@ -92,147 +109,6 @@ async function checkAnswers(servers: readonly Server[], sample: readonly SeededL
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Measuring
-
-/** The statuses a scenario expects; everything else counts as unexpected. */
-type Expect = 'redirect' | 'not_found' | 'created';
-
-const isExpected: Record<Expect, (status: string) => boolean> = {
-  redirect: (status) => status.startsWith('3'),
-  not_found: (status) => status === '404',
-  created: (status) => status === '201',
-};
-
-interface Measurement {
-  readonly scenario: string;
-  readonly server: string;
-  readonly requestsPerSecond: number;
-  readonly roundRequestsPerSecond: readonly number[];
-  readonly latencyMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly p999: number; readonly max: number };
-  readonly statusCounts: Readonly<Record<string, number>>;
-  readonly errors: number;
-  readonly timeouts: number;
-  /** Responses (as counted by the server) other than the expected ones, plus the load generator's socket errors and timeouts. */
-  readonly unexpected: number;
-  readonly serverCpuPercent: number;
-  /** Server CPU time per response: unlike req/s, barely moved by other work on the machine. */
-  readonly serverCpuMicrosPerResponse: number;
-  readonly loadCpuPercent: number;
-  readonly eventLoopDelayP99Ms: number;
-}
-
-interface Round {
-  readonly raw: RawLoad;
-  readonly stats: ServerStats;
-}
-
-function summarize(scenario: string, server: string, expect: Expect, rounds: readonly Round[]): Measurement {
-  const raw = mergeLoads(rounds.map((r) => r.raw));
-  const statusCounts: Record<string, number> = {};
-  for (const { stats } of rounds) addCounts(statusCounts, stats.statusCounts);
-  const served = Object.values(statusCounts).reduce((sum, count) => sum + count, 0);
-  const expected = Object.entries(statusCounts).filter(([status]) => isExpected[expect](status)).reduce((sum, [, count]) => sum + count, 0);
-  const serverCpuSeconds = rounds.reduce((sum, { raw: r, stats }) => sum + stats.cpuPercent * r.durationSeconds, 0);
-  const percentile = (p: number) => percentileMs(raw.latencyUs, p);
-  return {
-    scenario,
-    server,
-    requestsPerSecond: raw.responses / raw.durationSeconds,
-    roundRequestsPerSecond: rounds.map((r) => r.raw.responses / r.raw.durationSeconds),
-    latencyMs: { p50: percentile(50), p90: percentile(90), p99: percentile(99), p999: percentile(99.9), max: percentile(100) },
-    statusCounts,
-    errors: raw.errors,
-    timeouts: raw.timeouts,
-    unexpected: served - expected + raw.errors + raw.timeouts,
-    serverCpuPercent: serverCpuSeconds / raw.durationSeconds,
-    serverCpuMicrosPerResponse: rounds.reduce((sum, r) => sum + r.stats.cpuMicros, 0) / raw.responses,
-    loadCpuPercent: raw.cpuPercent,
-    eventLoopDelayP99Ms: Math.max(...rounds.map((r) => r.stats.eventLoopDelayP99Ms)),
-  };
-}
-
-/**
- * Measures the bare server and the app on the same traffic. Both are warmed up first; then the
- * measured time is split into ROUNDS rounds taken in ABBA order (bare, app, app, bare, …) so that
- * a slow-down from other work on the machine falls on both about equally.
- */
-async function compare(scenario: string, bare: Server, app: Server, traffic: Traffic, expect: Expect, connections = CONNECTIONS): Promise<[Measurement, Measurement]> {
-  const options = { loadgen: LOADGEN, connections };
-  if (WARMUP_SECONDS > 0) {
-    await load(bare.port, traffic, { ...options, seconds: WARMUP_SECONDS });
-    await load(app.port, traffic, { ...options, seconds: WARMUP_SECONDS });
-  }
-  const rounds = new Map<Server, Round[]>([[bare, []], [app, []]]);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const server of round % 2 === 0 ? [bare, app] : [app, bare]) {
-      await statsOf(server, true); // CPU and event-loop delay count from here
-      const raw = await load(server.port, traffic, { ...options, seconds: SECONDS / ROUNDS });
-      rounds.get(server)!.push({ raw, stats: await statsOf(server) });
-    }
-  }
-  const result = [bare, app].map((server) => summarize(scenario, server.name, expect, rounds.get(server)!)) as [Measurement, Measurement];
-  for (const m of result) {
-    console.error(`  ${m.scenario.padEnd(36)} ${m.server.padEnd(14)} ${fmtInt(m.requestsPerSecond).padStart(7)} req/s  p99 ${fmtMs(m.latencyMs.p99)} ms  server CPU ${m.serverCpuPercent.toFixed(0)} %`);
-  }
-  return result;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Output
-
-const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
-const fmtMs = (n: number) => n.toFixed(2);
-const fmtMb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-const fmtK = (n: number) => `${(n / 1000).toFixed(1)}k`;
-
-function statusSummary(m: Measurement): string {
-  const parts = Object.entries(m.statusCounts).sort(([a], [b]) => a.localeCompare(b)).map(([s, c]) => `${s}:${c}`);
-  if (m.errors) parts.push(`err:${m.errors}`);
-  if (m.timeouts) parts.push(`timeout:${m.timeouts}`);
-  return parts.join(' ');
-}
-
-function printTable(rows: readonly Measurement[]): void {
-  const header = ['scenario', 'server', 'req/s', 'rounds', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'unexpected', 'server CPU', 'CPU µs/resp', 'load CPU', 'statuses'];
-  const lines = rows.map((row, i) => [
-    i > 0 && rows[i - 1]!.scenario === row.scenario ? '' : row.scenario,
-    row.server,
-    fmtInt(row.requestsPerSecond),
-    row.roundRequestsPerSecond.map(fmtK).join('/'),
-    fmtMs(row.latencyMs.p50),
-    fmtMs(row.latencyMs.p90),
-    fmtMs(row.latencyMs.p99),
-    fmtMs(row.latencyMs.p999),
-    String(row.unexpected),
-    `${row.serverCpuPercent.toFixed(0)} %`,
-    row.serverCpuMicrosPerResponse.toFixed(1),
-    `${row.loadCpuPercent.toFixed(0)} %`,
-    statusSummary(row),
-  ]);
-  const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c]!.length)));
-  const render = (cells: string[]) => cells.map((cell, c) => (c >= 2 && c <= 11 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd();
-  console.log(render(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const line of lines) console.log(render(line));
-}
-
-function verdict(ok: boolean, aim?: boolean): string {
-  if (!ok) return 'MISS';
-  return aim === false ? 'pass (below aim)' : 'PASS';
-}
-
-type RatioLine = [name: string, value: string, target: string, result: string];
-
-function printRatioLines(lines: readonly RatioLine[]): void {
-  const w = [0, 1, 2].map((c) => Math.max(...lines.map((l) => l[c]!.length)));
-  for (const [name, value, target, result] of lines) {
-    console.log(`${name.padEnd(w[0]!)}  ${value.padStart(w[1]!)}  ${target.padEnd(w[2]!)}  ${result}`.trimEnd());
-  }
-}
-
-const rps = (m: Measurement) => m.requestsPerSecond;
-const cpu = (m: Measurement) => m.serverCpuMicrosPerResponse;
 const underMb = (bytes: number) => verdict(bytes < TARGETS.rssMb * 1024 * 1024);
 
 // ---------------------------------------------------------------------------------------------
@@ -246,13 +122,7 @@ interface Setup {
   readonly execArgv: string[];
 }
 
-interface RedirectResult {
-  readonly rows: Measurement[];
-  readonly ratioLines: RatioLine[];
-  readonly notes: string[];
-}
-
-async function redirectScenarios(setup: Setup): Promise<RedirectResult> {
+async function redirectScenarios(setup: Setup): Promise<BenchPart> {
   const config = loadConfig(setup.benchEnv);
   if (config.database.kind !== 'sqlite') throw new Error('the bench needs the embedded SQLite database');
   console.error(`seeding ${fmtInt(LINK_COUNT)} links into ${config.database.path}`);
@@ -288,21 +158,21 @@ async function redirectScenarios(setup: Setup): Promise<RedirectResult> {
     startServer('app', appServer, [srcDir], { env: setup.appEnv({}), execArgv: setup.execArgv }),
     startServer('app (no LRU)', appServer, [srcDir], { env: setup.appEnv({ CACHE_MAX_ENTRIES: '0' }), execArgv: setup.execArgv }),
   ]);
-  await checkAnswers([bare, appCached, appUncached], pick(links, 20, random), unknown, permanentCacheControl);
+  const sample = pick(links, 20, random);
+  await checkAnswers([bare, appCached, appUncached], sample, unknown, permanentCacheControl);
   const rssAtStart = (await statsOf(appCached)).rssBytes;
 
   console.error(`measuring redirects with ${LOADGEN}: ${SECONDS} s per server and scenario in ${ROUNDS} round(s) after ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections, pipelining 1`);
   const rows: Measurement[] = [];
   const ratioLines: RatioLine[] = [];
   let hits: Measurement | undefined;
+  let hitsPair: [Measurement, Measurement] | undefined;
   if (SCENARIOS.has('hits')) {
-    const primed = await prime(appCached.port, hot.map((l) => l.code));
-    if ((primed.get(404) ?? 0) > 0 || (await statsOf(appCached)).cacheSize < HOT_COUNT) {
-      throw new Error(`hot set did not warm the LRU: ${JSON.stringify([...primed])}`);
-    }
-    const [aBare, aApp] = await compare(`(a) cache hits, ${fmtInt(HOT_COUNT)} hot`, bare, appCached, { codesFile: hotFile }, 'redirect');
+    await primeHot(appCached, hot.map((l) => l.code));
+    const [aBare, aApp] = await compare(MEASURE, `(a) cache hits, ${fmtInt(HOT_COUNT)} hot`, bare, appCached, { codesFile: hotFile }, 'redirect');
     rows.push(aBare, aApp);
     hits = aApp;
+    hitsPair = [aBare, aApp];
     const hitsVsBare = rps(aApp) / rps(aBare);
     ratioLines.push(
       ['cache hits vs bare (a)', hitsVsBare.toFixed(2), `≥ ${TARGETS.hitsVsBare} (aim ${TARGETS.hitsVsBareAim})`,
@@ -314,7 +184,7 @@ async function redirectScenarios(setup: Setup): Promise<RedirectResult> {
     );
   }
   if (SCENARIOS.has('misses')) {
-    const [bBare, bApp] = await compare(`(b) cache misses, ${fmtInt(LINK_COUNT / 1000)}k uniform`, bare, appUncached, { codesFile: allFile }, 'redirect');
+    const [bBare, bApp] = await compare(MEASURE, `(b) cache misses, ${fmtInt(LINK_COUNT / 1000)}k uniform`, bare, appUncached, { codesFile: allFile }, 'redirect');
     rows.push(bBare, bApp);
     if (hits) {
       const missesVsHits = rps(bApp) / rps(hits);
@@ -333,31 +203,37 @@ async function redirectScenarios(setup: Setup): Promise<RedirectResult> {
   }
   if (SCENARIOS.has('unknown')) {
     await prime(appCached.port, unknown);
-    const [cBare, cApp] = await compare(`(c) unknown, ${fmtInt(HOT_COUNT)} negative-cached`, bare, appCached, { codesFile: unknownFile }, 'not_found');
+    const [cBare, cApp] = await compare(MEASURE, `(c) unknown, ${fmtInt(HOT_COUNT)} negative-cached`, bare, appCached, { codesFile: unknownFile }, 'not_found');
     rows.push(cBare, cApp);
     ratioLines.push(['unknown (negative-cached) vs bare (c)', (rps(cApp) / rps(cBare)).toFixed(2), '', ''],
       ['non-404 in (c)', String(cApp.unexpected), '0', verdict(cApp.unexpected === 0)]);
   }
   const rssAfterMain = (await statsOf(appCached)).rssBytes;
   if (SCENARIOS.has('fresh')) {
-    const [dBare, dApp] = await compare('(d) unknown, fresh every request', bare, appCached, { probeLength: PROBE_LENGTH }, 'not_found');
+    const [dBare, dApp] = await compare(MEASURE, '(d) unknown, fresh every request', bare, appCached, { probeLength: PROBE_LENGTH }, 'not_found');
     rows.push(dBare, dApp);
     ratioLines.push(['unknown (fresh) vs bare (d)', (rps(dApp) / rps(dBare)).toFixed(2), '', ''],
       ['non-404 in (d)', String(dApp.unexpected), '0', verdict(dApp.unexpected === 0)]);
   }
 
-  // Every link in the LRU at once (CACHE_MAX_ENTRIES defaults to 100k): the memory a full cache costs.
-  const full = await prime(appCached.port, links.map((l) => l.code));
-  const fullStats = await statsOf(appCached);
-  ratioLines.push(
-    ['RSS app, after the redirect scenarios', fmtMb(rssAfterMain), `< ${TARGETS.rssMb} MB`, underMb(rssAfterMain)],
-    [`RSS app, all ${fmtInt(fullStats.cacheSize)} links cached`, fmtMb(fullStats.rssBytes), `< ${TARGETS.rssMb} MB`, underMb(fullStats.rssBytes)],
-  );
-  const notes = [
-    'Statuses are counted by each server as it answers (a writeHead probe, the same in all), so they are exact whatever the load generator.',
-    `RSS app at start ${fmtMb(rssAtStart)} · bare server ${fmtMb((await statsOf(bare)).rssBytes)} · full-cache prime statuses ${JSON.stringify(Object.fromEntries(full))}`,
-  ];
-  return { rows, ratioLines, notes };
+  const notes = ['Statuses are counted by each server as it answers (a writeHead probe, the same in all), so they are exact whatever the load generator.'];
+  if (EMBEDDED_REDIRECTS) {
+    // Every link in the LRU at once (CACHE_MAX_ENTRIES defaults to 100k): the memory a full cache costs.
+    const full = await prime(appCached.port, links.map((l) => l.code));
+    const fullStats = await statsOf(appCached);
+    ratioLines.push(
+      ['RSS app, after the redirect scenarios', fmtMb(rssAfterMain), `< ${TARGETS.rssMb} MB`, underMb(rssAfterMain)],
+      [`RSS app, all ${fmtInt(fullStats.cacheSize)} links cached`, fmtMb(fullStats.rssBytes), `< ${TARGETS.rssMb} MB`, underMb(fullStats.rssBytes)],
+    );
+    notes.push(`RSS app at start ${fmtMb(rssAtStart)} · bare server ${fmtMb((await statsOf(bare)).rssBytes)} · full-cache prime statuses ${JSON.stringify(Object.fromEntries(full))}`);
+  }
+  if (!SCALED) return { rows, ratioLines, notes };
+  const scaled = await scaledScenarios({
+    scenarios: SCENARIOS, settings: MEASURE, appSettings: setup.benchEnv, appEnv: setup.appEnv, srcDir, execArgv: setup.execArgv,
+    bare, domain, links, hotCodes: hot.map((l) => l.code), hotFile, allFile, embeddedHits: hitsPair,
+    checkAnswers: (servers) => checkAnswers(servers, sample, unknown, permanentCacheControl),
+  });
+  return { rows: [...rows, ...scaled.rows], ratioLines: [...ratioLines, ...scaled.ratioLines], notes: [...notes, ...scaled.notes] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -373,7 +249,7 @@ function countRows(file: string, where = '1'): number {
   }
 }
 
-async function createScenarios(setup: Setup): Promise<RedirectResult> {
+async function createScenarios(setup: Setup): Promise<BenchPart> {
   const dataDir = path.join(setup.tempDir, 'create-data');
   const appConfig = loadConfig({ ...setup.benchEnv, DATA_DIR: dataDir });
   if (appConfig.database.kind !== 'sqlite') throw new Error('the bench needs the embedded SQLite database');
@@ -395,9 +271,9 @@ async function createScenarios(setup: Setup): Promise<RedirectResult> {
     Object.assign(created, now);
     return delta;
   };
-  const [eBare, eApp] = await compare(`(e) anonymous creates, ${CREATE_CONNECTIONS} conn.`, bare, app, { create: { path: '/api/urls/public' } }, 'created', CREATE_CONNECTIONS);
+  const [eBare, eApp] = await compare(MEASURE, `(e) anonymous creates, ${CREATE_CONNECTIONS} conn.`, bare, app, { create: { path: '/api/urls/public' } }, 'created', CREATE_CONNECTIONS);
   const anonymous = await createdSince();
-  const [fBare, fApp] = await compare(`(f) owned creates, ${CREATE_CONNECTIONS} conn.`, bare, app, { create: { path: '/api/urls', token } }, 'created', CREATE_CONNECTIONS);
+  const [fBare, fApp] = await compare(MEASURE, `(f) owned creates, ${CREATE_CONNECTIONS} conn.`, bare, app, { create: { path: '/api/urls', token } }, 'created', CREATE_CONNECTIONS);
   const owned = await createdSince();
   const appRss = (await statsOf(app)).rssBytes;
 
@@ -437,7 +313,7 @@ async function main(): Promise<void> {
   const tempDir = makeTempDir('linkforge-bench-');
   const benchEnv = appSettings(path.join(tempDir, 'data'), { CLEANUP_ENABLED: 'false' });
   const loadAtStart = loadAverage();
-  console.error(`linkforge redirect bench: node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAtStart}, scenarios ${[...SCENARIOS].join(',')}`);
+  console.error(`linkforge redirect bench: node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAtStart}, profile ${PROFILE}, scenarios ${[...SCENARIOS].join(',')}`);
   if (APP_RUNTIME === 'build') console.error('compiling src/ with tsc into the temp dir (in the background)');
   const setup: Setup = {
     tempDir,
@@ -446,13 +322,13 @@ async function main(): Promise<void> {
     appEnv: (extra) => ({ ...baseEnv(), ...benchEnv, ...extra }),
     execArgv: APP_RUNTIME === 'tsx' ? ['--import', 'tsx'] : [],
   };
-  const parts: RedirectResult[] = [];
+  const parts: BenchPart[] = [];
   if (REDIRECTS) parts.push(await redirectScenarios(setup));
   if (SCENARIOS.has('creates')) parts.push(await createScenarios(setup));
   const rows = parts.flatMap((p) => p.rows);
 
   console.log('');
-  console.log(`Linkforge redirect bench · node ${process.version} · ${os.cpus().length} CPUs · ${fmtInt(LINK_COUNT)} links (${Math.round(EXPIRING_SHARE * 100)} % expiring → 302, rest → 301)`);
+  console.log(`Linkforge redirect bench (profile ${PROFILE}) · node ${process.version} · ${os.cpus().length} CPUs · ${fmtInt(LINK_COUNT)} links (${Math.round(EXPIRING_SHARE * 100)} % expiring → 302, rest → 301)`);
   console.log(`app ${APP_RUNTIME === 'build' ? 'compiled by tsc (as npm start runs it)' : 'run from src/ through tsx'} · load average at start ${loadAtStart}`);
   console.log(`${SECONDS} s measured per row (${ROUNDS > 1 ? `${ROUNDS} rounds, ABBA` : '1 round'}) after ${WARMUP_SECONDS} s warm-up · ${CONNECTIONS} connections for redirects, ${CREATE_CONNECTIONS} for creates · pipelining 1 · ${LOADGEN} in its own process · 127.0.0.1`);
   console.log('');

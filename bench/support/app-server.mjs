@@ -36,7 +36,7 @@ async function stop() {
 
 answerParent({
   extra: () => ({
-    cacheSize: deps.cache.size,
+    cacheSize: deps.localCache.size,
     eventLoopDelayP99Ms: eventLoop.percentile(99) / 1e6,
     eventLoopDelayMaxMs: eventLoop.max / 1e6,
   }),

@@ -14,12 +14,18 @@ export const REPO = path.resolve(SUPPORT, '..', '..');
 
 const children = new Set<ChildProcess>();
 const tempDirs: string[] = [];
+const cleanUps: (() => Promise<void>)[] = [];
 let cleaned = false;
 
 export function makeTempDir(prefix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   tempDirs.push(dir);
   return dir;
+}
+
+/** Runs `work` at the end, after every child has stopped (a database to drop, keys to remove). */
+export function atCleanUp(work: () => Promise<void>): void {
+  cleanUps.push(work);
 }
 
 /** Stops `child` with the rest at the end, unless it has exited by then. */
@@ -94,6 +100,7 @@ async function cleanUp(): Promise<void> {
   cleaned = true;
   await Promise.all([...children].map((child) => stopChild(child)));
   for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+  for (const work of cleanUps) await work().catch((error: unknown) => console.error('clean-up failed:', error));
 }
 
 /** Runs a bench's main, then stops its children and removes its temp dirs, also on Ctrl-C. */

@@ -14,10 +14,10 @@ export function envBool(name: string, fallback: boolean): boolean {
   return text ? ['1', 'true', 'yes', 'on'].includes(text) : fallback;
 }
 
-/** A comma-separated choice among `allowed`; unset means all of them. */
-export function envList<T extends string>(name: string, allowed: readonly T[]): ReadonlySet<T> {
+/** A comma-separated choice among `allowed`; unset means `fallback` (all of them unless told). */
+export function envList<T extends string>(name: string, allowed: readonly T[], fallback: readonly T[] = allowed): ReadonlySet<T> {
   const text = process.env[name]?.trim();
-  if (!text) return new Set(allowed);
+  if (!text) return new Set(fallback);
   const chosen = text.split(',').map((item) => item.trim()).filter(Boolean);
   const unknown = chosen.filter((item) => !allowed.includes(item as T));
   if (unknown.length > 0) throw new Error(`${name}: unknown ${unknown.join(', ')} (choose from ${allowed.join(', ')})`);

@@ -179,6 +179,17 @@ export function mergeLoads(results: readonly RawLoad[]): RawLoad {
   };
 }
 
+/**
+ * Loads that ran at the same time, as one: their responses add up over the longest duration; the
+ * CPU is the busiest load generator's (whether one of them ran out of core is what it tells).
+ */
+export async function loadTogether(runs: readonly Promise<RawLoad>[]): Promise<RawLoad> {
+  const results = await Promise.all(runs);
+  if (results.length === 1) return results[0]!;
+  const merged = mergeLoads(results);
+  return { ...merged, durationSeconds: Math.max(...results.map((r) => r.durationSeconds)), cpuPercent: Math.max(...results.map((r) => r.cpuPercent)) };
+}
+
 /** The p-th percentile (0–100) of a latency histogram, in ms. */
 export function percentileMs(latencyUs: readonly (readonly [number, number])[], p: number): number {
   const sorted = [...latencyUs].sort(([a], [b]) => a - b);

@@ -56,6 +56,25 @@ export function addCounts(into: Record<string, number>, counts: Readonly<Record<
   for (const [status, count] of Object.entries(counts)) into[status] = (into[status] ?? 0) + count;
 }
 
+/** Several servers' figures over the same period, as one: CPU and counts add up, the worst delay counts. */
+export function sumStats(all: readonly ServerStats[]): ServerStats {
+  if (all.length === 1) return all[0]!;
+  const sum = (pick: (s: ServerStats) => number) => all.reduce((total, s) => total + pick(s), 0);
+  const statusCounts: Record<string, number> = {};
+  for (const stats of all) addCounts(statusCounts, stats.statusCounts);
+  return {
+    type: 'stats',
+    rssBytes: sum((s) => s.rssBytes),
+    heapUsedBytes: sum((s) => s.heapUsedBytes),
+    cacheSize: sum((s) => s.cacheSize),
+    eventLoopDelayP99Ms: Math.max(...all.map((s) => s.eventLoopDelayP99Ms)),
+    eventLoopDelayMaxMs: Math.max(...all.map((s) => s.eventLoopDelayMaxMs)),
+    cpuPercent: sum((s) => s.cpuPercent),
+    cpuMicros: sum((s) => s.cpuMicros),
+    statusCounts,
+  };
+}
+
 /** The app's settings in every bench: production, quiet, its own data dir, no network traffic. */
 export function appSettings(dataDir: string, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
   return {

@@ -23,9 +23,10 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
 /**
  * A new, empty database of its own for one test app or contract run; `drop` removes it even with
  * connections still open. A suite that cannot reach the server fails here: it never skips.
+ * `prefix` names what made it (the benches use their own).
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `linkforge_test_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+export async function createTestDatabase(prefix = 'linkforge_test'): Promise<TestDatabase> {
+  const name = `${prefix}_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
   await admin((client) => client.query(`create database ${name}`));
   return {
     name,
