@@ -44,7 +44,7 @@ export interface PrivateRedis {
   readonly url: string;
   /** Stops the server by its PID (SIGKILL: a crash, nothing saved) and waits for it to exit. */
   stop(): Promise<void>;
-  /** Starts it again on the same port. */
+  /** Starts it again on the same port (nothing to do while it runs). */
   start(): Promise<void>;
 }
 
@@ -55,7 +55,9 @@ export interface PrivateRedis {
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
+  const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
   const start = async () => {
+    if (running()) return;
     child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     await waitForPing(`redis://127.0.0.1:${port}`);
   };
@@ -65,10 +67,10 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     url: `redis://127.0.0.1:${port}`,
     start,
     async stop() {
-      const running = child;
-      if (!running || running.exitCode !== null || running.signalCode !== null) return;
-      const exited = new Promise((resolve) => running.once('exit', resolve));
-      process.kill(running.pid!, 'SIGKILL');
+      const server = child;
+      if (!server || !running()) return;
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      process.kill(server.pid!, 'SIGKILL');
       await exited;
     },
   };
