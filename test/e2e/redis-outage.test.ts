@@ -7,7 +7,11 @@ import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { redisLinkKey } from '../../src/cache/cache-keys.js';
-import { CHANGING_MARKER } from '../../src/cache/redis-link-cache.js';
+import { MemoryLinkCache } from '../../src/cache/memory-link-cache.js';
+import { RedisConnection } from '../../src/cache/redis-connection.js';
+import { RedisInvalidation } from '../../src/cache/redis-invalidation.js';
+import { listenForInvalidations } from '../../src/cache/redis-invalidation-listener.js';
+import { CHANGING_MARKER, encodeEntry } from '../../src/cache/redis-link-cache.js';
 import { DEFAULT_DOMAIN } from '../../src/core/link.js';
 import { createDeps, type Composition } from '../../src/deps.js';
 import { insertLink } from '../support/links.js';
@@ -15,6 +19,7 @@ import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { eventually, freshKeyPrefix, startPrivateRedis, testRedisClient, type PrivateRedis } from '../support/redis.js';
 import { freePort } from '../support/server-process.js';
 import { postgresEnv, testConfig } from '../support/test-app.js';
+import { TestClock } from '../support/test-clock.js';
 import { bearer, registerUser } from '../support/users.js';
 
 interface Instance {
@@ -104,7 +109,7 @@ describe('Redis stopped and started again under a running app', () => {
       assert.equal((await redirect(app, later.code)).status, 301);
       const laterKey = redisLinkKey(prefix, DEFAULT_DOMAIN, later.code);
       assert.ok(await eventually(async () => (await peek.get(laterKey)) !== null, 2_000), 'caching resumed');
-      assert.equal(outageLines(app).length, 1);
+      assert.equal(outageLines(app).length, 1, JSON.stringify(app.logs));
     } finally {
       peek.disconnect();
       await app.close();
@@ -141,6 +146,42 @@ describe('Redis stopped and started again under a running app', () => {
     } finally {
       await b.close();
       await a.close();
+    }
+  });
+  test('changes missed while Redis hangs are replayed when it answers again; too many become a full resync', async () => {
+    await redis.start();
+    const prefix = freshKeyPrefix();
+    const clock = new TestClock();
+    const connection = new RedisConnection({ url: redis.url, commandTimeoutMs: 100 });
+    const invalidation = new RedisInvalidation(connection.commands, { prefix, markerTtlMs: 5_000, maxPending: 2, retryMs: 100 });
+    const listener = new RedisConnection({ url: redis.url, commandTimeoutMs: 1_000 });
+    const local = new MemoryLinkCache({ maxEntries: 10, linkTtlMs: 3_600_000, tombstoneTtlMs: 3_600_000, negativeTtlMs: 0, clock });
+    listenForInvalidations(listener.subscriber, prefix, local);
+    const admin = testRedisClient(redis.url);
+    try {
+      connection.connect();
+      listener.connect();
+      const subscribers = async () => Number(((await admin.pubsub('NUMSUB', `${prefix}invalidate`)) as [string, number])[1]);
+      assert.ok(await eventually(async () => connection.isReachable && (await subscribers()) === 1, 5_000));
+      const target = { url: 'https://example.com/', expiresAt: null, status: 'ACTIVE' as const, linkId: 1, permanent: true };
+      await admin.set(redisLinkKey(prefix, DEFAULT_DOMAIN, 'kept1'), encodeEntry(target));
+      local.remember(DEFAULT_DOMAIN, 'kept1', target, clock.now());
+
+      // Writes hang (the connection stays open): commands time out, nothing reconnects.
+      await admin.call('CLIENT', 'PAUSE', '1000', 'WRITE');
+      await invalidation.invalidate(DEFAULT_DOMAIN, 'gone1');
+      await invalidation.invalidate(DEFAULT_DOMAIN, 'gone2');
+      assert.equal(invalidation.pendingCount, 2);
+      await invalidation.invalidate(DEFAULT_DOMAIN, 'gone3');
+      assert.equal(invalidation.pendingCount, 0, 'past the bound the list gives way to a full resync');
+
+      assert.ok(await eventually(async () => (await admin.exists(redisLinkKey(prefix, DEFAULT_DOMAIN, 'kept1'))) === 0, 5_000), 'every cached link is dropped');
+      assert.ok(await eventually(async () => local.get(DEFAULT_DOMAIN, 'kept1') === undefined, 1_000), 'every instance drops its memory');
+    } finally {
+      admin.disconnect();
+      invalidation.stop();
+      await connection.close();
+      await listener.close();
     }
   });
 });
