@@ -186,9 +186,9 @@ describe('Redis stopped and started again under a running app', () => {
   });
 });
 
-test('a REDIS_URL that cannot be reached at start-up: the app starts, says so once, and serves redirects', async () => {
+test('a REDIS_URL that cannot be reached at start-up: the app starts, says so once, serves redirects and keeps its limits in memory', async () => {
   const port = await freePort();
-  const app = await startInstance(`redis://127.0.0.1:${port}`, freshKeyPrefix());
+  const app = await startInstance(`redis://127.0.0.1:${port}`, freshKeyPrefix(), { RATE_LIMIT_ANON: '2' });
   try {
     let reconnects = 0;
     app.deps.redis!.connection.commands.on('reconnecting', () => { reconnects += 1; });
@@ -196,7 +196,9 @@ test('a REDIS_URL that cannot be reached at start-up: the app starts, says so on
     assert.deepEqual(await redirect(app, link.code), { status: 301, location: 'https://example.com/no-redis' });
     assert.deepEqual(await redirect(app, link.code), { status: 301, location: 'https://example.com/no-redis' });
     assert.equal((await redirect(app, 'nosuchcode')).status, 404);
-    assert.equal((await createAnonymous(app, 'https://example.com/created')).statusCode, 201);
+    const creates = [];
+    for (let n = 0; n < 3; n++) creates.push((await createAnonymous(app, `https://example.com/created/${n}`)).statusCode);
+    assert.deepEqual(creates, [201, 201, 429]);
     assert.ok(await eventually(async () => reconnects >= 3, 5_000), 'it keeps trying');
     assert.equal(outageLines(app).length, 1);
     assert.match(outageLines(app)[0]!.msg, new RegExp(`^Redis at 127\\.0\\.0\\.1:${port} unreachable; redirects fall back to the database$`));
