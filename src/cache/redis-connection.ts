@@ -13,6 +13,20 @@ function reconnectDelay(attempt: number): number {
   return Math.min(attempt * 100, 2_000);
 }
 
+/**
+ * After a command times out, commands are skipped this long: a Redis that hangs costs one
+ * timeout a second, not one per request (a circuit breaker with a one-second open state).
+ */
+const SKIP_AFTER_TIMEOUT_MS = 1_000;
+
+/** Thrown instead of sending a command while Redis is down or hanging; callers fall back. */
+export class RedisUnavailableError extends Error {
+  constructor() {
+    super('Redis is unavailable');
+    this.name = 'RedisUnavailableError';
+  }
+}
+
 /** `host:port` of a Redis URL, without its credentials, for log lines. */
 export function redisAddress(url: string): string {
   const parsed = new URL(url);
@@ -29,6 +43,7 @@ export class RedisConnection {
   readonly subscriber: Redis;
   private reachable: boolean | undefined;
   private closing = false;
+  private skipUntil = 0;
   private readonly address: string;
 
   constructor(private readonly options: RedisConnectionOptions) {
@@ -52,6 +67,25 @@ export class RedisConnection {
 
   get isReachable(): boolean {
     return this.reachable === true;
+  }
+
+  /**
+   * Runs commands on the commands connection, or fails at once while Redis is down or has just
+   * timed out. Timeouts (a hang: the connection stays open) count as unreachable too.
+   */
+  async run<T>(commands: (redis: Redis) => Promise<T>): Promise<T> {
+    if (this.commands.status !== 'ready' || Date.now() < this.skipUntil) throw new RedisUnavailableError();
+    try {
+      const result = await commands(this.commands);
+      this.changed(true);
+      return result;
+    } catch (error) {
+      if (error instanceof Error && error.message === 'Command timed out') {
+        this.skipUntil = Date.now() + SKIP_AFTER_TIMEOUT_MS;
+        this.changed(false, 'commands time out');
+      }
+      throw error;
+    }
   }
 
   /** Starts both connections in the background; failures are retried and logged once. */

@@ -1,6 +1,6 @@
-import type { Redis } from 'ioredis';
 import { invalidationChannel, invalidationMessage, localLinkKey, redisLinkKey, redisLinkKeyPattern, RESYNC_MESSAGE } from './cache-keys.js';
 import type { SharedInvalidation } from './cache-invalidation.js';
+import type { RedisConnection } from './redis-connection.js';
 import { CHANGING_MARKER } from './redis-link-cache.js';
 
 export interface RedisInvalidationOptions {
@@ -27,8 +27,8 @@ export class RedisInvalidation implements SharedInvalidation {
   private replaying: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly redis: Redis, private readonly options: RedisInvalidationOptions) {
-    redis.on('ready', () => void this.replay());
+  constructor(private readonly redis: Pick<RedisConnection, 'run' | 'commands'>, private readonly options: RedisInvalidationOptions) {
+    redis.commands.on('ready', () => void this.replay());
   }
 
   async invalidate(domain: string, code: string): Promise<void> {
@@ -47,10 +47,10 @@ export class RedisInvalidation implements SharedInvalidation {
   private async announce(domain: string, code: string): Promise<boolean> {
     const { prefix, markerTtlMs } = this.options;
     try {
-      const results = await this.redis.multi()
+      const results = await this.redis.run((redis) => redis.multi()
         .set(redisLinkKey(prefix, domain, code), CHANGING_MARKER, 'PX', markerTtlMs)
         .publish(invalidationChannel(prefix), invalidationMessage(domain, code))
-        .exec();
+        .exec());
       return results !== null && results.every(([error]) => !error);
     } catch {
       return false;
@@ -96,13 +96,15 @@ export class RedisInvalidation implements SharedInvalidation {
   private async resync(): Promise<boolean> {
     const { prefix } = this.options;
     try {
-      let cursor = '0';
-      do {
-        const [next, keys] = await this.redis.scan(cursor, 'MATCH', redisLinkKeyPattern(prefix), 'COUNT', 1000);
-        if (keys.length > 0) await this.redis.unlink(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-      await this.redis.publish(invalidationChannel(prefix), RESYNC_MESSAGE);
+      await this.redis.run(async (redis) => {
+        let cursor = '0';
+        do {
+          const [next, keys] = await redis.scan(cursor, 'MATCH', redisLinkKeyPattern(prefix), 'COUNT', 1000);
+          if (keys.length > 0) await redis.unlink(...keys);
+          cursor = next;
+        } while (cursor !== '0');
+        await redis.publish(invalidationChannel(prefix), RESYNC_MESSAGE);
+      });
       return true;
     } catch {
       return false;

@@ -1,7 +1,7 @@
-import type { Redis } from 'ioredis';
 import { effectiveStatus, type LinkStatus, type RedirectTarget } from '../core/link.js';
 import type { SharedLinkCache } from '../core/ports.js';
 import { redisLinkKey } from './cache-keys.js';
+import type { RedisConnection } from './redis-connection.js';
 
 /**
  * What an invalidation leaves in a link's key for a few seconds: fills (SET NX) cannot replace
@@ -49,17 +49,18 @@ export function decodeEntry(text: string): RedirectTarget | null | undefined {
  * overwrite the change's marker with its stale answer.
  */
 export class RedisLinkCache implements SharedLinkCache {
-  constructor(private readonly redis: Redis, private readonly options: RedisLinkCacheOptions) {}
+  constructor(private readonly redis: Pick<RedisConnection, 'run'>, private readonly options: RedisLinkCacheOptions) {}
 
   async get(domain: string, code: string): Promise<RedirectTarget | null | undefined> {
-    const text = await this.redis.get(redisLinkKey(this.options.prefix, domain, code));
+    const text = await this.redis.run((redis) => redis.get(redisLinkKey(this.options.prefix, domain, code)));
     return text === null ? undefined : decodeEntry(text);
   }
 
   async remember(domain: string, code: string, target: RedirectTarget | undefined, now: number): Promise<void> {
     const ttl = this.ttlOf(target, now);
     if (ttl <= 0) return;
-    await this.redis.set(redisLinkKey(this.options.prefix, domain, code), encodeEntry(target), 'PX', ttl, 'NX');
+    const key = redisLinkKey(this.options.prefix, domain, code);
+    await this.redis.run((redis) => redis.set(key, encodeEntry(target), 'PX', ttl, 'NX'));
   }
 
   private ttlOf(target: RedirectTarget | undefined, now: number): number {

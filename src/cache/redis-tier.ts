@@ -21,13 +21,13 @@ export interface RedisTier {
 export function openRedisTier(config: Config, url: string, local: LocalLinkCache, logger?: Pick<Logger, 'info' | 'warn'>): RedisTier {
   const prefix = config.redis.keyPrefix;
   const connection = new RedisConnection({ url, commandTimeoutMs: config.redis.commandTimeoutMs, logger });
-  const cache = new RedisLinkCache(connection.commands, {
+  const cache = new RedisLinkCache(connection, {
     prefix,
     linkTtlMs: config.cache.linkTtlMs,
     tombstoneTtlMs: config.cache.tombstoneTtlMs,
     negativeTtlMs: config.cache.negativeTtlMs,
   });
-  const invalidation = new RedisInvalidation(connection.commands, {
+  const invalidation = new RedisInvalidation(connection, {
     prefix,
     markerTtlMs: Math.max(config.dbStatementTimeoutMs, config.dbWriteTimeoutMs) + 1_000,
     maxPending: 10_000,

@@ -72,8 +72,8 @@ const backends: Record<string, () => Promise<Tier>> = {
   redis: async () => {
     const connection = connect();
     await ready(connection.commands);
-    const cache = new RedisLinkCache(connection.commands, { prefix, ...TTL });
-    const invalidation = new RedisInvalidation(connection.commands, { prefix, markerTtlMs: 5_000, maxPending: 100, retryMs: 1_000 });
+    const cache = new RedisLinkCache(connection, { prefix, ...TTL });
+    const invalidation = new RedisInvalidation(connection, { prefix, markerTtlMs: 5_000, maxPending: 100, retryMs: 1_000 });
     return {
       get: (domain, code) => cache.get(domain, code),
       beginLookup: () => 0,
@@ -146,8 +146,8 @@ describe('the shared tier in Redis', () => {
   async function openRedis(markerTtlMs = 5_000) {
     const connection = connect();
     await ready(connection.commands);
-    const cache = new RedisLinkCache(connection.commands, { prefix, linkTtlMs: 3_600_000, tombstoneTtlMs: 1_800_000, negativeTtlMs: 60_000 });
-    const invalidation = new RedisInvalidation(connection.commands, { prefix, markerTtlMs, maxPending: 100, retryMs: 1_000 });
+    const cache = new RedisLinkCache(connection, { prefix, linkTtlMs: 3_600_000, tombstoneTtlMs: 1_800_000, negativeTtlMs: 60_000 });
+    const invalidation = new RedisInvalidation(connection, { prefix, markerTtlMs, maxPending: 100, retryMs: 1_000 });
     return { redis: connection.commands, cache, invalidation };
   }
   const ttlOf = (redis: Redis, code: string) => redis.pttl(redisLinkKey(prefix, 'sho.rt', code));

@@ -148,12 +148,42 @@ describe('Redis stopped and started again under a running app', () => {
       await a.close();
     }
   });
+  test('a Redis that hangs: commands time out, redirects go on from memory and the database, logged once each way', async () => {
+    await redis.start();
+    const app = await startInstance(redis.url, freshKeyPrefix(), { REDIS_COMMAND_TIMEOUT: '100ms' });
+    const admin = testRedisClient(redis.url);
+    try {
+      assert.ok(await reachable(app));
+      const cached = await insertLink(app.deps, { originalUrl: 'https://example.com/hang-cached' });
+      assert.equal((await redirect(app, cached.code)).status, 301);
+      const uncached = await insertLink(app.deps, { originalUrl: 'https://example.com/hang-uncached' });
+
+      // Every client's commands wait in Redis, the connections stay open: a hang, not a crash.
+      await admin.call('CLIENT', 'PAUSE', '1500', 'ALL');
+      for (let i = 0; i < 5; i++) {
+        assert.deepEqual(await redirect(app, cached.code), { status: 301, location: 'https://example.com/hang-cached' });
+        assert.deepEqual(await redirect(app, uncached.code), { status: 301, location: 'https://example.com/hang-uncached' });
+        assert.equal((await redirect(app, `hung${i}`)).status, 404);
+      }
+      assert.equal(outageLines(app).length, 1, 'the hang is logged once');
+      let probe = 0;
+      assert.ok(await eventually(async () => {
+        await redirect(app, `after${probe++}`);
+        return recoveryLines(app).length === 1;
+      }, 5_000), 'the recovery is noticed and logged');
+      assert.equal(outageLines(app).length, 1);
+    } finally {
+      admin.disconnect();
+      await app.close();
+    }
+  });
+
   test('changes missed while Redis hangs are replayed when it answers again; too many become a full resync', async () => {
     await redis.start();
     const prefix = freshKeyPrefix();
     const clock = new TestClock();
     const connection = new RedisConnection({ url: redis.url, commandTimeoutMs: 100 });
-    const invalidation = new RedisInvalidation(connection.commands, { prefix, markerTtlMs: 5_000, maxPending: 2, retryMs: 100 });
+    const invalidation = new RedisInvalidation(connection, { prefix, markerTtlMs: 5_000, maxPending: 2, retryMs: 100 });
     const listener = new RedisConnection({ url: redis.url, commandTimeoutMs: 1_000 });
     const local = new MemoryLinkCache({ maxEntries: 10, linkTtlMs: 3_600_000, tombstoneTtlMs: 3_600_000, negativeTtlMs: 0, clock });
     listenForInvalidations(listener.subscriber, prefix, local);
