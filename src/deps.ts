@@ -127,10 +127,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   }
   const store = new KyselyLinkStore(database.db, database.embedded);
   const localCache = buildLocalCache(config, clock);
-  const redis = config.redisUrl ? openRedisTier(config, config.redisUrl, localCache, options.logger) : undefined;
-  const cache = new CacheInvalidation(localCache, redis?.invalidation);
   const domain = DEFAULT_DOMAIN;
   const urlPolicy = buildUrlPolicy(config);
+  const redis = config.redisUrl ? openRedisTier(config, config.redisUrl, localCache, options.logger) : undefined;
+  const cache = new CacheInvalidation(localCache, redis?.invalidation);
   const cleanup = createCleanupJobs({
     settings: config.cleanup,
     clock,
