@@ -79,7 +79,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.addSchema(LinkJson);
   app.addSchema(LinkV1Json);
   registerErrorHandling(app);
-  await registerRateLimits(app);
+  await registerRateLimits(app, deps.rateLimitStore);
   await app.register(swagger, openApiOptions(config.baseUrl));
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -6,6 +6,8 @@ import { systemClock, type Clock, type LinkStore, type UnitOfWork } from './core
 import { DEFAULT_DOMAIN } from './core/link.js';
 import { CacheInvalidation } from './cache/cache-invalidation.js';
 import { MemoryLinkCache } from './cache/memory-link-cache.js';
+import { openRedisTier, type RedisTier } from './cache/redis-tier.js';
+import type { SharedRateLimitStore } from './http/rate-limit.js';
 import type { CreateAnonymousLinkDeps } from './links/create-anonymous-link.js';
 import { LinkResolver } from './links/resolve-link.js';
 import type { OwnedLinkDeps } from './links/link-access.js';
@@ -47,6 +49,8 @@ export interface AppDeps {
   readonly accounts: AccountServices;
   /** Who may act in which workspace; the same object as `accounts.workspaces`. */
   readonly workspaces: WorkspaceAccess;
+  /** Where rate-limit counters live when instances share them (Redis); in-process otherwise. */
+  readonly rateLimitStore?: SharedRateLimitStore;
 }
 
 /**
@@ -57,6 +61,8 @@ export interface Composition extends AppDeps {
   readonly database: OpenDatabase;
   readonly store: LinkStore;
   readonly localCache: MemoryLinkCache;
+  /** Scaled mode's Redis tier, when REDIS_URL is set. */
+  readonly redis?: RedisTier;
   readonly unitOfWork: UnitOfWork;
   close(): Promise<void>;
 }
@@ -121,9 +127,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   }
   const store = new KyselyLinkStore(database.db, database.embedded);
   const localCache = buildLocalCache(config, clock);
-  const cache = new CacheInvalidation(localCache);
   const domain = DEFAULT_DOMAIN;
   const urlPolicy = buildUrlPolicy(config);
+  const redis = config.redisUrl ? openRedisTier(config, config.redisUrl, localCache, options.logger) : undefined;
+  const cache = new CacheInvalidation(localCache, redis?.invalidation);
   const cleanup = createCleanupJobs({
     settings: config.cleanup,
     clock,
@@ -136,7 +143,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   return {
     config,
     clock,
-    redirects: { resolver: new LinkResolver({ store, local: localCache, clock }), domain },
+    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock }), domain },
     readiness: store,
     links: {
       store, cache, clock, urlPolicy, domain,
@@ -151,13 +158,16 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       workspaces: accounts.workspaces,
     },
     cleanup,
+    rateLimitStore: redis?.rateLimitStore,
     database,
     store,
     localCache,
+    redis,
     unitOfWork: new KyselyUnitOfWork(database.db),
     // The reaper finishes its batch, records the run and releases its lock before the database closes.
     close: async () => {
       await cleanup.stop();
+      await redis?.close();
       await database.close();
     },
   };

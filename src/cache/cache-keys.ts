@@ -39,3 +39,6 @@ export function parseInvalidationMessage(message: string): { domain: string; cod
 export function rateLimitNamespace(prefix: string): string {
   return `${prefix}rate-limit:`;
 }
+
+/** Published after a full resync: every instance drops its whole in-process tier. */
+export const RESYNC_MESSAGE = '*';

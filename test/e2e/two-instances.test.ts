@@ -1,0 +1,118 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_DOMAIN } from '../../src/core/link.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createSecondInstance, type SecondInstance } from '../support/second-instance.js';
+import { createAnonymousLink, createLink } from '../support/owned-links.js';
+import { bearer, registerUser } from '../support/users.js';
+import { linkInState, HOUR, QUICK_REAPER } from '../support/reaper-fixtures.js';
+import { deleteKeysUnder, eventually, freshKeyPrefix, REDIS_SERVER } from '../support/redis.js';
+
+/** Two instances on one fresh PostgreSQL database and one Redis, under a key prefix of their own. */
+async function twoInstances(env: Record<string, string> = {}) {
+  const prefix = freshKeyPrefix();
+  const shared = { REDIS_URL: REDIS_SERVER, REDIS_KEY_PREFIX: prefix, ...env };
+  const a = await createTestApp(shared, { database: 'postgres' });
+  const b = await createSecondInstance(a, shared);
+  await Promise.all([subscribed(a), subscribed(b)]);
+  return {
+    a, b,
+    async close() {
+      await b.close();
+      await a.close();
+      await deleteKeysUnder(prefix);
+    },
+  };
+}
+
+/** An instance listens to the other's changes only once its subscriber is up. */
+async function subscribed(instance: TestApp | SecondInstance): Promise<void> {
+  const { subscriber } = instance.deps.redis!.connection;
+  assert.ok(await eventually(async () => subscriber.status === 'ready' && (await pubsubCount(instance)) > 0, 5_000));
+}
+
+async function pubsubCount(instance: TestApp | SecondInstance): Promise<number> {
+  const channel = `${instance.config.redis.keyPrefix}invalidate`;
+  const [, count] = (await instance.deps.redis!.connection.commands.pubsub('NUMSUB', channel)) as [string, number];
+  return Number(count);
+}
+
+const redirect = async (instance: TestApp | SecondInstance, code: string) => {
+  const response = await instance.app.inject({ url: `/${code}` });
+  return { status: response.statusCode, location: response.headers.location };
+};
+
+/** The other instance learns of a change within one second (SPEC section 4). */
+async function within1s(check: () => Promise<boolean>): Promise<boolean> {
+  return eventually(check, 1_000);
+}
+
+describe('two instances on one PostgreSQL and one Redis', () => {
+  let pair: Awaited<ReturnType<typeof twoInstances>>;
+  let token: string;
+  before(async () => {
+    // Long lifetimes in B's memory: only the invalidation bus can make it let go within the test.
+    pair = await twoInstances({ ...QUICK_REAPER, RATE_LIMIT_ANON: '0', CACHE_TTL: '1d', CACHE_LOCAL_TTL: '1d' });
+    token = (await registerUser(pair.a.app)).token;
+  });
+  after(() => pair.close());
+
+  test('a code created on A redirects on B at once, even right after B answered 404 for it', async () => {
+    const code = `fresh${Date.now().toString(36)}`;
+    assert.equal((await redirect(pair.b, code)).status, 404);
+    await createLink(pair.a.app, token, { url: 'https://example.com/new', customCode: code });
+    assert.deepEqual(await redirect(pair.b, code), { status: 301, location: 'https://example.com/new' });
+  });
+
+  test('a link deleted on A answers 410 on B within one second; restored, it redirects again', async () => {
+    const link = await createLink(pair.a.app, token, { url: 'https://example.com/doomed' });
+    assert.equal((await redirect(pair.b, link.shortCode)).status, 301);
+    assert.equal((await pair.a.app.inject({ method: 'DELETE', url: `/api/urls/${link.id}`, headers: bearer(token) })).statusCode, 204);
+    assert.ok(await within1s(async () => (await redirect(pair.b, link.shortCode)).status === 410), 'deleted on B');
+    assert.equal((await pair.a.app.inject({ method: 'POST', url: `/api/urls/${link.id}/restore`, headers: bearer(token) })).statusCode, 200);
+    assert.ok(await within1s(async () => (await redirect(pair.b, link.shortCode)).status === 301), 'restored on B');
+  });
+
+  test('an edit on A changes where B redirects within one second', async () => {
+    const link = await createLink(pair.a.app, token, { url: 'https://example.com/before' });
+    assert.equal((await redirect(pair.b, link.shortCode)).location, 'https://example.com/before');
+    const edited = await pair.a.app.inject({ method: 'PATCH', url: `/api/urls/${link.id}`, headers: bearer(token), payload: { url: 'https://example.com/after' } });
+    assert.equal(edited.statusCode, 200, edited.body);
+    assert.ok(await within1s(async () => (await redirect(pair.b, link.shortCode)).location === 'https://example.com/after'));
+  });
+
+  test('a claim on A turns the temporary redirect into a permanent one on B within one second', async () => {
+    const anonymous = await createAnonymousLink(pair.a.app, 'https://example.com/claimed');
+    assert.equal((await redirect(pair.b, anonymous.shortCode)).status, 302);
+    const claimed = await pair.a.app.inject({
+      method: 'POST', url: '/api/urls/sync', headers: bearer(token),
+      payload: { links: [{ shortCode: anonymous.shortCode, claimToken: anonymous.claimToken, url: 'https://example.com/claimed' }] },
+    });
+    assert.equal(claimed.statusCode, 200, claimed.body);
+    assert.ok(await within1s(async () => (await redirect(pair.b, anonymous.shortCode)).status === 301));
+  });
+
+  test("the reaper's mark on A drops B's in-process entry within one second", async () => {
+    const link = await linkInState(pair.a.deps, { expiresAt: pair.a.clock.now() + HOUR });
+    assert.equal((await redirect(pair.b, link.code)).status, 302);
+    assert.equal(pair.b.deps.localCache.get(DEFAULT_DOMAIN, link.code)?.status, 'ACTIVE');
+    pair.a.clock.advance(2 * HOUR);
+    const run = await pair.a.deps.cleanup.reaper.run();
+    assert.equal(run.outcome === 'ran' && run.markedExpired, 1);
+    assert.ok(await within1s(async () => pair.b.deps.localCache.get(DEFAULT_DOMAIN, link.code) === undefined));
+    assert.equal((await redirect(pair.b, link.code)).status, 410);
+  });
+});
+
+test('the anonymous create limit holds across both instances together', async () => {
+  const pair = await twoInstances({ RATE_LIMIT_ANON: '3' });
+  try {
+    const create = (instance: TestApp | SecondInstance, n: number) =>
+      instance.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: `https://example.com/limited/${n}` } });
+    const statuses = [];
+    for (let n = 0; n < 6; n++) statuses.push((await create(n % 2 === 0 ? pair.a : pair.b, n)).statusCode);
+    assert.deepEqual(statuses, [201, 201, 201, 429, 429, 429]);
+  } finally {
+    await pair.close();
+  }
+});
