@@ -47,6 +47,8 @@ export class KyselyLinkStore implements LinkStore {
   private readonly redirectTargetSql: string;
   /** The same statement, prepared once on the embedded reader. */
   private readonly findRedirectRow: ((domain: string, code: string) => RedirectRow | undefined) | undefined;
+  private savepoints = 0;
+  private savepointQueue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly db: Kysely<Database>, private readonly embedded?: EmbeddedAccess) {
     this.redirectTargetSql = db.selectFrom('links')
@@ -86,33 +88,25 @@ export class KyselyLinkStore implements LinkStore {
     });
   }
 
-  insertLink(link: NewLink): Promise<InsertLinkResult> {
-    return guarded(async () => {
-      try {
-        const row = await this.db.insertInto('links').values({
-          domain: link.domain,
-          code: link.code,
-          original_url: link.originalUrl,
-          normalized_url: link.normalizedUrl,
-          link_type: link.linkType,
-          status: 'ACTIVE',
-          workspace_id: link.workspaceId,
-          owner_id: link.ownerId,
-          claim_token_hash: link.claimTokenHash,
-          created_at: link.createdAt,
-          updated_at: link.createdAt,
-          expires_at: link.expiresAt,
-          deleted_at: null,
-          destination_status: null,
-          last_checked_at: null,
-        }).returningAll().executeTakeFirstOrThrow();
-        return { ok: true, link: linkRowToLink(row) };
-      } catch (error) {
-        const conflict = uniqueConflictOf(error);
-        if (conflict) return { ok: false, conflict };
-        throw error;
-      }
-    });
+  async insertLink(link: NewLink): Promise<InsertLinkResult> {
+    const result = await this.rowOrConflict(() => this.db.insertInto('links').values({
+      domain: link.domain,
+      code: link.code,
+      original_url: link.originalUrl,
+      normalized_url: link.normalizedUrl,
+      link_type: link.linkType,
+      status: 'ACTIVE',
+      workspace_id: link.workspaceId,
+      owner_id: link.ownerId,
+      claim_token_hash: link.claimTokenHash,
+      created_at: link.createdAt,
+      updated_at: link.createdAt,
+      expires_at: link.expiresAt,
+      deleted_at: null,
+      destination_status: null,
+      last_checked_at: null,
+    }).returningAll().executeTakeFirstOrThrow());
+    return result!;
   }
 
   ping(): Promise<void> {
@@ -199,9 +193,14 @@ export class KyselyLinkStore implements LinkStore {
   }
 
   private updateReturningLink(query: { executeTakeFirst(): Promise<Selectable<LinkRow> | undefined> }): Promise<InsertLinkResult | undefined> {
+    return this.rowOrConflict(() => query.executeTakeFirst());
+  }
+
+  /** Runs a write that may break a unique index, answering the conflict as a value. */
+  private rowOrConflict(write: () => Promise<Selectable<LinkRow> | undefined>): Promise<InsertLinkResult | undefined> {
     return guarded(async () => {
       try {
-        const row = await query.executeTakeFirst();
+        const row = await this.inSavepoint(write);
         return row && { ok: true, link: linkRowToLink(row) };
       } catch (error) {
         const conflict = uniqueConflictOf(error);
@@ -209,6 +208,31 @@ export class KyselyLinkStore implements LinkStore {
         throw error;
       }
     });
+  }
+
+  /**
+   * Inside a unit of work the write gets a savepoint of its own: PostgreSQL aborts the whole
+   * transaction on any failed statement (SQLite only the statement), and a conflict is an answer
+   * the work must be able to go on from (a retry with another code). The savepoints of one
+   * transaction are taken one at a time, so that concurrent calls cannot unwind each other's.
+   */
+  private inSavepoint<T>(write: () => Promise<T>): Promise<T> {
+    if (!this.db.isTransaction) return write();
+    const run = this.savepointQueue.then(async () => {
+      const name = sql.raw(`link_store_${++this.savepoints}`);
+      await sql`savepoint ${name}`.execute(this.db);
+      try {
+        const result = await write();
+        await sql`release savepoint ${name}`.execute(this.db);
+        return result;
+      } catch (error) {
+        await sql`rollback to savepoint ${name}`.execute(this.db);
+        await sql`release savepoint ${name}`.execute(this.db);
+        throw error;
+      }
+    });
+    this.savepointQueue = run.catch(() => undefined);
+    return run;
   }
 }
 
