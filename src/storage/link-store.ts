@@ -4,6 +4,7 @@ import type { ClaimableLink, InsertLinkResult, LinkChanges, LinkClaim, LinkListF
 import type { Database, LinkRow } from './schema.js';
 import type { EmbeddedAccess } from './database.js';
 import { guarded, guardedSync, uniqueConflictOf } from './store-errors.js';
+import { holdsNul } from './unstorable-text.js';
 
 type RedirectRow = Pick<Selectable<LinkRow>, 'id' | 'original_url' | 'expires_at' | 'status' | 'link_type'>;
 
@@ -66,6 +67,7 @@ export class KyselyLinkStore implements LinkStore {
   findRedirectTarget(domain: string, code: string): RedirectTarget | undefined | Promise<RedirectTarget | undefined> {
     const findRow = this.findRedirectRow;
     if (findRow) return guardedSync(() => redirectTargetOf(findRow(domain, code)));
+    if (holdsNul(domain, code)) return Promise.resolve(undefined);
     return guarded(async () => {
       const { rows } = await this.db.executeQuery<RedirectRow>(CompiledQuery.raw(this.redirectTargetSql, [domain, code]));
       return redirectTargetOf(rows[0]);
@@ -73,6 +75,7 @@ export class KyselyLinkStore implements LinkStore {
   }
 
   findLinkByCode(domain: string, code: string): Promise<Link | undefined> {
+    if (holdsNul(domain, code)) return Promise.resolve(undefined);
     return guarded(async () => {
       const row = await this.db.selectFrom('links').selectAll()
         .where('domain', '=', domain).where('code', '=', code)
@@ -171,6 +174,7 @@ export class KyselyLinkStore implements LinkStore {
   }
 
   findClaimableLink(domain: string, code: string): Promise<ClaimableLink | undefined> {
+    if (holdsNul(domain, code)) return Promise.resolve(undefined);
     return guarded(async () => {
       const row = await this.db.selectFrom('links').selectAll()
         .where('domain', '=', domain).where('code', '=', code)
@@ -181,7 +185,7 @@ export class KyselyLinkStore implements LinkStore {
   }
 
   listLinks(filter: LinkListFilter): Promise<Link[]> {
-    if (filter.workspaceIds.length === 0) return Promise.resolve([]);
+    if (filter.workspaceIds.length === 0 || holdsNul(filter.search)) return Promise.resolve([]);
     return guarded(async () => {
       let query = this.db.selectFrom('links').selectAll().where('workspace_id', 'in', filter.workspaceIds);
       if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);

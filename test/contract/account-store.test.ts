@@ -39,6 +39,7 @@ for (const backend of STORE_BACKENDS) {
       assert.equal(await stores.accounts.findPersonalWorkspaceId(987_654_321), undefined);
       assert.equal(await stores.accounts.findMembership(987_654_321, owner.userId), undefined);
       assert.equal(await stores.accounts.findApiKeyOwner('no-such-hash'), undefined);
+      assert.equal(await stores.accounts.findUserByEmail(`${owner.email}\u0000`), undefined, 'PostgreSQL cannot even hold U+0000');
     });
 
     test('a created workspace is shared, owned by its creator and listed after the personal one', async () => {

@@ -44,6 +44,16 @@ for (const backend of STORE_BACKENDS) {
       assert.equal(await stores.links.findRedirectTarget('default', 'no-such-code'), undefined);
     });
 
+    test('a key holding U+0000, which no backend can store, finds nothing instead of failing', async () => {
+      const owner = await createOwner(stores.accounts);
+      const link = await insertedLink(stores.links, { workspaceId: owner.workspaceId, ownerId: owner.userId });
+      const code = `${link.code}\u0000`;
+      assert.equal(await stores.links.findLinkByCode(link.domain, code), undefined);
+      assert.equal(await stores.links.findRedirectTarget(link.domain, code), undefined);
+      assert.equal(await stores.links.findClaimableLink(link.domain, code), undefined);
+      assert.deepEqual(await stores.links.listLinks({ workspaceIds: [owner.workspaceId], search: code, limit: 10, now: LATE_TIME }), []);
+    });
+
     test('a taken (domain, code) is reported as a code conflict; the same code on another domain is free', async () => {
       const first = await insertedLink(stores.links);
       assert.deepEqual(await stores.links.insertLink(newLink({ code: first.code })), { ok: false, conflict: 'code' });
