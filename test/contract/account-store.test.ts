@@ -32,6 +32,17 @@ for (const backend of STORE_BACKENDS) {
       assert.deepEqual(workspaces, []);
     });
 
+    test('of simultaneous registrations of one address exactly one user is created', async () => {
+      const email = `${unique('race')}@example.test`;
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+        stores.accounts.createUser({ email, passwordHash: 'x', role: 'user', createdAt: LATE_TIME }, `Race ${email} ${i}`)));
+      const created = results.filter((r) => r.ok);
+      assert.equal(created.length, 1);
+      assert.equal(results.filter((r) => !r.ok && r.conflict === 'email').length, 9);
+      const workspaces = await stores.database.db.selectFrom('workspaces').select('id').where('name', 'like', `Race ${email}%`).execute();
+      assert.equal(workspaces.length, 1, 'the losers left no workspace behind');
+    });
+
     test('finders answer undefined for what does not exist', async () => {
       const owner = await createOwner(stores.accounts);
       assert.equal(await stores.accounts.findUserById(987_654_321), undefined);
@@ -74,16 +85,19 @@ for (const backend of STORE_BACKENDS) {
     });
 
     test('two owners removing each other at once leave one owner', async () => {
-      const a = await createOwner(stores.accounts);
-      const b = await createOwner(stores.accounts);
-      await stores.accounts.addMember(a.workspaceId, b.userId, 'owner', LATE_TIME);
-      const results = await Promise.all([
-        stores.accounts.removeMember(a.workspaceId, a.userId),
-        stores.accounts.removeMember(a.workspaceId, b.userId),
-      ]);
-      assert.deepEqual([...results].sort(), ['last_owner', 'removed']);
-      const owners = (await stores.accounts.listMembers(a.workspaceId)).filter((m) => m.role === 'owner');
-      assert.equal(owners.length, 1);
+      // Ten workspaces at once, so that on a server the two transactions of a pair really overlap.
+      const pairs = await Promise.all(Array.from({ length: 10 }, async () => {
+        const [a, b] = [await createOwner(stores.accounts), await createOwner(stores.accounts)];
+        await stores.accounts.addMember(a.workspaceId, b.userId, 'owner', LATE_TIME);
+        return { workspaceId: a.workspaceId, owners: [a.userId, b.userId] };
+      }));
+      const results = await Promise.all(pairs.map(({ workspaceId, owners }) =>
+        Promise.all(owners.map((userId) => stores.accounts.removeMember(workspaceId, userId)))));
+      for (const [i, { workspaceId }] of pairs.entries()) {
+        assert.deepEqual([...results[i]!].sort(), ['last_owner', 'removed']);
+        const owners = (await stores.accounts.listMembers(workspaceId)).filter((m) => m.role === 'owner');
+        assert.equal(owners.length, 1);
+      }
     });
 
     test('API keys: inserted without their secret, listed, found by hash while the creator is a member, touched, deleted', async () => {

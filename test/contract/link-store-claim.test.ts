@@ -24,6 +24,10 @@ for (const backend of STORE_BACKENDS) {
       assert.equal(await stores.links.findClaimableLink(permanent.domain, permanent.code), undefined);
       assert.equal(await stores.links.findClaimableLink(tokenless.domain, tokenless.code), undefined);
       assert.equal(await stores.links.findClaimableLink('default', 'no-such-code'), undefined);
+      const owner = await createOwner(stores.accounts);
+      const claim = { ownerId: owner.userId, workspaceId: owner.workspaceId, now: LATE_TIME };
+      assert.equal(await stores.links.claimTemporaryLink(permanent.id, 'some-hash', claim), undefined);
+      assert.deepEqual(await stores.links.findLinkById(permanent.id), permanent);
     });
 
     test('a claim makes the link permanent, owned, without expiry or token', async () => {

@@ -73,6 +73,19 @@ for (const backend of STORE_BACKENDS) {
       assert.ok((await stores.links.insertLink(newLink({ originalUrl: url }))).ok);
     });
 
+    test('of many simultaneous inserts of one code, or of one URL in one workspace, exactly one is stored', async () => {
+      const owner = await createOwner(stores.accounts);
+      const code = newLink().code;
+      const sameCode = await Promise.all(Array.from({ length: 20 }, () => stores.links.insertLink(newLink({ code }))));
+      assert.deepEqual(sameCode.map((r) => r.ok || r.conflict).sort(), [true, ...Array<string>(19).fill('code')].sort());
+      const url = newLink().originalUrl;
+      const sameUrl = await Promise.all(Array.from({ length: 20 }, () =>
+        stores.links.insertLink(newLink({ originalUrl: url, workspaceId: owner.workspaceId, ownerId: owner.userId }))));
+      assert.deepEqual(sameUrl.map((r) => r.ok || r.conflict).sort(), [true, ...Array<string>(19).fill('normalized_url')].sort());
+      const stored = await stores.links.listLinks({ workspaceIds: [owner.workspaceId], limit: 100, now: LATE_TIME });
+      assert.deepEqual(stored.map((link) => link.originalUrl), [url]);
+    });
+
     test('the redirect target holds only what a redirect needs', async () => {
       const temporary = await insertedLink(stores.links, { linkType: 'TEMPORARY', expiresAt: LATE_TIME + 5 });
       const permanent = await insertedLink(stores.links);

@@ -6,7 +6,7 @@ import { STORE_BACKENDS } from '../support/store-backends.js';
 import { storesFor, type ContractStores } from '../support/contract-stores.js';
 import { insertedLink, LATE_TIME } from '../support/contract-fixtures.js';
 
-const NOW = LATE_TIME;
+const NOW = LATE_TIME + 7 * 24 * 3_600_000; // later than the links were created, so updatedAt shows the batch
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -69,9 +69,12 @@ for (const backend of STORE_BACKENDS) {
       const links = await Promise.all([1, 2, 3].map(() => linkInState(stores, { expiresAt: NOW - HOUR })));
       const first = await stores.reaper.markExpiredBatch({ now: NOW, limit: 2, after: undefined });
       assert.deepEqual(first.cursor, { expiresAt: NOW - HOUR, id: ids(links)[1] });
+      // A link that expired before the cursor's position is behind it: this walk does not go back for it.
+      const behind = await linkInState(stores, { expiresAt: NOW - 2 * HOUR });
       const second = await stores.reaper.markExpiredBatch({ now: NOW, limit: 2, after: first.cursor });
       assert.equal(second.links.length, 1);
       assert.deepEqual([...first.links, ...second.links].map((l) => l.code).sort(), links.map((l) => l.code).sort());
+      assert.equal(await statusOf(behind), 'ACTIVE');
     });
 
     test('marking leaves live, unexpiring, DELETED and already EXPIRED links alone', async () => {
