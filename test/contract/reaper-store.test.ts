@@ -120,6 +120,22 @@ for (const backend of STORE_BACKENDS) {
       assert.deepEqual(await stores.reaper.purgeBatch({ cutoff, limit: 100, archivedAt: NOW }), { purged: 0, archived: 0 });
     });
 
+    test('mark batches that overlap (two reapers, no lock) mark each link exactly once', async () => {
+      const links = await expiredLinks(stores, 40, HOUR);
+      const batches = await Promise.all([1, 2, 3, 4].map(() => stores.reaper.markExpiredBatch({ now: NOW, limit: 40, after: undefined })));
+      const marked = batches.flatMap((batch) => batch.links.map((link) => link.code));
+      assert.deepEqual(marked.sort(), links.map((link) => link.code).sort());
+    });
+
+    test('purge batches that overlap (two reapers, no lock) purge and archive each link exactly once', async () => {
+      const links = await Promise.all(Array.from({ length: 40 }, (_, i) => linkInState(stores, { status: 'EXPIRED', expiresAt: NOW - 2 * DAY - i })));
+      const batches = await Promise.all([1, 2, 3, 4].map(() => stores.reaper.purgeBatch({ cutoff: NOW - DAY, limit: 40, archivedAt: NOW })));
+      assert.equal(batches.reduce((sum, batch) => sum + batch.purged, 0), 40);
+      assert.equal(batches.reduce((sum, batch) => sum + batch.archived, 0), 40);
+      assert.deepEqual(await remainingIds(), []);
+      assert.deepEqual((await archivedLinks(stores)).map((copy) => copy.link.id), ids(links));
+    });
+
     test('a beforeCommit hook that throws rolls the whole batch back and its own error reaches the caller', async () => {
       const links = await expiredLinks(stores, 2, 2 * DAY);
       const failure = new Error('hook says no');

@@ -9,7 +9,7 @@ describe('KyselyReaperStore on the embedded database', () => {
   test('each batch is one transaction on the writer thread; the reader runs none of its statements', async () => {
     const t = await createTestApp({}, { database: 'sqlite' });
     try {
-      const store = new KyselyReaperStore(t.deps.database.db);
+      const store = new KyselyReaperStore(t.deps.database.db, 'sqlite');
       await expiredLinks(t.deps, 3, 2 * DAY);
       const writer = t.deps.database.embedded!.writer;
       const sentBefore = writer.sent;

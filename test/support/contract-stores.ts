@@ -33,7 +33,7 @@ export function storesFor(backend: StoreBackend): ContractStores {
       accounts: new KyselyAccountStore(database.db),
       jobLocks: new KyselyJobLockStore(database.db),
       cleanupRuns: new KyselyCleanupRunStore(database.db),
-      reaper: new KyselyReaperStore(database.db),
+      reaper: new KyselyReaperStore(database.db, database.dialect),
       unitOfWork: new KyselyUnitOfWork(database.db),
     });
   });
