@@ -136,7 +136,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     clock,
     lockStore: new KyselyJobLockStore(database.db),
     // On SQLite the batches' statements run on the writer thread, off the redirect event loop.
-    reaperStore: new KyselyReaperStore(database.db),
+    reaperStore: new KyselyReaperStore(database.db, database.dialect),
     runStore: new KyselyCleanupRunStore(database.db),
     cache,
   });

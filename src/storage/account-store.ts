@@ -6,6 +6,7 @@ import type {
 } from '../accounts/account-types.js';
 import type { ApiKeyRow, Database, UserRow } from './schema.js';
 import { guarded } from './store-errors.js';
+import { holdsNul } from './unstorable-text.js';
 
 /** Whether an insert broke the given unique index (SQLite names its columns, PostgreSQL the constraint). */
 function isUniqueViolation(error: unknown, sqliteColumns: string, pgConstraint: string): boolean {
@@ -76,6 +77,7 @@ export class KyselyAccountStore implements AccountStore {
   }
 
   findUserByEmail(email: string): Promise<UserWithPasswordHash | undefined> {
+    if (holdsNul(email)) return Promise.resolve(undefined);
     return guarded(async () => {
       const row = await this.db.selectFrom('users').select([...USER_COLUMNS, 'password_hash'])
         .where('email', '=', email).executeTakeFirst();

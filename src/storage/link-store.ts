@@ -4,6 +4,7 @@ import type { ClaimableLink, InsertLinkResult, LinkChanges, LinkClaim, LinkListF
 import type { Database, LinkRow } from './schema.js';
 import type { EmbeddedAccess } from './database.js';
 import { guarded, guardedSync, uniqueConflictOf } from './store-errors.js';
+import { holdsNul } from './unstorable-text.js';
 
 type RedirectRow = Pick<Selectable<LinkRow>, 'id' | 'original_url' | 'expires_at' | 'status' | 'link_type'>;
 
@@ -47,6 +48,8 @@ export class KyselyLinkStore implements LinkStore {
   private readonly redirectTargetSql: string;
   /** The same statement, prepared once on the embedded reader. */
   private readonly findRedirectRow: ((domain: string, code: string) => RedirectRow | undefined) | undefined;
+  private savepoints = 0;
+  private savepointQueue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly db: Kysely<Database>, private readonly embedded?: EmbeddedAccess) {
     this.redirectTargetSql = db.selectFrom('links')
@@ -64,6 +67,7 @@ export class KyselyLinkStore implements LinkStore {
   findRedirectTarget(domain: string, code: string): RedirectTarget | undefined | Promise<RedirectTarget | undefined> {
     const findRow = this.findRedirectRow;
     if (findRow) return guardedSync(() => redirectTargetOf(findRow(domain, code)));
+    if (holdsNul(domain, code)) return Promise.resolve(undefined);
     return guarded(async () => {
       const { rows } = await this.db.executeQuery<RedirectRow>(CompiledQuery.raw(this.redirectTargetSql, [domain, code]));
       return redirectTargetOf(rows[0]);
@@ -71,6 +75,7 @@ export class KyselyLinkStore implements LinkStore {
   }
 
   findLinkByCode(domain: string, code: string): Promise<Link | undefined> {
+    if (holdsNul(domain, code)) return Promise.resolve(undefined);
     return guarded(async () => {
       const row = await this.db.selectFrom('links').selectAll()
         .where('domain', '=', domain).where('code', '=', code)
@@ -86,33 +91,25 @@ export class KyselyLinkStore implements LinkStore {
     });
   }
 
-  insertLink(link: NewLink): Promise<InsertLinkResult> {
-    return guarded(async () => {
-      try {
-        const row = await this.db.insertInto('links').values({
-          domain: link.domain,
-          code: link.code,
-          original_url: link.originalUrl,
-          normalized_url: link.normalizedUrl,
-          link_type: link.linkType,
-          status: 'ACTIVE',
-          workspace_id: link.workspaceId,
-          owner_id: link.ownerId,
-          claim_token_hash: link.claimTokenHash,
-          created_at: link.createdAt,
-          updated_at: link.createdAt,
-          expires_at: link.expiresAt,
-          deleted_at: null,
-          destination_status: null,
-          last_checked_at: null,
-        }).returningAll().executeTakeFirstOrThrow();
-        return { ok: true, link: linkRowToLink(row) };
-      } catch (error) {
-        const conflict = uniqueConflictOf(error);
-        if (conflict) return { ok: false, conflict };
-        throw error;
-      }
-    });
+  async insertLink(link: NewLink): Promise<InsertLinkResult> {
+    const result = await this.rowOrConflict(() => this.db.insertInto('links').values({
+      domain: link.domain,
+      code: link.code,
+      original_url: link.originalUrl,
+      normalized_url: link.normalizedUrl,
+      link_type: link.linkType,
+      status: 'ACTIVE',
+      workspace_id: link.workspaceId,
+      owner_id: link.ownerId,
+      claim_token_hash: link.claimTokenHash,
+      created_at: link.createdAt,
+      updated_at: link.createdAt,
+      expires_at: link.expiresAt,
+      deleted_at: null,
+      destination_status: null,
+      last_checked_at: null,
+    }).returningAll().executeTakeFirstOrThrow());
+    return result!;
   }
 
   ping(): Promise<void> {
@@ -177,6 +174,7 @@ export class KyselyLinkStore implements LinkStore {
   }
 
   findClaimableLink(domain: string, code: string): Promise<ClaimableLink | undefined> {
+    if (holdsNul(domain, code)) return Promise.resolve(undefined);
     return guarded(async () => {
       const row = await this.db.selectFrom('links').selectAll()
         .where('domain', '=', domain).where('code', '=', code)
@@ -187,7 +185,7 @@ export class KyselyLinkStore implements LinkStore {
   }
 
   listLinks(filter: LinkListFilter): Promise<Link[]> {
-    if (filter.workspaceIds.length === 0) return Promise.resolve([]);
+    if (filter.workspaceIds.length === 0 || holdsNul(filter.search)) return Promise.resolve([]);
     return guarded(async () => {
       let query = this.db.selectFrom('links').selectAll().where('workspace_id', 'in', filter.workspaceIds);
       if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
@@ -199,9 +197,14 @@ export class KyselyLinkStore implements LinkStore {
   }
 
   private updateReturningLink(query: { executeTakeFirst(): Promise<Selectable<LinkRow> | undefined> }): Promise<InsertLinkResult | undefined> {
+    return this.rowOrConflict(() => query.executeTakeFirst());
+  }
+
+  /** Runs a write that may break a unique index, answering the conflict as a value. */
+  private rowOrConflict(write: () => Promise<Selectable<LinkRow> | undefined>): Promise<InsertLinkResult | undefined> {
     return guarded(async () => {
       try {
-        const row = await query.executeTakeFirst();
+        const row = await this.inSavepoint(write);
         return row && { ok: true, link: linkRowToLink(row) };
       } catch (error) {
         const conflict = uniqueConflictOf(error);
@@ -209,6 +212,31 @@ export class KyselyLinkStore implements LinkStore {
         throw error;
       }
     });
+  }
+
+  /**
+   * Inside a unit of work the write gets a savepoint of its own: PostgreSQL aborts the whole
+   * transaction on any failed statement (SQLite only the statement), and a conflict is an answer
+   * the work must be able to go on from (a retry with another code). The savepoints of one
+   * transaction are taken one at a time, so that concurrent calls cannot unwind each other's.
+   */
+  private inSavepoint<T>(write: () => Promise<T>): Promise<T> {
+    if (!this.db.isTransaction) return write();
+    const run = this.savepointQueue.then(async () => {
+      const name = sql.raw(`link_store_${++this.savepoints}`);
+      await sql`savepoint ${name}`.execute(this.db);
+      try {
+        const result = await write();
+        await sql`release savepoint ${name}`.execute(this.db);
+        return result;
+      } catch (error) {
+        await sql`rollback to savepoint ${name}`.execute(this.db);
+        await sql`release savepoint ${name}`.execute(this.db);
+        throw error;
+      }
+    });
+    this.savepointQueue = run.catch(() => undefined);
+    return run;
   }
 }
 

@@ -2,6 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import type {
   MarkBatchRequest, MarkBatchResult, MarkCursor, PurgeBatchRequest, PurgeBatchResult, ReaperStore,
 } from '../core/cleanup-ports.js';
+import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
 import { guarded } from './store-errors.js';
 
@@ -65,7 +66,7 @@ function lastOf(rows: ReadonlyArray<{ id: number; expires_at: number | null }>, 
  * COMMITTED a row changed by a concurrent claim is re-checked against it before being touched.
  */
 export class KyselyReaperStore implements ReaperStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<Database>, private readonly dialect: Dialect) {}
 
   markExpiredBatch(request: MarkBatchRequest): Promise<MarkBatchResult> {
     const { now, limit, after: cursor, beforeCommit } = request;
@@ -91,8 +92,13 @@ export class KyselyReaperStore implements ReaperStore {
     const { cutoff, limit, archivedAt, beforeCommit } = request;
     return guarded(() => this.db.transaction().execute(async (trx) => {
       // The ids are read once: under PostgreSQL two LIMIT subqueries could pick different rows.
-      const ids = (await trx.selectFrom('links').select('links.id').where(isPurgeable(cutoff)).limit(limit).execute())
-        .map((row) => row.id);
+      const candidates = trx.selectFrom('links').select('links.id').where(isPurgeable(cutoff)).limit(limit);
+      // PostgreSQL only: batches that overlap (two reapers, no lock) would copy the same rows and
+      // all but one fail on the archive's primary key. Locking the chosen rows, and skipping rows
+      // another batch holds, gives each batch its own. SQLite runs one write transaction at a
+      // time and has no FOR UPDATE.
+      const chosen = this.dialect === 'postgres' ? candidates.forUpdate().skipLocked() : candidates;
+      const ids = (await chosen.execute()).map((row) => row.id);
       if (ids.length === 0) return { purged: 0, archived: 0 };
       let archived = 0;
       if (archivedAt !== undefined) {

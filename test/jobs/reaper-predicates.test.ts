@@ -18,7 +18,7 @@ describe('the purge and mark predicates, without the lock', () => {
   let ownerId: number;
   before(async () => {
     t = await createTestApp();
-    store = new KyselyReaperStore(t.deps.database.db);
+    store = new KyselyReaperStore(t.deps.database.db, t.deps.database.dialect);
     ownerId = await ownerUser(t.deps);
   });
   after(() => t.close());

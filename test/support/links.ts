@@ -1,27 +1,10 @@
-import { DEFAULT_DOMAIN, type Link, type NewLink } from '../../src/core/link.js';
+import type { Link, NewLink } from '../../src/core/link.js';
 import type { Composition as AppDeps } from '../../src/deps.js';
-
-let counter = 0;
+import { insertedLink } from './contract-fixtures.js';
 
 /** Stores a link straight through the store, for states the public API cannot create. */
 export async function insertLink(deps: AppDeps, overrides: Partial<NewLink> = {}): Promise<Link> {
-  counter += 1;
-  const url = overrides.originalUrl ?? `https://example.com/page/${counter}`;
-  const result = await deps.store.insertLink({
-    domain: DEFAULT_DOMAIN,
-    code: `code${counter}x`,
-    originalUrl: url,
-    normalizedUrl: url,
-    linkType: 'PERMANENT',
-    workspaceId: null,
-    ownerId: null,
-    claimTokenHash: null,
-    createdAt: deps.clock.now(),
-    expiresAt: null,
-    ...overrides,
-  });
-  if (!result.ok) throw new Error(`test link not inserted: ${result.conflict}`);
-  return result.link;
+  return insertedLink(deps.store, { createdAt: deps.clock.now(), ...overrides });
 }
 
 export async function setLinkColumns(deps: AppDeps, id: number, values: { status?: 'ACTIVE' | 'EXPIRED' | 'DELETED'; deleted_at?: number | null; expires_at?: number | null }): Promise<void> {

@@ -1,0 +1,42 @@
+import { after, before } from 'node:test';
+import type { OpenDatabase } from '../../src/storage/database.js';
+import { KyselyAccountStore } from '../../src/storage/account-store.js';
+import { KyselyCleanupRunStore } from '../../src/storage/cleanup-run-store.js';
+import { KyselyJobLockStore } from '../../src/storage/job-lock-store.js';
+import { KyselyLinkStore } from '../../src/storage/link-store.js';
+import { KyselyReaperStore } from '../../src/storage/reaper-store.js';
+import { KyselyUnitOfWork } from '../../src/storage/unit-of-work.js';
+import type { StoreBackend } from './store-backends.js';
+
+/** Every store, built straight on one backend's database (no app, no deps). */
+export interface ContractStores {
+  readonly database: OpenDatabase;
+  readonly links: KyselyLinkStore;
+  readonly accounts: KyselyAccountStore;
+  readonly jobLocks: KyselyJobLockStore;
+  readonly cleanupRuns: KyselyCleanupRunStore;
+  readonly reaper: KyselyReaperStore;
+  readonly unitOfWork: KyselyUnitOfWork;
+}
+
+/**
+ * Opens a fresh database of the backend before the suite's tests and removes it after them. The
+ * returned object is filled in by then: read its fields inside tests, not at definition time.
+ */
+export function storesFor(backend: StoreBackend): ContractStores {
+  const stores = {} as { -readonly [K in keyof ContractStores]: ContractStores[K] };
+  before(async () => {
+    const database = await backend.open();
+    Object.assign(stores, {
+      database,
+      links: new KyselyLinkStore(database.db, database.embedded),
+      accounts: new KyselyAccountStore(database.db),
+      jobLocks: new KyselyJobLockStore(database.db),
+      cleanupRuns: new KyselyCleanupRunStore(database.db),
+      reaper: new KyselyReaperStore(database.db, database.dialect),
+      unitOfWork: new KyselyUnitOfWork(database.db),
+    });
+  });
+  after(() => stores.database?.close());
+  return stores;
+}

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openSqlite, type OpenDatabase } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrations.js';
+import { openPostgres } from '../../src/storage/postgres-database.js';
+import { createTestDatabase } from './postgres.js';
+
+export interface StoreBackend {
+  readonly name: 'sqlite' | 'postgres';
+  /** A migrated database of its own; its `close` also removes the file or drops the database. */
+  open(): Promise<OpenDatabase>;
+}
+
+async function migrated(database: OpenDatabase): Promise<OpenDatabase> {
+  try {
+    await migrateToLatest(database.db, database.dialect);
+    return database;
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+const sqlite: StoreBackend = {
+  name: 'sqlite',
+  async open() {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-contract-'));
+    const database = openSqlite(path.join(dir, 'linkforge.db'));
+    const close = async () => {
+      await database.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    };
+    return migrated({ ...database, close });
+  },
+};
+
+// createTestDatabase throws when the server cannot be reached, so a missing PostgreSQL fails the suite.
+const postgres: StoreBackend = {
+  name: 'postgres',
+  async open() {
+    const testDatabase = await createTestDatabase();
+    const database = openPostgres(testDatabase.url, { poolMax: 10, poolMin: 0, statementTimeoutMs: 10_000, connectTimeoutMs: 5_000 });
+    const close = async () => {
+      await database.close();
+      await testDatabase.drop();
+    };
+    return migrated({ ...database, close });
+  },
+};
+
+export const STORE_BACKENDS: readonly StoreBackend[] = [sqlite, postgres];
