@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { dropStaleTestDatabases } from './drop-stale-test-databases.mjs';
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -29,6 +30,12 @@ const files = testFiles('test').filter((file) => filters.length === 0 || filters
 if (files.length === 0) {
   console.error('No test files matched.');
   process.exit(1);
+}
+try {
+  const dropped = await dropStaleTestDatabases();
+  if (dropped > 0) console.log(`# dropped ${dropped} test databases left by earlier runs`);
+} catch (error) {
+  console.log(`# could not look for stale test databases (${error.message}); the PostgreSQL suites will say more`);
 }
 if (process.env.LINKFORGE_TEST_DATABASE) process.exit(run(files, {}));
 
