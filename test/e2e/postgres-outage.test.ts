@@ -81,35 +81,55 @@ test('with its PostgreSQL hung (SIGSTOP), cached links keep redirecting, misses,
   });
 });
 
-// An attempt that lands while the server is starting up names PostgreSQL's reason instead.
-const retryLine = (port: number, reason = '.+') => new RegExp(`PostgreSQL at 127\\.0\\.0\\.1:${port}/linkforge is not reachable \\(${reason}\\); retrying in [0-9.]+ s`);
+/**
+ * Starts a real server while PostgreSQL turns it away, waits for two retry lines naming `reason`,
+ * runs `letIn`, and checks every retry line and that the server became ready without a stack trace.
+ */
+async function startWhileTurnedAway(env: Record<string, string>, port: number, reason: string, letIn: () => Promise<void>): Promise<void> {
+  // An attempt that lands while the server is starting up may name PostgreSQL's reason instead.
+  const retryLine = (why: string) => new RegExp(`PostgreSQL at 127\\.0\\.0\\.1:${port}/linkforge is not reachable \\(${why}\\); retrying in [0-9.]+ s`);
+  const turnedAway = retryLine(reason);
+  let sawRetries!: () => void;
+  const twoRetries = new Promise<void>((resolve) => { sawRetries = resolve; });
+  const starting = startServer({ ...env, LOG_LEVEL: 'info' }, {
+    onOutput: (output) => { if (output.split('\n').filter((line) => turnedAway.test(line)).length >= 2) sawRetries(); },
+  });
+  await Promise.race([twoRetries, starting]); // a server that exits instead fails here, with its output
+  await letIn();
+  const server = await starting;
+  try {
+    const output = server.output();
+    for (const line of output.split('\n').filter((l) => /not reachable/.test(l))) assert.match(line, retryLine('.+'));
+    assert.doesNotMatch(output, /^\s+at /m, 'no stack trace');
+    assert.doesNotMatch(output, /"stack"/, 'no stack trace in the log');
+    assert.equal((await fetch(`${server.baseUrl}/readyz`, { signal: AbortSignal.timeout(10_000) })).status, 200);
+  } finally {
+    await server.stop();
+  }
+}
 
 // Issue 8 item 7: a database that is not up yet is waited for with one line per attempt.
 test('a server started while its PostgreSQL is down logs one clear line per retry, no stack trace, and becomes ready once it starts', { timeout: 90_000 }, async () => {
   const database = await startPrivatePostgres();
   try {
     await database.stop();
-    const refused = retryLine(database.port, 'ECONNREFUSED');
-    const retries = (output: string) => output.split('\n').filter((line) => refused.test(line)).length;
-    let sawRetries!: () => void;
-    const twoRetries = new Promise<void>((resolve) => { sawRetries = resolve; });
-    const starting = startServer({ ...postgresEnv(database.database), LOG_LEVEL: 'info' }, {
-      onOutput: (output) => { if (retries(output) >= 2) sawRetries(); },
-    });
-    await Promise.race([twoRetries, starting]); // a server that exits instead fails here, with its output
-    await database.start();
-    const server = await starting;
-    try {
-      const output = server.output();
-      const lines = output.split('\n').filter((line) => /not reachable/.test(line));
-      assert.ok(lines.length >= 2, output);
-      for (const line of lines) assert.match(line, retryLine(database.port));
-      assert.doesNotMatch(output, /^\s+at /m, 'no stack trace');
-      assert.doesNotMatch(output, /"stack"/, 'no stack trace in the log');
-      assert.equal((await fetch(`${server.baseUrl}/readyz`, { signal: AbortSignal.timeout(10_000) })).status, 200);
-    } finally {
-      await server.stop();
-    }
+    await startWhileTurnedAway(postgresEnv(database.database), database.port, 'ECONNREFUSED', () => database.start());
+  } finally {
+    await database.remove();
+  }
+});
+
+test('a server started while its database is at its connection limit logs PostgreSQL\'s reason, not a bare SQLSTATE, and starts once there is room', { timeout: 90_000 }, async () => {
+  const database = await startPrivatePostgres();
+  try {
+    // A superuser is exempt from connection limits, so the app connects as a role of its own.
+    await database.admin('create role linkforge_app login');
+    await database.admin('alter database linkforge owner to linkforge_app');
+    await database.admin('alter database linkforge connection limit 0');
+    const env = { ...postgresEnv(database.database), DATABASE_URL: database.database.url.replace('postgres@', 'linkforge_app@') };
+    // The log line is JSON: its quotes are escaped.
+    await startWhileTurnedAway(env, database.port, 'too many connections for database \\\\"linkforge\\\\"',
+      () => database.admin('alter database linkforge connection limit -1'));
   } finally {
     await database.remove();
   }

@@ -22,6 +22,8 @@ export interface PrivatePostgres {
   resume(): void;
   /** `pg_ctl stop -m fast`: open connections are ended, new ones refused. */
   stop(): Promise<void>;
+  /** Runs one statement as the superuser, on the server's `postgres` database. */
+  admin(statement: string): Promise<void>;
   /** Stops the server if it runs and deletes its directory. */
   remove(): Promise<void>;
 }
@@ -96,6 +98,11 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       await asPostgres('pg_ctl', ['stop', '-w', '-D', data, '-m', 'fast']);
       running = false;
     },
+    async admin(statement) {
+      const client = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
+      await client.connect();
+      await client.query(statement).finally(() => client.end());
+    },
     async remove() {
       server.resume();
       if (running) await server.stop();
@@ -104,9 +111,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   };
   try {
     await server.start();
-    const client = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
-    await client.connect();
-    await client.query(`create database ${DATABASE}`).finally(() => client.end());
+    await server.admin(`create database ${DATABASE}`);
   } catch (error) {
     await server.remove();
     throw error;
