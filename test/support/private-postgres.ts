@@ -61,18 +61,6 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   let running = false;
   let paused: number[] = [];
 
-  await asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '--encoding=UTF8']);
-  fs.appendFileSync(path.join(data, 'postgresql.conf'), [
-    `port = ${port}`,
-    "listen_addresses = '127.0.0.1'",
-    `unix_socket_directories = '${root}'`,
-    'fsync = off',
-    'synchronous_commit = off',
-    'full_page_writes = off',
-    'shared_buffers = 16MB',
-    '',
-  ].join('\n'));
-
   const server: PrivatePostgres = {
     port,
     database: {
@@ -110,6 +98,17 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     },
   };
   try {
+    await asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '--encoding=UTF8']);
+    fs.appendFileSync(path.join(data, 'postgresql.conf'), [
+      `port = ${port}`,
+      "listen_addresses = '127.0.0.1'",
+      `unix_socket_directories = '${root}'`,
+      'fsync = off',
+      'synchronous_commit = off',
+      'full_page_writes = off',
+      'shared_buffers = 16MB',
+      '',
+    ].join('\n'));
     await server.start();
     await server.admin(`create database ${DATABASE}`);
   } catch (error) {
