@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from '../config.js';
 import type { OpenDatabase } from './database.js';
@@ -22,7 +23,8 @@ export async function migrateWhenReachable(database: OpenDatabase, config: Confi
     } catch (error) {
       if (config.database.kind !== 'postgres') throw error;
       if (!isUnavailable(error)) throw refusal(error, config.database.url);
-      const reason = (error as { code?: string; message?: string }).code ?? (error as Error).message;
+      // A socket's code (ECONNREFUSED) says why; PostgreSQL's SQLSTATE (53300) does not, its message does.
+      const reason = error instanceof pg.DatabaseError ? error.message : (error as { code?: string }).code ?? (error as Error).message;
       logger?.warn(`PostgreSQL at ${describePostgresUrl(config.database.url)} is not reachable (${reason}); retrying in ${delay / 1000} s`);
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, LONGEST_RETRY_MS);

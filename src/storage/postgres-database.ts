@@ -48,6 +48,10 @@ export function openPostgres(url: string, options: PostgresOptions): OpenDatabas
   // Without a listener, an idle connection's error (pg_terminate_backend, a server restart) would
   // crash the process; the pool drops that connection and opens a new one when needed.
   pool.on('error', (error) => options.onIdleError?.(error));
+  // A checked-out connection has no pool listener, so a connection ended under a running request
+  // would crash the process too. The request's own query fails with the error, and the pool drops
+  // the broken connection when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const onStatement = options.onStatement;
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),

@@ -19,6 +19,9 @@ export function uniqueConflictOf(error: unknown): UniqueConflict | undefined {
 // SQLITE_BUSY_TIMEOUT and SQLITE_WRITER_EXITED are the embedded writer's own (sqlite-writer*.ts).
 const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY|NOTADB|CORRUPT|WRITER_EXITED)/;
 const PG_UNAVAILABLE_CLASSES = ['08', '53', '57']; // connection, resources, operator intervention
+// pg's own errors, without a code: a server that went away or stopped answering, a pool with no
+// free connection in time, and a connection already broken (a rollback after pg_terminate_backend).
+const PG_CONNECTION_LOST = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|has encountered a connection error and is not queryable/i;
 
 /** Whether an error means "the database cannot serve us now" (503) rather than a bug (500). */
 export function isUnavailable(error: unknown): boolean {
@@ -30,7 +33,7 @@ export function isUnavailable(error: unknown): boolean {
     if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(err.code)) return true;
   }
   const message = err?.message ?? '';
-  return /database connection is not open|Connection terminated|timeout exceeded when trying to connect|driver has already been destroyed/i.test(message);
+  return PG_CONNECTION_LOST.test(message) || /database connection is not open|driver has already been destroyed/i.test(message);
 }
 
 function asStoreError(error: unknown): unknown {

@@ -24,8 +24,13 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
+export interface StartOptions {
+  /** Told the whole output so far each time the process writes, while it starts and after. */
+  readonly onOutput?: (output: string) => void;
+}
+
 /** Starts `src/main.ts` as a real process on a free loopback port, as a user would run it. */
-export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-e2e-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -33,8 +38,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk) => { output += chunk; });
-  child.stderr!.on('data', (chunk) => { output += chunk; });
+  child.stdout!.on('data', (chunk) => { output += chunk; options.onOutput?.(output); });
+  child.stderr!.on('data', (chunk) => { output += chunk; options.onOutput?.(output); });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
     child.stdout!.on('data', () => {
