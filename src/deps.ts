@@ -6,19 +6,18 @@ import { systemClock, type Clock, type LinkStore, type UnitOfWork } from './core
 import { DEFAULT_DOMAIN } from './core/link.js';
 import { CacheInvalidation } from './cache/cache-invalidation.js';
 import { MemoryLinkCache } from './cache/memory-link-cache.js';
-import { openRedisTier, type RedisTier } from './cache/redis-tier.js';
+import type { RedisTier } from './cache/redis-tier.js';
 import type { SharedRateLimitStore } from './http/rate-limit.js';
 import type { CreateAnonymousLinkDeps } from './links/create-anonymous-link.js';
 import { LinkResolver } from './links/resolve-link.js';
 import type { OwnedLinkDeps } from './links/link-access.js';
 import { openSqlite, type OpenDatabase } from './storage/database.js';
-import { openPostgres } from './storage/postgres-database.js';
 import { KyselyLinkStore } from './storage/link-store.js';
 import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
 import { KyselyCleanupRunStore } from './storage/cleanup-run-store.js';
 import { KyselyJobLockStore } from './storage/job-lock-store.js';
 import { KyselyReaperStore } from './storage/reaper-store.js';
-import { migrateWhenReachable } from './storage/migrate-when-reachable.js';
+import { migrateToLatest } from './storage/migrations.js';
 import { KyselyUnitOfWork } from './storage/unit-of-work.js';
 import { createAccountServices, type AccountServices } from './accounts/account-services.js';
 import type { WorkspaceAccess } from './accounts/workspace-access.js';
@@ -75,18 +74,36 @@ export interface DepsOptions {
   readonly logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
 }
 
-function openDatabase(config: Config, options: DepsOptions): OpenDatabase {
-  if (config.database.kind === 'postgres') {
-    return openPostgres(config.database.url, {
+/**
+ * Opens the database and brings its schema up to date. pg and ioredis are loaded only in the
+ * scaled mode (dynamic imports here and below): the embedded mode does not carry them.
+ */
+async function openMigratedDatabase(config: Config, options: DepsOptions): Promise<OpenDatabase> {
+  if (config.database.kind === 'sqlite') {
+    const database = openSqlite(config.database.path, { onStatement: options.onStatement, writeTimeoutMs: config.dbWriteTimeoutMs });
+    return closedOnFailure(database, () => migrateToLatest(database.db, database.dialect));
+  }
+  const { openPostgres } = await import('./storage/postgres-database.js');
+  const { migrateWhenReachable } = await import('./storage/migrate-when-reachable.js');
+  const database = openPostgres(config.database.url, {
       poolMax: config.dbPoolMax,
       poolMin: config.dbPoolMin,
       statementTimeoutMs: config.dbStatementTimeoutMs,
       connectTimeoutMs: config.dbConnectTimeoutMs,
       onStatement: options.onStatement,
       onIdleError: (error) => options.logger?.warn({ err: error }, 'a pooled PostgreSQL connection failed; it is replaced on next use'),
-    });
+  });
+  return closedOnFailure(database, () => migrateWhenReachable(database, config, options.logger));
+}
+
+async function closedOnFailure(database: OpenDatabase, step: () => Promise<void>): Promise<OpenDatabase> {
+  try {
+    await step();
+    return database;
+  } catch (error) {
+    await database.close();
+    throw error;
   }
-  return openSqlite(config.database.path, { onStatement: options.onStatement, writeTimeoutMs: config.dbWriteTimeoutMs });
 }
 
 function buildUrlPolicy(config: Config): UrlPolicy {
@@ -116,10 +133,9 @@ function buildLocalCache(config: Config, clock: Clock): MemoryLinkCache {
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Composition> {
   const clock = options.clock ?? systemClock;
-  const database = openDatabase(config, options);
+  const database = await openMigratedDatabase(config, options);
   let accounts: AccountServices;
   try {
-    await migrateWhenReachable(database, config, options.logger);
     accounts = await createAccountServices(config, new KyselyAccountStore(database.db), clock);
   } catch (error) {
     await database.close();
@@ -129,7 +145,9 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const localCache = buildLocalCache(config, clock);
   const domain = DEFAULT_DOMAIN;
   const urlPolicy = buildUrlPolicy(config);
-  const redis = config.redisUrl ? openRedisTier(config, config.redisUrl, localCache, options.logger) : undefined;
+  const redis = config.redisUrl
+    ? (await import('./cache/redis-tier.js')).openRedisTier(config, config.redisUrl, localCache, options.logger)
+    : undefined;
   const cache = new CacheInvalidation(localCache, redis?.invalidation);
   const cleanup = createCleanupJobs({
     settings: config.cleanup,

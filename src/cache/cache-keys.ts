@@ -3,10 +3,14 @@
  * Redis names carry the deployment's prefix (REDIS_KEY_PREFIX) so that several deployments, or
  * several test files, can share one Redis.
  */
+import { DEFAULT_DOMAIN } from '../core/link.js';
 
-/** The in-process key of a link. */
+/**
+ * The in-process key of a link: its bare code on the default domain (no string built per cache
+ * hit), `domain/code` elsewhere. A code never holds a slash, so the two spellings never meet.
+ */
 export function localLinkKey(domain: string, code: string): string {
-  return `${domain}/${code}`;
+  return domain === DEFAULT_DOMAIN ? code : `${domain}/${code}`;
 }
 
 /** The Redis key of a link's cached entry. */
@@ -26,7 +30,7 @@ export function invalidationChannel(prefix: string): string {
 
 /** An invalidation message names one link; the domain never contains a slash. */
 export function invalidationMessage(domain: string, code: string): string {
-  return localLinkKey(domain, code);
+  return `${domain}/${code}`;
 }
 
 export function parseInvalidationMessage(message: string): { domain: string; code: string } | undefined {
