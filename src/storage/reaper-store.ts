@@ -12,7 +12,7 @@ type LinksBuilder = ExpressionBuilder<Database, 'links'>;
 const LINK_COLUMNS = [
   'id', 'domain', 'code', 'original_url', 'normalized_url', 'link_type', 'status', 'workspace_id', 'owner_id',
   'claim_token_hash', 'created_at', 'updated_at', 'expires_at', 'deleted_at', 'redirect_count', 'avg_redirect_ms',
-  'destination_status', 'last_checked_at',
+  'human_count', 'bot_count', 'preview_count', 'destination_status', 'last_checked_at',
 ] as const;
 
 /** Links the mark phase may touch: live by status, past their expiry. */

@@ -21,14 +21,20 @@ export interface LinkRow {
   deleted_at: number | null;
   redirect_count: Generated<number>;
   avg_redirect_ms: Generated<number>;
+  human_count: Generated<number>;
+  bot_count: Generated<number>;
+  preview_count: Generated<number>;
   destination_status: number | null;
   last_checked_at: number | null;
 }
 
-export interface LinkArchiveRow extends Omit<LinkRow, 'id' | 'redirect_count' | 'avg_redirect_ms'> {
+export interface LinkArchiveRow extends Omit<LinkRow, 'id' | 'redirect_count' | 'avg_redirect_ms' | 'human_count' | 'bot_count' | 'preview_count'> {
   id: number;
   redirect_count: number;
   avg_redirect_ms: number;
+  human_count: number;
+  bot_count: number;
+  preview_count: number;
   archived_at: number;
 }
 
@@ -96,13 +102,37 @@ export interface VisitRow {
   browser: string | null;
   os: string | null;
   device: string | null;
-  is_bot: number;
+  /** Unused since migration 006 (visitor_class says it); kept for rows written before. */
+  is_bot: Generated<number>;
+  visitor_class: 'human' | 'bot' | 'preview';
+  latency_ms: number;
+}
+
+/** Clicks of one link in one UTC hour, by visitor class: the time series sums these. */
+export interface LinkClicksHourlyRow {
+  link_id: number;
+  hour_start: number;
+  visitor_class: 'human' | 'bot' | 'preview';
+  clicks: number;
+}
+
+/** Clicks of one link on one UTC day by one value of one dimension, by visitor class. */
+export interface LinkBreakdownDailyRow {
+  link_id: number;
+  day_start: number;
+  dimension: 'referrer' | 'browser' | 'os' | 'device';
+  value: string;
+  visitor_class: 'human' | 'bot' | 'preview';
+  clicks: number;
 }
 
 export interface GlobalStatsRow {
   id: number;
   total_redirects: number;
   avg_latency_ms: number;
+  human_redirects: Generated<number>;
+  bot_redirects: Generated<number>;
+  preview_redirects: Generated<number>;
 }
 
 export interface Database {
@@ -116,4 +146,6 @@ export interface Database {
   cleanup_runs: CleanupRunRow;
   visits: VisitRow;
   global_stats: GlobalStatsRow;
+  link_clicks_hourly: LinkClicksHourlyRow;
+  link_breakdown_daily: LinkBreakdownDailyRow;
 }

@@ -1,0 +1,25 @@
+/**
+ * Click analytics (SPEC section 8, issue 9): what the redirect path records in memory, what the
+ * flusher writes in one transaction, and what the read side answers from counters and roll-ups.
+ */
+
+export type VisitorClass = 'human' | 'bot' | 'preview';
+
+/** What a redirect's request tells about its visitor; nothing that identifies them. */
+export interface VisitFacts {
+  readonly visitorClass: VisitorClass;
+  /** Host of the Referer header only (no path, no query); null when absent or unparseable. */
+  readonly referrerHost: string | null;
+  readonly browser: string | null;
+  readonly os: string | null;
+  /** desktop, mobile, tablet, bot, … (the classifier's vocabulary, documented where it is made). */
+  readonly device: string | null;
+}
+
+/** One answered redirect, as the flusher receives it. */
+export interface Visit extends VisitFacts {
+  readonly linkId: number;
+  readonly visitedAt: number;
+  /** Handler latency in milliseconds, from receiving the request to just before the response. */
+  readonly latencyMs: number;
+}
