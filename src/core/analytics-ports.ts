@@ -23,3 +23,20 @@ export interface Visit extends VisitFacts {
   /** Handler latency in milliseconds, from receiving the request to just before the response. */
   readonly latencyMs: number;
 }
+
+/**
+ * Everything one flush writes, in one transaction: the classified visits of the interval. A
+ * redirect whose event did not fit in the buffer is not here; the recorder counts those drops.
+ */
+export interface AnalyticsBatch {
+  readonly visits: readonly Visit[];
+}
+
+/**
+ * The write side. One transaction per batch: per-link counters by class, `avg_redirect_ms` merged
+ * as Welford's running mean would have been updated one by one, the visit rows, the hourly clicks
+ * and daily breakdown roll-ups, and the global totals row.
+ */
+export interface AnalyticsStore {
+  recordBatch(batch: AnalyticsBatch): Promise<void>;
+}
