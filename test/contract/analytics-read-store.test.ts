@@ -1,0 +1,103 @@
+import { beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { KyselyAnalyticsReadStore } from '../../src/storage/analytics-read-store.js';
+import { STORE_BACKENDS } from '../support/store-backends.js';
+import { storesFor } from '../support/contract-stores.js';
+import { insertedLink, LATE_TIME } from '../support/contract-fixtures.js';
+import { DAY, HOUR, insertBreakdown, insertHourlyClicks, insertVisits, setGlobalStats } from '../support/analytics-rows.js';
+
+/** A UTC midnight above 2^41, so that times past 2^32 are proven exact. */
+const T0 = Math.floor(LATE_TIME / DAY) * DAY + 10 * DAY;
+const counts = (human: number, bot: number, preview: number) => ({ total: human + bot + preview, human, bot, preview });
+
+for (const backend of STORE_BACKENDS) {
+  describe(`AnalyticsReadStore on ${backend.name}`, () => {
+    const stores = storesFor(backend);
+    const read = () => new KyselyAnalyticsReadStore(stores.database.db);
+    beforeEach(async () => {
+      const { db } = stores.database;
+      for (const table of ['visits', 'link_clicks_hourly', 'link_breakdown_daily', 'links'] as const) await db.deleteFrom(table).execute();
+      await setGlobalStats(db, { total: 0, avgMs: 0, human: 0, bot: 0, preview: 0 });
+    });
+
+    test('global stats start at zero', async () => {
+      assert.deepEqual(await read().findGlobalStats(T0), { totalLinks: 0, totalRedirects: 0, avgLatencyMs: 0, redirects: counts(0, 0, 0) });
+    });
+
+    test('totalLinks counts ACTIVE links not past their expiry at now; the rest come from the global row, exact past 2^32', async () => {
+      const { db } = stores.database;
+      const live = [await insertedLink(stores.links), await insertedLink(stores.links, { expiresAt: T0 + 1 })];
+      const notLive = [
+        await insertedLink(stores.links, { expiresAt: T0 }), // expiry is the instant it stops
+        await insertedLink(stores.links, { expiresAt: T0 - HOUR }), // past expiry, not marked yet
+        await insertedLink(stores.links), await insertedLink(stores.links),
+      ];
+      await db.updateTable('links').set({ status: 'EXPIRED' }).where('id', '=', notLive[2]!.id).execute();
+      await db.updateTable('links').set({ status: 'DELETED', deleted_at: T0 }).where('id', '=', notLive[3]!.id).execute();
+      const big = 2 ** 40 + 3;
+      await setGlobalStats(db, { total: big + 30, avgMs: 2.75, human: big, bot: 20, preview: 10 });
+      // Raw visits are never counted: these contradict the counters and must not show.
+      await insertVisits(db, live[0]!.id, T0 - DAY, 5);
+      assert.deepEqual(await read().findGlobalStats(T0), {
+        totalLinks: live.length, totalRedirects: big + 30, avgLatencyMs: 2.75, redirects: counts(big, 20, 10),
+      });
+    });
+
+    test('hourly buckets: the range is [from, to), one link only, split by class, oldest first; empty hours are absent', async () => {
+      const { db } = stores.database;
+      const [link, other] = [await insertedLink(stores.links), await insertedLink(stores.links)];
+      await insertHourlyClicks(db, link.id, T0 - HOUR, { human: 100 }); // before the range
+      await insertHourlyClicks(db, link.id, T0, { human: 3, bot: 1 });
+      await insertHourlyClicks(db, link.id, T0 + 5 * HOUR, { preview: 2 ** 33 });
+      await insertHourlyClicks(db, link.id, T0 + 6 * HOUR, { human: 100 }); // at `to`: excluded
+      await insertHourlyClicks(db, other.id, T0 + HOUR, { human: 50 });
+      await insertVisits(db, link.id, T0 + HOUR, 7);
+      const buckets = await read().listClickBuckets({ linkId: link.id, from: T0, to: T0 + 6 * HOUR, interval: 'hour' });
+      assert.deepEqual(buckets, [
+        { start: T0, clicks: counts(3, 1, 0) },
+        { start: T0 + 5 * HOUR, clicks: counts(0, 0, 2 ** 33) },
+      ]);
+    });
+
+    test('daily buckets sum the hours of each UTC day', async () => {
+      const { db } = stores.database;
+      const link = await insertedLink(stores.links);
+      await insertHourlyClicks(db, link.id, T0, { human: 1, bot: 2 });
+      await insertHourlyClicks(db, link.id, T0 + 23 * HOUR, { human: 4, preview: 1 });
+      await insertHourlyClicks(db, link.id, T0 + DAY + 2 * HOUR, { bot: 7 });
+      await insertHourlyClicks(db, link.id, T0 + 3 * DAY, { human: 9 });
+      const buckets = await read().listClickBuckets({ linkId: link.id, from: T0, to: T0 + 3 * DAY, interval: 'day' });
+      assert.deepEqual(buckets, [
+        { start: T0, clicks: counts(5, 2, 1) },
+        { start: T0 + DAY, clicks: counts(0, 7, 0) },
+      ]);
+    });
+
+    test('top values: per dimension, summed over the days the range touches, most clicks first, ties by value, at most `limit`; the empty value is null', async () => {
+      const { db } = stores.database;
+      const [link, other] = [await insertedLink(stores.links), await insertedLink(stores.links)];
+      await insertBreakdown(db, link.id, T0, 'referrer', 'news.example', { human: 5, bot: 1 });
+      await insertBreakdown(db, link.id, T0 + DAY, 'referrer', 'news.example', { human: 2, preview: 3 });
+      await insertBreakdown(db, link.id, T0, 'referrer', '', { human: 4 });
+      await insertBreakdown(db, link.id, T0, 'referrer', 'b.example', { human: 1 });
+      await insertBreakdown(db, link.id, T0, 'referrer', 'a.example', { human: 1 });
+      await insertBreakdown(db, link.id, T0 - DAY, 'referrer', 'old.example', { human: 99 }); // before the range's first day
+      await insertBreakdown(db, link.id, T0 + 2 * DAY, 'referrer', 'late.example', { human: 99 }); // the day of `to`: excluded
+      await insertBreakdown(db, link.id, T0, 'browser', 'Firefox', { human: 2, bot: 1 });
+      await insertBreakdown(db, link.id, T0, 'device', 'mobile', { preview: 6 });
+      await insertBreakdown(db, other.id, T0, 'os', 'Linux', { human: 8 });
+      // A range starting mid-day still gets that whole day's breakdown: it is kept per day.
+      const top = await read().listTopValues({ linkId: link.id, from: T0 + 3 * HOUR, to: T0 + 2 * DAY, interval: 'hour' }, 3);
+      assert.deepEqual(top, {
+        referrer: [
+          { value: 'news.example', clicks: counts(7, 1, 3) },
+          { value: null, clicks: counts(4, 0, 0) },
+          { value: 'a.example', clicks: counts(1, 0, 0) },
+        ],
+        browser: [{ value: 'Firefox', clicks: counts(2, 1, 0) }],
+        os: [],
+        device: [{ value: 'mobile', clicks: counts(0, 0, 6) }],
+      });
+    });
+  });
+}

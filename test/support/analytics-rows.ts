@@ -1,0 +1,53 @@
+import type { Kysely } from 'kysely';
+import type { VisitorClass } from '../../src/core/analytics-ports.js';
+import type { Database, LinkBreakdownDailyRow } from '../../src/storage/schema.js';
+
+/**
+ * Rows of the analytics tables written straight with Kysely, as the write side (the flusher's
+ * AnalyticsStore) leaves them: the read side and the reaper are tested on these.
+ */
+export const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
+
+export async function insertHourlyClicks(db: Kysely<Database>, linkId: number, hourStart: number, clicks: Partial<Record<VisitorClass, number>>): Promise<void> {
+  const rows = Object.entries(clicks).map(([visitorClass, n]) => ({
+    link_id: linkId, hour_start: hourStart, visitor_class: visitorClass as VisitorClass, clicks: n,
+  }));
+  if (rows.length > 0) await db.insertInto('link_clicks_hourly').values(rows).execute();
+}
+
+export async function insertBreakdown(
+  db: Kysely<Database>, linkId: number, dayStart: number, dimension: LinkBreakdownDailyRow['dimension'], value: string,
+  clicks: Partial<Record<VisitorClass, number>>,
+): Promise<void> {
+  const rows = Object.entries(clicks).map(([visitorClass, n]) => ({
+    link_id: linkId, day_start: dayStart, dimension, value, visitor_class: visitorClass as VisitorClass, clicks: n,
+  }));
+  if (rows.length > 0) await db.insertInto('link_breakdown_daily').values(rows).execute();
+}
+
+export async function setGlobalStats(db: Kysely<Database>, values: { total: number; avgMs: number; human: number; bot: number; preview: number }): Promise<void> {
+  await db.updateTable('global_stats').set({
+    total_redirects: values.total, avg_latency_ms: values.avgMs,
+    human_redirects: values.human, bot_redirects: values.bot, preview_redirects: values.preview,
+  }).where('id', '=', 1).execute();
+}
+
+/** `count` raw visit rows of one link, one a minute apart from `from`. */
+export async function insertVisits(db: Kysely<Database>, linkId: number, from: number, count: number, visitorClass: VisitorClass = 'human'): Promise<void> {
+  const rows = Array.from({ length: count }, (_, i) => ({
+    link_id: linkId, visited_at: from + i * 60_000, referrer_host: 'news.example', browser: 'Firefox', os: 'Linux',
+    device: 'desktop', visitor_class: visitorClass, latency_ms: 1.5,
+  }));
+  for (let i = 0; i < rows.length; i += 200) await db.insertInto('visits').values(rows.slice(i, i + 200)).execute();
+}
+
+export async function visitLinkIds(db: Kysely<Database>): Promise<number[]> {
+  const rows = await db.selectFrom('visits').select('link_id').orderBy('link_id').orderBy('visited_at').execute();
+  return rows.map((row) => Number(row.link_id));
+}
+
+export async function countRows(db: Kysely<Database>, table: 'visits' | 'link_clicks_hourly' | 'link_breakdown_daily'): Promise<number> {
+  const row = await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
