@@ -24,6 +24,8 @@ export interface Link {
   readonly deletedAt: number | null;
   readonly redirectCount: number;
   readonly avgRedirectMs: number;
+  /** Redirects counted as people (not crawlers, not link-preview fetchers): what "clicks" means to a user. */
+  readonly humanCount: number;
   readonly destinationStatus: number | null;
   readonly lastCheckedAt: number | null;
 }

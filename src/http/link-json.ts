@@ -4,6 +4,12 @@ import { effectiveStatus, type Link } from '../core/link.js';
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const Timestamp = Type.String({ format: 'date-time' });
 
+// The analytics fields (SPEC section 8), shared by both spellings.
+const RedirectCount = Type.Integer({ minimum: 0, description: 'Every redirect counted, of any visitor class.' });
+const AvgRedirectMs = Type.Number({ minimum: 0, description: 'Mean handler latency of those redirects, in milliseconds; 0 before the first.' });
+const HumanCount = Type.Integer({ minimum: 0, description: 'Redirects of people only: crawlers and link-preview fetchers are not counted here.' });
+const DestinationStatus = Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the last destination check, 0 when unreachable; null before the first check.' });
+
 /** The app API's link representation (SPEC section 5). */
 export const LinkJson = Type.Object({
   id: Type.Integer(),
@@ -17,9 +23,10 @@ export const LinkJson = Type.Object({
   createdAt: Timestamp,
   expiresAt: Nullable(Timestamp),
   deletedAt: Nullable(Timestamp),
-  redirectCount: Type.Integer(),
-  avgRedirectMs: Type.Number(),
-  destinationStatus: Type.Union([Type.Integer(), Type.Null()]),
+  redirectCount: RedirectCount,
+  avgRedirectMs: AvgRedirectMs,
+  humanCount: HumanCount,
+  destinationStatus: DestinationStatus,
   lastCheckedAt: Nullable(Timestamp),
 }, { $id: 'Link' });
 export type LinkJson = Static<typeof LinkJson>;
@@ -42,13 +49,14 @@ export function linkToJson(link: Link, baseUrl: string, now: number): LinkJson {
     deletedAt: iso(link.deletedAt),
     redirectCount: link.redirectCount,
     avgRedirectMs: link.avgRedirectMs,
+    humanCount: link.humanCount,
     destinationStatus: link.destinationStatus,
     lastCheckedAt: iso(link.lastCheckedAt),
   };
 }
 
 
-/** The workspace API v1's link representation (SPEC section 5, snake_case), plus its effective status. */
+/** The workspace API v1's link representation (SPEC section 5, snake_case), plus its effective status and analytics fields. */
 export const LinkV1Json = Type.Object({
   short_code: Type.String(),
   short_url: Type.String(),
@@ -57,6 +65,11 @@ export const LinkV1Json = Type.Object({
   status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('EXPIRED'), Type.Literal('DELETED')]),
   created_at: Timestamp,
   expires_at: Nullable(Timestamp),
+  redirect_count: RedirectCount,
+  avg_redirect_ms: AvgRedirectMs,
+  human_count: HumanCount,
+  destination_status: DestinationStatus,
+  last_checked_at: Nullable(Timestamp),
 }, { $id: 'LinkV1' });
 export type LinkV1Json = Static<typeof LinkV1Json>;
 
@@ -69,6 +82,11 @@ export function linkToV1Json(link: Link, baseUrl: string, now: number): LinkV1Js
     status: effectiveStatus(link, now),
     created_at: new Date(link.createdAt).toISOString(),
     expires_at: iso(link.expiresAt),
+    redirect_count: link.redirectCount,
+    avg_redirect_ms: link.avgRedirectMs,
+    human_count: link.humanCount,
+    destination_status: link.destinationStatus,
+    last_checked_at: iso(link.lastCheckedAt),
   };
 }
 

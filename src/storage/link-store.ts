@@ -37,6 +37,7 @@ export function linkRowToLink(row: Selectable<LinkRow>): Link {
     deletedAt: nullableNumber(row.deleted_at),
     redirectCount: Number(row.redirect_count),
     avgRedirectMs: Number(row.avg_redirect_ms),
+    humanCount: Number(row.human_count),
     destinationStatus: nullableNumber(row.destination_status),
     lastCheckedAt: nullableNumber(row.last_checked_at),
   };

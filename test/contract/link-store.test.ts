@@ -17,7 +17,7 @@ for (const backend of STORE_BACKENDS) {
         id: result.link.id, domain: input.domain, code: input.code, originalUrl: input.originalUrl,
         normalizedUrl: input.normalizedUrl, linkType: 'PERMANENT', status: 'ACTIVE',
         workspaceId: owner.workspaceId, ownerId: owner.userId, createdAt: LATE_TIME, updatedAt: LATE_TIME,
-        expiresAt: LATE_TIME + 1, deletedAt: null, redirectCount: 0, avgRedirectMs: 0,
+        expiresAt: LATE_TIME + 1, deletedAt: null, redirectCount: 0, avgRedirectMs: 0, humanCount: 0,
         destinationStatus: null, lastCheckedAt: null,
       };
       assert.deepEqual(result.link, expected);
@@ -30,9 +30,10 @@ for (const backend of STORE_BACKENDS) {
     test('counters stored beyond 2^32 come back as exact JS numbers', async () => {
       const link = await insertedLink(stores.links);
       const big = 2 ** 40 + 7;
-      await stores.database.db.updateTable('links').set({ redirect_count: big, last_checked_at: big + 1 }).where('id', '=', link.id).execute();
+      await stores.database.db.updateTable('links').set({ redirect_count: big, human_count: big - 1, last_checked_at: big + 1 }).where('id', '=', link.id).execute();
       const found = await stores.links.findLinkById(link.id);
       assert.equal(found?.redirectCount, big);
+      assert.equal(found?.humanCount, big - 1);
       assert.equal(found?.lastCheckedAt, big + 1);
     });
 
