@@ -21,6 +21,7 @@ import { registerLinkRoutes } from './http/routes/link-routes.js';
 import { registerWorkspaceLinkRoutes } from './http/routes/workspace-link-routes.js';
 import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
 import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
+import { registerStatsRoutes } from './http/routes/stats-routes.js';
 import { createLogging } from './logging/logger.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerAuthRoutes(app, deps);
   registerWorkspaceRoutes(app, deps);
   registerAdminCleanupRoutes(app, deps);
+  registerStatsRoutes(app, deps);
   registerRedirectRoutes(app, responder, config.redirect);
   return app;
 }

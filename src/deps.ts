@@ -11,6 +11,8 @@ import type { SharedRateLimitStore } from './http/rate-limit.js';
 import type { CreateAnonymousLinkDeps } from './links/create-anonymous-link.js';
 import { LinkResolver } from './links/resolve-link.js';
 import type { OwnedLinkDeps } from './links/link-access.js';
+import type { StatsDeps } from './links/get-global-stats.js';
+import { KyselyAnalyticsReadStore } from './storage/analytics-read-store.js';
 import { openSqlite, type OpenDatabase } from './storage/database.js';
 import { KyselyLinkStore } from './storage/link-store.js';
 import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
@@ -42,6 +44,8 @@ export interface AppDeps {
   readonly links: CreateAnonymousLinkDeps;
   /** Owned links: create, manage, list, claim (src/links). */
   readonly ownedLinks: OwnedLinkDeps;
+  /** The analytics read side: global counters and per-link roll-ups (src/links/get-*-stats.ts). */
+  readonly stats: StatsDeps;
   /** The reaper, its scheduler (started by main.ts) and its statistics (src/jobs). */
   readonly cleanup: CleanupJobs;
   /** Users, tokens, workspaces and API keys (src/accounts). */
@@ -175,6 +179,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       codeLength: config.links.codeLength,
       workspaces: accounts.workspaces,
     },
+    stats: { store: new KyselyAnalyticsReadStore(database.db), clock },
     cleanup,
     rateLimitStore: redis?.rateLimitStore,
     database,

@@ -17,6 +17,7 @@ export const ERROR_CATALOGUE = {
   body_key_duplicated: { status: 400, title: 'Repeated key in body', detail: 'The body gives a key more than once in one object.' },
   host_header_repeated: { status: 400, title: 'Repeated Host header', detail: 'The request has more than one Host header; send exactly one.' },
   content_length_invalid: { status: 400, title: 'Invalid Content-Length', detail: 'The Content-Length header does not match the body.' },
+  stats_range_invalid: { status: 400, title: 'Invalid statistics range', detail: 'The range must have from before to and span at most the interval\'s limit.' },
   cursor_invalid: { status: 400, title: 'Invalid cursor', detail: 'The cursor is not one this API returned.' },
   url_invalid: { status: 400, title: 'Invalid URL', detail: 'This is not a valid absolute URL.' },
   url_whitespace_not_allowed: { status: 400, title: 'Whitespace in URL', detail: 'The URL must not contain spaces, line breaks or other control characters.' },

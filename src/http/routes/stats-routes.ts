@@ -1,0 +1,112 @@
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppDeps } from '../../deps.js';
+import { getGlobalStats } from '../../links/get-global-stats.js';
+import { DEFAULT_STATS_DAYS, getLinkStats, MAX_STATS_BUCKETS, TOP_VALUES, type LinkStats } from '../../links/get-link-stats.js';
+import { JWT_OR_API_KEY_SECURITY, JWT_SECURITY, NO_SECURITY, principalOf, requireUser, requireUserOrApiKey } from '../auth.js';
+import { Id } from '../link-fields.js';
+import { errorResponses } from '../schemas.js';
+
+const Count = Type.Integer({ minimum: 0 });
+const ClassCounts = Type.Object({ total: Count, human: Count, bot: Count, preview: Count }, {
+  description: 'Clicks by visitor class: people, crawlers, and link-preview fetchers (chat apps, social networks).',
+});
+const TopValues = (what: string) => Type.Array(Type.Object({
+  value: Type.Union([Type.String(), Type.Null()], { description: `The ${what}; null when the visit had none or it was not recognised.` }),
+  clicks: ClassCounts,
+}), { maxItems: TOP_VALUES, description: `The ${TOP_VALUES} ${what} values with the most clicks, most first.` });
+
+const StatsFields = {
+  from: Type.String({ format: 'date-time', description: 'Start of the first bucket (inclusive).' }),
+  to: Type.String({ format: 'date-time', description: 'End of the last bucket (exclusive).' }),
+  interval: Type.Union([Type.Literal('hour'), Type.Literal('day')]),
+  totals: ClassCounts,
+  series: Type.Array(Type.Object({ start: Type.String({ format: 'date-time' }), clicks: ClassCounts }), {
+    description: 'Every bucket of the range, oldest first, with zeros where nobody clicked.',
+  }),
+  breakdowns: Type.Object({
+    referrers: TopValues('referrer host'), browsers: TopValues('browser'), oses: TopValues('operating system'), devices: TopValues('device type'),
+  }, { description: 'Over the whole UTC days the range touches: these roll-ups are kept per day.' }),
+};
+const LinkStatsJson = Type.Object({ linkId: Type.Integer(), ...StatsFields });
+const LinkStatsV1Json = Type.Object({ short_code: Type.String(), ...StatsFields });
+
+const StatsQuery = Type.Object({
+  from: Type.Optional(Type.String({ format: 'date-time', description: `ISO 8601; default: ${DEFAULT_STATS_DAYS} days before \`to\`. Rounded down to the interval.` })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601; default: now. Rounded up to the interval.' })),
+  interval: Type.Optional(Type.Union([Type.Literal('hour'), Type.Literal('day')], {
+    description: `Bucket size, default day. At most ${MAX_STATS_BUCKETS.hour} hourly or ${MAX_STATS_BUCKETS.day} daily buckets per request.`,
+  })),
+}, { additionalProperties: false });
+type StatsQuery = Static<typeof StatsQuery>;
+
+const GlobalStatsJson = Type.Object({
+  totalLinks: Type.Integer({ minimum: 0, description: 'Links that are ACTIVE and not past their expiry.' }),
+  totalRedirects: Type.Integer({ minimum: 0, description: 'Every redirect ever counted; purging links does not lower it.' }),
+  avgLatencyMs: Type.Number({ minimum: 0, description: 'Mean redirect handler latency over all redirects, in milliseconds; 0 before the first.' }),
+  redirectsByClass: Type.Object({ human: Count, bot: Count, preview: Count }),
+});
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const parseQuery = (query: StatsQuery) => ({
+  from: query.from === undefined ? undefined : Date.parse(query.from),
+  to: query.to === undefined ? undefined : Date.parse(query.to),
+  interval: query.interval,
+});
+
+function statsToJson(stats: LinkStats) {
+  const { referrer, browser, os, device } = stats.breakdowns;
+  return {
+    from: iso(stats.from),
+    to: iso(stats.to),
+    interval: stats.interval,
+    totals: stats.totals,
+    series: stats.series.map((bucket) => ({ start: iso(bucket.start), clicks: bucket.clicks })),
+    breakdowns: { referrers: referrer, browsers: browser, oses: os, devices: device },
+  };
+}
+
+/** SPEC sections 5 and 8: the public totals, and each link's statistics for whoever may read the link. */
+export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const linkDeps = { ...deps.ownedLinks, stats: deps.stats };
+
+  app.get('/api/stats', {
+    schema: {
+      tags: ['stats'], security: NO_SECURITY, operationId: 'getGlobalStats',
+      summary: 'Totals of the whole service: live links, redirects, mean latency, and the split by visitor class',
+      response: { 200: GlobalStatsJson, ...errorResponses(503) },
+    },
+  }, async () => {
+    const stats = await getGlobalStats(deps.stats);
+    const { human, bot, preview } = stats.redirects;
+    return { totalLinks: stats.totalLinks, totalRedirects: stats.totalRedirects, avgLatencyMs: stats.avgLatencyMs, redirectsByClass: { human, bot, preview } };
+  });
+
+  app.get('/api/urls/:id/stats', {
+    preHandler: requireUser(deps),
+    schema: {
+      tags: ['links'], security: JWT_SECURITY, operationId: 'getLinkStats',
+      summary: 'Clicks of one link over time, and its top referrers, browsers, OSes and devices, each by visitor class',
+      params: Type.Object({ id: Id }), querystring: StatsQuery,
+      response: { 200: LinkStatsJson, ...errorResponses(400, 401, 404, 503) },
+    },
+  }, async (request) => {
+    const stats = await getLinkStats(linkDeps, principalOf(request), request.params as { id: number }, parseQuery(request.query as StatsQuery));
+    return { linkId: stats.linkId, ...statsToJson(stats) };
+  });
+
+  app.get('/api/v1/workspaces/:id/links/:short_code/stats', {
+    preHandler: requireUserOrApiKey(deps),
+    schema: {
+      tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY, operationId: 'getWorkspaceLinkStats',
+      summary: 'Clicks of one link of the workspace over time, and its top referrers, browsers, OSes and devices',
+      params: Type.Object({ id: Id, short_code: Type.String({ minLength: 1, maxLength: 64 }) }), querystring: StatsQuery,
+      response: { 200: LinkStatsV1Json, ...errorResponses(400, 401, 404, 503) },
+    },
+  }, async (request) => {
+    const params = request.params as { id: number; short_code: string };
+    const selector = { workspaceId: params.id, code: params.short_code };
+    const stats = await getLinkStats(linkDeps, principalOf(request), selector, parseQuery(request.query as StatsQuery));
+    return { short_code: params.short_code, ...statsToJson(stats) };
+  });
+}

@@ -1,0 +1,13 @@
+import type { AnalyticsReadStore, GlobalStats } from '../core/analytics-ports.js';
+import type { Clock } from '../core/ports.js';
+
+/** What the statistics use cases need; built once in deps.ts. */
+export interface StatsDeps {
+  readonly store: AnalyticsReadStore;
+  readonly clock: Clock;
+}
+
+/** `GET /api/stats` (SPEC section 8): public, from the global counters and one indexed count of live links. */
+export function getGlobalStats(deps: StatsDeps): Promise<GlobalStats> {
+  return deps.store.findGlobalStats(deps.clock.now());
+}

@@ -1,0 +1,82 @@
+import type { BreakdownDimension, BreakdownEntry, ClassCounts, StatsInterval } from '../core/analytics-ports.js';
+import { ValidationError } from '../core/errors.js';
+import type { Principal } from '../core/principal.js';
+import type { StatsDeps } from './get-global-stats.js';
+import { findAccessibleLink, type LinkSelector, type OwnedLinkDeps } from './link-access.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const INTERVAL_MS: Record<StatsInterval, number> = { hour: HOUR, day: DAY };
+
+/** Without `from`, the range is the last 30 days; without `interval`, whole days. */
+export const DEFAULT_STATS_DAYS = 30;
+/** The most buckets one answer holds: 31 days of hours, or about a year of days. */
+export const MAX_STATS_BUCKETS: Record<StatsInterval, number> = { hour: 31 * 24, day: 366 };
+/** Values listed per breakdown dimension. */
+export const TOP_VALUES = 10;
+
+export interface LinkStatsQuery {
+  readonly from?: number;
+  readonly to?: number;
+  readonly interval?: StatsInterval;
+}
+
+export interface LinkStats {
+  readonly linkId: number;
+  readonly from: number;
+  readonly to: number;
+  readonly interval: StatsInterval;
+  readonly totals: ClassCounts;
+  /** Every bucket of the range, oldest first, empty ones as zeros. */
+  readonly series: ReadonlyArray<{ readonly start: number; readonly clicks: ClassCounts }>;
+  readonly breakdowns: Record<BreakdownDimension, BreakdownEntry[]>;
+}
+
+const ZERO: ClassCounts = { total: 0, human: 0, bot: 0, preview: 0 };
+
+/**
+ * The range, aligned outwards to whole buckets (UTC hours or days), so every bucket of the series
+ * is complete. `to` defaults to now, `from` to 30 days before `to`.
+ */
+export function statsRange(query: LinkStatsQuery, now: number): { from: number; to: number; interval: StatsInterval } {
+  const interval = query.interval ?? 'day';
+  const size = INTERVAL_MS[interval];
+  const rawTo = query.to ?? now;
+  const rawFrom = query.from ?? rawTo - DEFAULT_STATS_DAYS * DAY;
+  if (!Number.isFinite(rawFrom) || !Number.isFinite(rawTo) || rawFrom < 0) throw new ValidationError('stats_range_invalid', 'from and to must be ISO 8601 date-times after 1970.');
+  if (rawFrom >= rawTo) throw new ValidationError('stats_range_invalid', 'from must be before to.');
+  const from = rawFrom - (rawFrom % size);
+  const to = Math.ceil(rawTo / size) * size;
+  const max = MAX_STATS_BUCKETS[interval];
+  if ((to - from) / size > max) {
+    throw new ValidationError('stats_range_invalid', `With interval=${interval} the range may span at most ${max} ${interval}s.`);
+  }
+  return { from, to, interval };
+}
+
+/**
+ * `GET /api/urls/{id}/stats` and its v1 twin: whoever may read the link (like `GET` of the link
+ * itself; everyone else gets link_not_found) sees its clicks over time and its top referrers,
+ * browsers, OSes and devices, each split by visitor class. Only roll-ups are read.
+ */
+export async function getLinkStats(
+  deps: OwnedLinkDeps & { readonly stats: StatsDeps }, principal: Principal, selector: LinkSelector, query: LinkStatsQuery,
+): Promise<LinkStats> {
+  const { from, to, interval } = statsRange(query, deps.clock.now());
+  const link = await findAccessibleLink(deps, principal, selector, 'read');
+  const range = { linkId: link.id, from, to, interval };
+  const [buckets, breakdowns] = await Promise.all([
+    deps.stats.store.listClickBuckets(range),
+    deps.stats.store.listTopValues(range, TOP_VALUES),
+  ]);
+  const byStart = new Map(buckets.map((bucket) => [bucket.start, bucket.clicks]));
+  const size = INTERVAL_MS[interval];
+  const series = [];
+  const totals = { ...ZERO };
+  for (let start = from; start < to; start += size) {
+    const clicks = byStart.get(start) ?? ZERO;
+    series.push({ start, clicks });
+    for (const key of ['total', 'human', 'bot', 'preview'] as const) totals[key] += clicks[key];
+  }
+  return { linkId: link.id, from, to, interval, totals, series, breakdowns };
+}
