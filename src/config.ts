@@ -74,6 +74,8 @@ export interface Config {
     readonly batchPauseMs: number;
     readonly maxDurationMs: number;
     readonly archive: boolean;
+    /** Raw visit rows older than this are deleted by the reaper; roll-ups and counters stay. */
+    readonly visitsRetentionMs: number;
   };
   readonly analytics: { readonly flushIntervalMs: number; readonly flushMaxEvents: number };
   readonly healthcheck: { readonly enabled: boolean; readonly intervalMs: number };
@@ -296,6 +298,7 @@ export function loadConfig(env: Env = process.env): Config {
       batchPauseMs: read.duration('CLEANUP_BATCH_PAUSE', '100ms'),
       maxDurationMs: read.duration('CLEANUP_MAX_DURATION', '5m'),
       archive: read.bool('CLEANUP_ARCHIVE', true),
+      visitsRetentionMs: read.duration('VISITS_RETENTION', '90d'),
     },
     analytics: {
       flushIntervalMs: read.duration('ANALYTICS_FLUSH_INTERVAL', '1s'),

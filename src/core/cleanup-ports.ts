@@ -63,12 +63,24 @@ export interface PurgeBatchResult {
   readonly archived: number;
 }
 
-/** The two batch operations of the reaper, each one short transaction. */
+export interface VisitsBatchRequest {
+  /** Visits with `visited_at < before` go. */
+  readonly before: number;
+  readonly limit: number;
+  readonly beforeCommit?: (rows: number) => Promise<void>;
+}
+
+/** The batch operations of the reaper, each one short transaction. */
 export interface ReaperStore {
   /** ACTIVE links with `expires_at < now` become EXPIRED, at most `limit` of them. */
   markExpiredBatch(request: MarkBatchRequest): Promise<MarkBatchResult>;
-  /** Hard-deletes at most `limit` links that are past the purge cutoff (and archives them). */
+  /**
+   * Hard-deletes at most `limit` links that are past the purge cutoff (and archives them), and
+   * their raw visits in the same transaction. Their roll-ups stay, like the archived counters.
+   */
   purgeBatch(request: PurgeBatchRequest): Promise<PurgeBatchResult>;
+  /** Deletes at most `limit` raw visit rows older than `before`, oldest first; answers how many. */
+  deleteVisitsBatch(request: VisitsBatchRequest): Promise<number>;
   /** Releases what the store holds of its own (a worker thread), after the last batch. */
   close?(): Promise<void>;
 }

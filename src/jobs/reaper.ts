@@ -11,9 +11,11 @@ export interface ReaperSettings {
   readonly bufferMs: number;
   readonly archive: boolean;
   readonly lockAtMostMs: number;
+  readonly visitsRetentionMs: number;
 }
 
-export type BatchPhase = 'mark' | 'purge';
+/** The run's steps in order: mark expired links, purge old ones, delete raw visits past their retention. */
+export type BatchPhase = 'mark' | 'purge' | 'visits';
 
 export interface BatchEvent {
   readonly instance: string;
@@ -62,7 +64,9 @@ export interface FinishedRun {
   readonly markedExpired: number;
   readonly purged: number;
   readonly archived: number;
-  /** Batches that changed rows, over both phases. */
+  /** Raw visit rows deleted for being older than VISITS_RETENTION (not those of purged links). */
+  readonly visitsDeleted: number;
+  /** Batches that changed rows, over all phases. */
   readonly batches: number;
   /** Rows of the last batch that changed any. */
   readonly lastBatchSize: number;
@@ -79,7 +83,7 @@ export type RunResult =
 const ABANDONED = 'abandoned: the instance running it stopped before finishing and its lock expired';
 const silent: ReaperLogger = { info: () => {}, error: () => {} };
 
-interface Totals { markedExpired: number; purged: number; archived: number; batches: number; lastBatchSize: number }
+interface Totals { markedExpired: number; purged: number; archived: number; visitsDeleted: number; batches: number; lastBatchSize: number }
 
 /**
  * SPEC section 6: under the database lock, mark ACTIVE links past their expiry as EXPIRED (their
@@ -140,7 +144,7 @@ export class Reaper {
     const { clock, runs, settings } = this.deps;
     const startedAt = clock.now();
     const deadline = held.lockedAt + Math.min(settings.maxDurationMs, settings.lockAtMostMs);
-    const totals: Totals = { markedExpired: 0, purged: 0, archived: 0, batches: 0, lastBatchSize: 0 };
+    const totals: Totals = { markedExpired: 0, purged: 0, archived: 0, visitsDeleted: 0, batches: 0, lastBatchSize: 0 };
     let runId: number | undefined;
     let stoppedEarly: StopReason | null = null;
     let failure: unknown;
@@ -151,6 +155,7 @@ export class Reaper {
       await this.hooks.runStarted?.({ instance: this.instance, runId });
       stoppedEarly = await this.markPhase(startedAt, deadline, totals);
       if (stoppedEarly === null) stoppedEarly = await this.purgePhase(startedAt, deadline, totals);
+      if (stoppedEarly === null) stoppedEarly = await this.visitsPhase(startedAt, deadline, totals);
     } catch (error) {
       failure = error;
     }
@@ -192,19 +197,39 @@ export class Reaper {
     }
   }
 
-  private async purgePhase(now: number, deadline: number, totals: Totals): Promise<StopReason | null> {
+  private purgePhase(now: number, deadline: number, totals: Totals): Promise<StopReason | null> {
     const { store, settings } = this.deps;
     const cutoff = now - Math.max(settings.retentionMs, settings.bufferMs);
-    for (let batch = 1; ; batch++) {
-      const event: BatchEvent = { instance: this.instance, phase: 'purge', batch };
-      await this.hooks.beforeBatch?.(event);
+    return this.inBatches('purge', deadline, async (event) => {
       const result = await store.purgeBatch({
         cutoff, limit: settings.batchSize, archivedAt: settings.archive ? now : undefined, beforeCommit: this.beforeCommit(event),
       });
       count(totals, result.purged);
       totals.purged += result.purged;
       totals.archived += result.archived;
-      if (result.purged < settings.batchSize) return null;
+      return result.purged;
+    });
+  }
+
+  /** Issue 9: raw visits are kept VISITS_RETENTION; the counters and roll-ups that summarize them stay for good. */
+  private visitsPhase(now: number, deadline: number, totals: Totals): Promise<StopReason | null> {
+    const { store, settings } = this.deps;
+    return this.inBatches('visits', deadline, async (event) => {
+      const rows = await store.deleteVisitsBatch({
+        before: now - settings.visitsRetentionMs, limit: settings.batchSize, beforeCommit: this.beforeCommit(event),
+      });
+      count(totals, rows);
+      totals.visitsDeleted += rows;
+      return rows;
+    });
+  }
+
+  /** Runs `batch` until one changes fewer rows than a full batch, pausing between batches. */
+  private async inBatches(phase: BatchPhase, deadline: number, batch: (event: BatchEvent) => Promise<number>): Promise<StopReason | null> {
+    for (let number = 1; ; number++) {
+      const event: BatchEvent = { instance: this.instance, phase, batch: number };
+      await this.hooks.beforeBatch?.(event);
+      if (await batch(event) < this.deps.settings.batchSize) return null;
       const stop = await this.pause(deadline);
       if (stop) return stop;
     }

@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type {
-  MarkBatchRequest, MarkBatchResult, MarkCursor, PurgeBatchRequest, PurgeBatchResult, ReaperStore,
+  MarkBatchRequest, MarkBatchResult, MarkCursor, PurgeBatchRequest, PurgeBatchResult, ReaperStore, VisitsBatchRequest,
 } from '../core/cleanup-ports.js';
 import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
@@ -112,6 +112,10 @@ export class KyselyReaperStore implements ReaperStore {
       }
       const deleted = await trx.deleteFrom('links').where('links.id', 'in', ids).where(isPurgeable(cutoff)).executeTakeFirst();
       const purged = Number(deleted.numDeletedRows);
+      // Only the visits of links that are gone: under READ COMMITTED a chosen row may have been claimed meanwhile.
+      await trx.deleteFrom('visits').where('visits.link_id', 'in', ids)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('links').select('links.id').whereRef('links.id', '=', 'visits.link_id'))))
+        .execute();
       if (archived > purged) {
         // Only under PostgreSQL's READ COMMITTED: a row claimed or restored between the copy and the
         // DELETE was copied but is still live; its copy goes, so the archive holds exactly the purged rows.
@@ -124,6 +128,18 @@ export class KyselyReaperStore implements ReaperStore {
       }
       await beforeCommit?.(purged);
       return { purged, archived };
+    }));
+  }
+
+  /** Raw visits past VISITS_RETENTION, by the index on visited_at; counters and roll-ups are other tables. */
+  deleteVisitsBatch(request: VisitsBatchRequest): Promise<number> {
+    const { before, limit, beforeCommit } = request;
+    return guarded(() => this.db.transaction().execute(async (trx) => {
+      const oldest = trx.selectFrom('visits').select('visits.id').where('visits.visited_at', '<', before).orderBy('visits.visited_at').limit(limit);
+      const deleted = await trx.deleteFrom('visits').where('visits.id', 'in', oldest).executeTakeFirst();
+      const rows = Number(deleted.numDeletedRows);
+      await beforeCommit?.(rows);
+      return rows;
     }));
   }
 }

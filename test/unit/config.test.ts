@@ -26,7 +26,7 @@ describe('loadConfig', () => {
     assert.deepEqual(config.cleanup, {
       enabled: true, intervalMs: 15 * 60_000, initialDelayMs: 60_000, lockAtMostMs: 14 * 60_000,
       lockAtLeastMs: 10 * 60_000, retentionMs: 7 * 86_400_000, bufferMs: 3_600_000, batchSize: 1000,
-      batchPauseMs: 100, maxDurationMs: 5 * 60_000, archive: true,
+      batchPauseMs: 100, maxDurationMs: 5 * 60_000, archive: true, visitsRetentionMs: 90 * 86_400_000,
     });
     assert.equal(config.analytics.flushIntervalMs, 1000);
     assert.equal(config.healthcheck.intervalMs, 6 * 3_600_000);

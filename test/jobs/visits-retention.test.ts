@@ -1,0 +1,100 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { DAY, HOUR, linkInState, ran, QUICK_REAPER } from '../support/reaper-fixtures.js';
+import { insertBreakdown, insertHourlyClicks, insertVisits, setGlobalStats, visitLinkIds } from '../support/analytics-rows.js';
+
+/** Everything the read side answers from: it must come through a run unchanged. */
+async function summaries(t: TestApp) {
+  const { db } = t.deps.database;
+  return {
+    links: await db.selectFrom('links').select(['id', 'redirect_count', 'avg_redirect_ms', 'human_count', 'bot_count', 'preview_count']).orderBy('id').execute(),
+    hourly: await db.selectFrom('link_clicks_hourly').selectAll().orderBy('link_id').orderBy('hour_start').orderBy('visitor_class').execute(),
+    daily: await db.selectFrom('link_breakdown_daily').selectAll().orderBy('link_id').orderBy('day_start').orderBy('value').execute(),
+    global: await db.selectFrom('global_stats').selectAll().execute(),
+  };
+}
+
+async function visitTimes(t: TestApp): Promise<number[]> {
+  const rows = await t.deps.database.db.selectFrom('visits').select('visited_at').orderBy('visited_at').execute();
+  return rows.map((row) => Number(row.visited_at));
+}
+
+describe('raw visits are bounded: VISITS_RETENTION and purged links', () => {
+  test('visits older than VISITS_RETENTION are deleted in batches of CLEANUP_BATCH_SIZE; newer ones, counters and roll-ups stay', async () => {
+    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '3', VISITS_RETENTION: '30d' });
+    try {
+      const { db } = t.deps.database;
+      const now = t.clock.now();
+      const cutoff = now - 30 * DAY;
+      const link = await linkInState(t.deps, { expiresAt: null });
+      await db.updateTable('links').set({ redirect_count: 9, avg_redirect_ms: 1.5, human_count: 7, bot_count: 2 }).where('id', '=', link.id).execute();
+      await insertVisits(db, link.id, cutoff - 7 * 60_000, 7); // the last one a minute before the cutoff
+      await insertVisits(db, link.id, cutoff, 2); // at the cutoff and after: kept
+      await insertHourlyClicks(db, link.id, cutoff - HOUR, { human: 7, bot: 2 });
+      await insertBreakdown(db, link.id, cutoff - DAY, 'referrer', 'news.example', { human: 7, bot: 2 });
+      await setGlobalStats(db, { total: 9, avgMs: 1.5, human: 7, bot: 2, preview: 0 });
+      const before = await summaries(t);
+      const events: string[] = [];
+      t.deps.cleanup.reaper.hooks = { beforeCommit: ({ phase, batch, rows }) => { events.push(`${phase}${batch}:${rows}`); } };
+
+      const run = ran(await t.deps.cleanup.reaper.run());
+
+      assert.equal(run.status, 'succeeded');
+      assert.deepEqual(events.filter((event) => event.startsWith('visits')), ['visits1:3', 'visits2:3', 'visits3:1']);
+      assert.equal(run.visitsDeleted, 7);
+      assert.equal(run.batches, 3);
+      assert.equal(run.lastBatchSize, 1);
+      assert.deepEqual(await visitTimes(t), [cutoff, cutoff + 60_000]);
+      assert.deepEqual(await summaries(t), before, 'counters, roll-ups and the global row are untouched');
+      assert.equal(ran(await t.deps.cleanup.reaper.run()).visitsDeleted, 0, 'the next run finds nothing');
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('the visits phase shares the run\'s deadline: past CLEANUP_MAX_DURATION it stops after its batch and the next run goes on', async () => {
+    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '2', VISITS_RETENTION: '1d', CLEANUP_MAX_DURATION: '1h' });
+    try {
+      const link = await linkInState(t.deps, { expiresAt: null });
+      await insertVisits(t.deps.database.db, link.id, t.clock.now() - 2 * DAY, 5);
+      t.deps.cleanup.reaper.hooks = { beforeCommit: ({ phase }) => { if (phase === 'visits') t.clock.advance(2 * HOUR); } };
+      const first = ran(await t.deps.cleanup.reaper.run());
+      assert.deepEqual([first.visitsDeleted, first.stoppedEarly], [2, 'time_limit']);
+      t.deps.cleanup.reaper.hooks = {};
+      const second = ran(await t.deps.cleanup.reaper.run());
+      assert.deepEqual([second.visitsDeleted, second.stoppedEarly], [3, null]);
+      assert.deepEqual(await visitTimes(t), []);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('a purged link\'s visits go with it in its purge batch, however recent; other links\' visits stay', async () => {
+    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_RETENTION: '1d', VISITS_RETENTION: '90d' });
+    try {
+      const { db } = t.deps.database;
+      const now = t.clock.now();
+      const purged = await linkInState(t.deps, { status: 'EXPIRED', expiresAt: now - 2 * DAY });
+      const kept = await linkInState(t.deps, { expiresAt: null });
+      await insertVisits(db, purged.id, now - 3 * DAY, 4);
+      await insertVisits(db, kept.id, now - 3 * DAY, 2);
+      await insertHourlyClicks(db, purged.id, now - 3 * DAY, { human: 4 });
+
+      // A purge batch that fails keeps the link and its visits: one transaction.
+      t.deps.cleanup.reaper.hooks = { beforeCommit: ({ phase }) => { if (phase === 'purge') throw new Error('injected failure in purge'); } };
+      assert.equal(ran(await t.deps.cleanup.reaper.run()).status, 'failed');
+      assert.deepEqual(await visitLinkIds(db), [purged.id, purged.id, purged.id, purged.id, kept.id, kept.id].sort((a, b) => a - b));
+
+      t.deps.cleanup.reaper.hooks = {};
+      const run = ran(await t.deps.cleanup.reaper.run());
+      assert.equal(run.purged, 1);
+      assert.equal(run.visitsDeleted, 0, 'retention counts only visits past VISITS_RETENTION');
+      assert.deepEqual(await visitLinkIds(db), [kept.id, kept.id]);
+      const rollup = await db.selectFrom('link_clicks_hourly').select('clicks').where('link_id', '=', purged.id).execute();
+      assert.deepEqual(rollup.map((row) => Number(row.clicks)), [4], 'the roll-up stays, like the archived counters');
+    } finally {
+      await t.close();
+    }
+  });
+});
