@@ -71,9 +71,9 @@ export interface ClickBucket {
 }
 
 /**
- * One value of a breakdown dimension. The write side rolls a visit without that fact (no
- * referrer: a direct visit; a browser the parser does not know) up under the empty string, and
- * the read side answers it as null.
+ * One value of a breakdown dimension. The write side adds no breakdown row for a visit without
+ * that fact (no referrer: a direct visit; a browser the parser does not know), so `value: null`
+ * is the days' clicks less those of every known value.
  */
 export interface BreakdownEntry {
   readonly value: string | null;

@@ -17,6 +17,9 @@ function add(counts: ReturnType<typeof emptyCounts>, visitorClass: VisitorClass,
   counts.total += clicks;
 }
 
+/** Values in ascending order, the unknown (null) last among equals. */
+const order = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
+
 /** The read side for both SQLite and PostgreSQL: sums over roll-ups and counters, never over `visits`. */
 export class KyselyAnalyticsReadStore implements AnalyticsReadStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -67,28 +70,45 @@ export class KyselyAnalyticsReadStore implements AnalyticsReadStore {
   }
 
   listTopValues(range: LinkStatsRange, limit: number): Promise<Record<BreakdownDimension, BreakdownEntry[]>> {
+    const dayFrom = range.from - (range.from % DAY);
     return guarded(async () => {
       const rows = await this.db.selectFrom('link_breakdown_daily')
         .select(['dimension', 'value', 'visitor_class', (eb) => eb.fn.sum<number>('clicks').as('clicks')])
         .where('link_id', '=', range.linkId)
-        .where('day_start', '>=', range.from - (range.from % DAY))
+        .where('day_start', '>=', dayFrom)
         .where('day_start', '<', range.to)
         .groupBy(['dimension', 'value', 'visitor_class'])
         .execute();
-      const byDimension = new Map<BreakdownDimension, Map<string, ReturnType<typeof emptyCounts>>>();
+      const dayTotals = await this.sumHours(range.linkId, dayFrom, Math.ceil(range.to / DAY) * DAY);
+      const byDimension = new Map<BreakdownDimension, Map<string | null, ReturnType<typeof emptyCounts>>>();
+      for (const dimension of BREAKDOWN_DIMENSIONS) byDimension.set(dimension, new Map([[null, { ...dayTotals }]]));
       for (const row of rows) {
-        const values = byDimension.get(row.dimension) ?? new Map();
+        const values = byDimension.get(row.dimension)!;
         const counts = values.get(row.value) ?? emptyCounts();
-        add(counts, row.visitor_class, Number(row.clicks));
+        const clicks = Number(row.clicks);
+        add(counts, row.visitor_class, clicks);
+        add(values.get(null)!, row.visitor_class, -clicks);
         values.set(row.value, counts);
-        byDimension.set(row.dimension, values);
       }
       const top = (dimension: BreakdownDimension): BreakdownEntry[] =>
-        [...(byDimension.get(dimension) ?? new Map<string, ClassCounts>())]
-          .sort(([a, x], [b, y]) => y.total - x.total || (a < b ? -1 : a > b ? 1 : 0))
+        [...byDimension.get(dimension)!]
+          .filter(([, clicks]) => clicks.total > 0)
+          .sort(([a, x], [b, y]) => y.total - x.total || order(a, b))
           .slice(0, limit)
-          .map(([value, clicks]) => ({ value: value === '' ? null : value, clicks }));
+          .map(([value, clicks]) => ({ value, clicks }));
       return Object.fromEntries(BREAKDOWN_DIMENSIONS.map((dimension) => [dimension, top(dimension)])) as Record<BreakdownDimension, BreakdownEntry[]>;
     });
+  }
+
+  /** Clicks of one link in [from, to) by class, from the hourly roll-up. */
+  private async sumHours(linkId: number, from: number, to: number): Promise<ReturnType<typeof emptyCounts>> {
+    const rows = await this.db.selectFrom('link_clicks_hourly')
+      .select(['visitor_class', (eb) => eb.fn.sum<number>('clicks').as('clicks')])
+      .where('link_id', '=', linkId).where('hour_start', '>=', from).where('hour_start', '<', to)
+      .groupBy('visitor_class')
+      .execute();
+    const counts = emptyCounts();
+    for (const row of rows) add(counts, row.visitor_class, Number(row.clicks));
+    return counts;
   }
 }

@@ -73,31 +73,42 @@ for (const backend of STORE_BACKENDS) {
       ]);
     });
 
-    test('top values: per dimension, summed over the days the range touches, most clicks first, ties by value, at most `limit`; the empty value is null', async () => {
+    test('top values: per dimension, over the days the range touches, most clicks first, ties by value, at most `limit`; null is the days\' clicks without a known value', async () => {
       const { db } = stores.database;
       const [link, other] = [await insertedLink(stores.links), await insertedLink(stores.links)];
+      // The days' clicks, from the hourly roll-up; those outside the days do not count.
+      await insertHourlyClicks(db, link.id, T0 + HOUR, { human: 14, bot: 1 });
+      await insertHourlyClicks(db, link.id, T0 + DAY + HOUR, { human: 2, preview: 3 });
+      await insertHourlyClicks(db, link.id, T0 - HOUR, { human: 99 });
+      await insertHourlyClicks(db, link.id, T0 + 2 * DAY, { human: 99 });
       await insertBreakdown(db, link.id, T0, 'referrer', 'news.example', { human: 5, bot: 1 });
       await insertBreakdown(db, link.id, T0 + DAY, 'referrer', 'news.example', { human: 2, preview: 3 });
-      await insertBreakdown(db, link.id, T0, 'referrer', '', { human: 4 });
       await insertBreakdown(db, link.id, T0, 'referrer', 'b.example', { human: 1 });
       await insertBreakdown(db, link.id, T0, 'referrer', 'a.example', { human: 1 });
       await insertBreakdown(db, link.id, T0 - DAY, 'referrer', 'old.example', { human: 99 }); // before the range's first day
       await insertBreakdown(db, link.id, T0 + 2 * DAY, 'referrer', 'late.example', { human: 99 }); // the day of `to`: excluded
       await insertBreakdown(db, link.id, T0, 'browser', 'Firefox', { human: 2, bot: 1 });
-      await insertBreakdown(db, link.id, T0, 'device', 'mobile', { preview: 6 });
+      await insertBreakdown(db, link.id, T0 + DAY, 'device', 'mobile', { preview: 3 });
       await insertBreakdown(db, other.id, T0, 'os', 'Linux', { human: 8 });
       // A range starting mid-day still gets that whole day's breakdown: it is kept per day.
       const top = await read().listTopValues({ linkId: link.id, from: T0 + 3 * HOUR, to: T0 + 2 * DAY, interval: 'hour' }, 3);
       assert.deepEqual(top, {
         referrer: [
           { value: 'news.example', clicks: counts(7, 1, 3) },
-          { value: null, clicks: counts(4, 0, 0) },
+          { value: null, clicks: counts(7, 0, 0) },
           { value: 'a.example', clicks: counts(1, 0, 0) },
         ],
-        browser: [{ value: 'Firefox', clicks: counts(2, 1, 0) }],
-        os: [],
-        device: [{ value: 'mobile', clicks: counts(0, 0, 6) }],
+        browser: [{ value: null, clicks: counts(14, 0, 3) }, { value: 'Firefox', clicks: counts(2, 1, 0) }],
+        os: [{ value: null, clicks: counts(16, 1, 3) }],
+        device: [{ value: null, clicks: counts(16, 1, 0) }, { value: 'mobile', clicks: counts(0, 0, 3) }],
       });
+    });
+
+    test('a link without clicks in the range has empty breakdowns', async () => {
+      const link = await insertedLink(stores.links);
+      await insertHourlyClicks(stores.database.db, link.id, T0 - HOUR, { human: 1 });
+      const top = await read().listTopValues({ linkId: link.id, from: T0, to: T0 + DAY, interval: 'day' }, 10);
+      assert.deepEqual(top, { referrer: [], browser: [], os: [], device: [] });
     });
   });
 }

@@ -36,7 +36,6 @@ describe('statistics: GET /api/stats and GET …/stats of one link', () => {
     await insertHourlyClicks(db, link.id, now - 2 * DAY + 5 * HOUR, { human: 2, preview: 3 });
     await insertHourlyClicks(db, link.id, now - HOUR, { bot: 6 });
     await insertBreakdown(db, link.id, now - 2 * DAY, 'referrer', 'news.example', { human: 6, preview: 3 });
-    await insertBreakdown(db, link.id, now - 2 * DAY, 'referrer', '', { bot: 1 });
     await insertBreakdown(db, link.id, now - DAY, 'browser', 'Firefox', { bot: 6 });
     await insertBreakdown(db, link.id, now - 2 * DAY, 'device', 'mobile', { human: 6 });
   });
@@ -77,10 +76,10 @@ describe('statistics: GET /api/stats and GET …/stats of one link', () => {
     ]);
     assert.deepEqual(body.totals, counts(6, 7, 3));
     assert.deepEqual(body.breakdowns, {
-      referrers: [{ value: 'news.example', clicks: counts(6, 0, 3) }, { value: null, clicks: counts(0, 1, 0) }],
-      browsers: [{ value: 'Firefox', clicks: counts(0, 6, 0) }],
-      oses: [],
-      devices: [{ value: 'mobile', clicks: counts(6, 0, 0) }],
+      referrers: [{ value: 'news.example', clicks: counts(6, 0, 3) }, { value: null, clicks: counts(0, 7, 0) }],
+      browsers: [{ value: null, clicks: counts(6, 1, 3) }, { value: 'Firefox', clicks: counts(0, 6, 0) }],
+      oses: [{ value: null, clicks: counts(6, 7, 3) }],
+      devices: [{ value: null, clicks: counts(0, 7, 3) }, { value: 'mobile', clicks: counts(6, 0, 0) }],
     });
   });
 
