@@ -75,7 +75,14 @@ export interface Config {
     readonly maxDurationMs: number;
     readonly archive: boolean;
   };
-  readonly analytics: { readonly flushIntervalMs: number; readonly flushMaxEvents: number };
+  readonly analytics: {
+    /** Off: redirects record nothing and no flusher runs (the bench compares both). */
+    readonly enabled: boolean;
+    readonly flushIntervalMs: number;
+    readonly flushMaxEvents: number;
+    /** Events held in memory at most, waiting or being written; beyond it a redirect's event is dropped and counted. */
+    readonly bufferMax: number;
+  };
   readonly healthcheck: { readonly enabled: boolean; readonly intervalMs: number };
 }
 
@@ -298,8 +305,10 @@ export function loadConfig(env: Env = process.env): Config {
       archive: read.bool('CLEANUP_ARCHIVE', true),
     },
     analytics: {
+      enabled: read.bool('ANALYTICS_ENABLED', true),
       flushIntervalMs: read.duration('ANALYTICS_FLUSH_INTERVAL', '1s'),
-      flushMaxEvents: read.int('ANALYTICS_FLUSH_MAX', 1000, 1),
+      flushMaxEvents: read.int('ANALYTICS_FLUSH_MAX_EVENTS', 1000, 1),
+      bufferMax: read.int('ANALYTICS_BUFFER_MAX', 100_000, 1),
     },
     healthcheck: {
       enabled: read.bool('HEALTHCHECK_ENABLED', true),
