@@ -46,8 +46,8 @@ function parseAgent(userAgent: string): AgentFacts {
   const visitorClass = classOf(userAgent);
   if (visitorClass !== 'human') return { visitorClass, browser: null, os: null, device: 'bot' };
   const { browser, os, device } = new UAParser(userAgent).getResult();
-  const browserName = nameOrNull(browser.name);
-  const osName = nameOrNull(os.name);
+  const browserName = browser.name ?? null;
+  const osName = os.name ?? null;
   return { visitorClass, browser: browserName, os: osName, device: deviceOf(device.type, browserName ?? osName) };
 }
 
@@ -63,14 +63,11 @@ function deviceOf(type: string | undefined, recognised: string | null): string |
   return recognised === null ? null : 'desktop';
 }
 
-function nameOrNull(name: string | undefined): string | null {
-  return name ?? null;
-}
-
 /**
  * The host of an http(s) Referer, lower-case, without port, user info, path or query, and without a
- * trailing dot; null when absent, unparseable, of another scheme, or longer than a DNS name can be. The port is dropped because the
- * report counts referring sites, and `example.com:8443` is the same site as `example.com`.
+ * trailing dot; null when absent, unparseable, of another scheme, or longer than a DNS name can be.
+ * The port is dropped because the report counts referring sites, and `example.com:8443` is the same
+ * site as `example.com`.
  */
 function referrerHostOf(referer: string | undefined): string | null {
   if (referer === undefined) return null;
