@@ -8,8 +8,11 @@
  *
  * Redirects (scenarios hits, misses, unknown, fresh): seeds a fresh SQLite file (schema from the
  * real migrations) with 100,000 anonymous links, starts the real app twice in child processes (LRU
- * on; LRU off with CACHE_MAX_ENTRIES=0) and a bare node:http server answering the same redirects
- * from a Map, then drives each from a separate load-generator process on 127.0.0.1.
+ * on; LRU off with CACHE_MAX_ENTRIES=0), for the hits a third time with ANALYTICS_ENABLED=false,
+ * and a bare node:http server answering the same redirects from a Map, then drives each from a
+ * separate load-generator process on 127.0.0.1. Every redirect request carries a browser's
+ * User-Agent and a Referer. The apps record visits and flush them every second, as `npm start`
+ * does; the cache hits compare bare, analytics on and analytics off in the same rounds.
  * Creates (scenario creates): starts the app once more on an empty database (RATE_LIMIT_ANON=0)
  * and a bare Fastify server inserting each request's row with one prepared better-sqlite3 INSERT
  * (WAL, synchronous=FULL, as the app), registers a user through the API, and drives durable
@@ -53,7 +56,7 @@ import { compileAppInBackground } from './support/compile-app.js';
 import { envInt, envList, loadAverage } from './support/env.js';
 import { get, prime, registerUser } from './support/http-client.js';
 import { chooseLoadgen } from './support/load.js';
-import { compare, cpu, primeHot, fmtInt, fmtMb, fmtMs, printRatioLines, printTable, rps, verdict, type BenchPart, type Measurement, type MeasureSettings, type RatioLine } from './support/measure.js';
+import { compare, compareAll, cpu, primeHot, fmtInt, fmtMb, fmtMs, printRatioLines, printTable, rps, verdict, type BenchPart, type Measurement, type MeasureSettings, type RatioLine } from './support/measure.js';
 import { SCALED_SCENARIOS, scaledScenarios } from './support/scaled-scenarios.js';
 import { codeFrom, isShortCode, makeLinks, pick, prepareDatabase, seedDatabase, writeLines, type SeededLink } from './support/seed-links.js';
 import { seededRandom } from './support/seeded-random.js';
@@ -86,7 +89,7 @@ const REDIRECTS = EMBEDDED_REDIRECTS || SCALED;
 
 const MEASURE: MeasureSettings = { loadgen: LOADGEN, connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, warmupSeconds: WARMUP_SECONDS };
 
-const TARGETS = { hitsVsBare: 0.7, hitsVsBareAim: 0.8, missesVsHits: 0.7, p99Ms: 5, rssMb: 200, anonCreatesPerSecond: 5_000, createP99Ms: 50 };
+const TARGETS = { hitsVsBare: 0.7, hitsVsBareAim: 0.8, analyticsCost: 0.1, missesVsHits: 0.7, p99Ms: 5, rssMb: 200, anonCreatesPerSecond: 5_000, createP99Ms: 50 };
 
 // ---------------------------------------------------------------------------------------------
 // Seeding
@@ -153,13 +156,15 @@ async function redirectScenarios(setup: Setup): Promise<BenchPart> {
   const srcDir = await setup.srcDir;
   console.error('starting redirect servers');
   const appServer = path.join(SUPPORT, 'app-server.mjs');
-  const [bare, appCached, appUncached] = await Promise.all([
+  const [bare, appCached, appUncached, appNoAnalytics] = await Promise.all([
     startServer('bare', path.join(SUPPORT, 'bare-server.mjs'), [bareSetup], {}),
     startServer('app', appServer, [srcDir], { env: setup.appEnv({}), execArgv: setup.execArgv }),
     startServer('app (no LRU)', appServer, [srcDir], { env: setup.appEnv({ CACHE_MAX_ENTRIES: '0' }), execArgv: setup.execArgv }),
+    // The same app with analytics off (ANALYTICS_ENABLED=false), for the cost of recording visits.
+    SCENARIOS.has('hits') ? startServer('app (no analytics)', appServer, [srcDir], { env: setup.appEnv({ ANALYTICS_ENABLED: 'false' }), execArgv: setup.execArgv }) : undefined,
   ]);
   const sample = pick(links, 20, random);
-  await checkAnswers([bare, appCached, appUncached], sample, unknown, permanentCacheControl);
+  await checkAnswers([bare, appCached, appUncached, ...(appNoAnalytics ? [appNoAnalytics] : [])], sample, unknown, permanentCacheControl);
   const rssAtStart = (await statsOf(appCached)).rssBytes;
 
   console.error(`measuring redirects with ${LOADGEN}: ${SECONDS} s per server and scenario in ${ROUNDS} round(s) after ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections, pipelining 1`);
@@ -167,17 +172,23 @@ async function redirectScenarios(setup: Setup): Promise<BenchPart> {
   const ratioLines: RatioLine[] = [];
   let hits: Measurement | undefined;
   let hitsPair: [Measurement, Measurement] | undefined;
-  if (SCENARIOS.has('hits')) {
+  if (SCENARIOS.has('hits') && appNoAnalytics) {
     await primeHot(appCached, hot.map((l) => l.code));
-    const [aBare, aApp] = await compare(MEASURE, `(a) cache hits, ${fmtInt(HOT_COUNT)} hot`, bare, appCached, { codesFile: hotFile }, 'redirect');
-    rows.push(aBare, aApp);
+    await primeHot(appNoAnalytics, hot.map((l) => l.code));
+    const [aBare, aApp, aOff] = await compareAll(MEASURE, `(a) cache hits, ${fmtInt(HOT_COUNT)} hot`, [bare, appCached, appNoAnalytics], { codesFile: hotFile }, 'redirect') as [Measurement, Measurement, Measurement];
+    rows.push(aBare, aApp, aOff);
     hits = aApp;
     hitsPair = [aBare, aApp];
     const hitsVsBare = rps(aApp) / rps(aBare);
+    const cost = 1 - rps(aApp) / rps(aOff);
     ratioLines.push(
-      ['cache hits vs bare (a)', hitsVsBare.toFixed(2), `≥ ${TARGETS.hitsVsBare} (aim ${TARGETS.hitsVsBareAim})`,
+      ['cache hits, analytics on, vs bare (a)', hitsVsBare.toFixed(2), `≥ ${TARGETS.hitsVsBare} (aim ${TARGETS.hitsVsBareAim})`,
         verdict(hitsVsBare >= TARGETS.hitsVsBare, hitsVsBare >= TARGETS.hitsVsBareAim)],
       ['  same from server CPU µs/response', (cpu(aBare) / cpu(aApp)).toFixed(2), '(hardly moved by other load)', ''],
+      ['cache hits, analytics off, vs bare (a)', (rps(aOff) / rps(aBare)).toFixed(2), '', ''],
+      ['  same from server CPU µs/response', (cpu(aBare) / cpu(aOff)).toFixed(2), '', ''],
+      ['cost of analytics, 1 − on/off req/s (a)', `${(cost * 100).toFixed(1)} %`, `< ${TARGETS.analyticsCost * 100} %`, verdict(cost < TARGETS.analyticsCost)],
+      ['  same from server CPU µs/response, on/off − 1', `${((cpu(aApp) / cpu(aOff) - 1) * 100).toFixed(1)} %`, '', ''],
       ['p99 cache hits (a)', `${fmtMs(aApp.latencyMs.p99)} ms`, `< ${TARGETS.p99Ms} ms`, verdict(aApp.latencyMs.p99 < TARGETS.p99Ms)],
       ['non-3xx in (a)', String(aApp.unexpected), '0', verdict(aApp.unexpected === 0)],
       ['event-loop delay p99, app (a)', `${fmtMs(aApp.eventLoopDelayP99Ms)} ms`, '< 20 ms (L-01)', verdict(aApp.eventLoopDelayP99Ms < 20)],

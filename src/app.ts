@@ -65,6 +65,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     temporaryStatus: config.redirect.temporaryStatus,
     maxAgeSeconds: config.redirect.maxAgeSeconds,
     onError: (error) => app.log.error({ err: error }, 'redirect lookup failed'),
+    recordVisit: deps.redirects.recordVisit,
   });
   const app = Fastify({
     loggerInstance: options.logger ?? createLogging(config.logLevel).logger,

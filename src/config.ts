@@ -77,7 +77,14 @@ export interface Config {
     /** Raw visit rows older than this are deleted by the reaper; roll-ups and counters stay. */
     readonly visitsRetentionMs: number;
   };
-  readonly analytics: { readonly flushIntervalMs: number; readonly flushMaxEvents: number };
+  readonly analytics: {
+    /** Off: redirects record nothing and no flusher runs (the bench compares both). */
+    readonly enabled: boolean;
+    readonly flushIntervalMs: number;
+    readonly flushMaxEvents: number;
+    /** Events held in memory at most, waiting or being written; beyond it a redirect's event is dropped and counted. */
+    readonly bufferMax: number;
+  };
   readonly healthcheck: { readonly enabled: boolean; readonly intervalMs: number };
 }
 
@@ -301,8 +308,10 @@ export function loadConfig(env: Env = process.env): Config {
       visitsRetentionMs: read.duration('VISITS_RETENTION', '90d'),
     },
     analytics: {
+      enabled: read.bool('ANALYTICS_ENABLED', true),
       flushIntervalMs: read.duration('ANALYTICS_FLUSH_INTERVAL', '1s'),
-      flushMaxEvents: read.int('ANALYTICS_FLUSH_MAX', 1000, 1),
+      flushMaxEvents: read.int('ANALYTICS_FLUSH_MAX_EVENTS', 1000, 1),
+      bufferMax: read.int('ANALYTICS_BUFFER_MAX', 100_000, 1),
     },
     healthcheck: {
       enabled: read.bool('HEALTHCHECK_ENABLED', true),

@@ -23,7 +23,10 @@ import { migrateToLatest } from './storage/migrations.js';
 import { KyselyUnitOfWork } from './storage/unit-of-work.js';
 import { createAccountServices, type AccountServices } from './accounts/account-services.js';
 import type { WorkspaceAccess } from './accounts/workspace-access.js';
+import type { RecordVisit } from './analytics/visit-buffer.js';
 import { KyselyAccountStore } from './storage/account-store.js';
+import { KyselyAnalyticsStore } from './storage/analytics-store.js';
+import { createAnalytics, type Analytics } from './analytics/create-analytics.js';
 
 /** Readiness: whether this instance can serve what needs the database. */
 export interface ReadinessCheck {
@@ -38,7 +41,7 @@ export interface AppDeps {
   readonly config: Config;
   readonly clock: Clock;
   /** The tiered redirect lookup (src/links/resolve-link.ts) and the domain it serves. */
-  readonly redirects: { readonly resolver: LinkResolver; readonly domain: string };
+  readonly redirects: { readonly resolver: LinkResolver; readonly domain: string; readonly recordVisit?: RecordVisit };
   readonly readiness: ReadinessCheck;
   /** Anonymous links (src/links). */
   readonly links: CreateAnonymousLinkDeps;
@@ -67,6 +70,8 @@ export interface Composition extends AppDeps {
   /** Scaled mode's Redis tier, when REDIS_URL is set. */
   readonly redis?: RedisTier;
   readonly unitOfWork: UnitOfWork;
+  /** The visit buffer and its flusher (started by main.ts), when ANALYTICS_ENABLED. */
+  readonly analytics?: Analytics;
   close(): Promise<void>;
 }
 
@@ -162,10 +167,13 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     runStore: new KyselyCleanupRunStore(database.db),
     cache,
   });
+  const analytics = config.analytics.enabled
+    ? createAnalytics(config.analytics, new KyselyAnalyticsStore(database.db), clock, options.logger)
+    : undefined;
   return {
     config,
     clock,
-    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock }), domain },
+    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock }), domain, recordVisit: analytics?.buffer.record },
     readiness: store,
     links: {
       store, cache, clock, urlPolicy, domain,
@@ -187,9 +195,12 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     localCache,
     redis,
     unitOfWork: new KyselyUnitOfWork(database.db),
-    // The reaper finishes its batch, records the run and releases its lock before the database closes.
+    analytics,
+    // The reaper finishes its batch, records the run and releases its lock, and the flusher writes
+    // what is buffered, before the database closes.
     close: async () => {
       await cleanup.stop();
+      await analytics?.flusher.stop().catch((error: unknown) => options.logger?.error({ err: error }, 'the last analytics flush failed; its visits are lost'));
       await redis?.close();
       await database.close();
     },

@@ -16,6 +16,7 @@ const [{ buildApp }, { loadConfig }, { createDeps }] = await Promise.all([load('
 const deps = await createDeps(loadConfig());
 const app = await buildApp(deps);
 await app.listen({ port: 0, host: '127.0.0.1' });
+deps.analytics?.flusher.start(); // as main.ts does: visits are written every ANALYTICS_FLUSH_INTERVAL
 const { port } = app.server.address();
 
 const eventLoop = monitorEventLoopDelay({ resolution: 10 });

@@ -27,9 +27,15 @@ function randomPath() {
   return codes[(Math.random() * codes.length) | 0];
 }
 
+// What a browser following a shared link sends (as paths.lua): the analytics buffer keeps both headers.
+const BROWSER_HEADERS = {
+  'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  referer: 'https://news.example/item?id=1',
+};
+
 let created = 0;
 function nextRequest(request) {
-  if (!options.create) return { ...request, path: randomPath() };
+  if (!options.create) return { ...request, path: randomPath(), headers: BROWSER_HEADERS };
   const { path, nonce, token } = options.create;
   const headers = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;

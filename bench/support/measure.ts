@@ -102,20 +102,24 @@ async function loadSide(side: Side, traffic: Traffic, loadgen: Loadgen, connecti
  * that a slow-down from other work on the machine falls on both about equally.
  */
 export async function compare(settings: MeasureSettings, scenario: string, bare: Side, app: Side, traffic: Traffic, expect: Expect, connections = settings.connections): Promise<[Measurement, Measurement]> {
+  return compareAll(settings, scenario, [bare, app], traffic, expect, connections) as Promise<[Measurement, Measurement]>;
+}
+
+/** The same for any number of sides, in ABC CBA … order. */
+export async function compareAll(settings: MeasureSettings, scenario: string, sides: readonly Side[], traffic: Traffic, expect: Expect, connections = settings.connections): Promise<Measurement[]> {
   const { loadgen, warmupSeconds, rounds: roundCount } = settings;
   if (warmupSeconds > 0) {
-    await loadSide(bare, traffic, loadgen, connections, warmupSeconds);
-    await loadSide(app, traffic, loadgen, connections, warmupSeconds);
+    for (const side of sides) await loadSide(side, traffic, loadgen, connections, warmupSeconds);
   }
-  const rounds = new Map<Side, Round[]>([[bare, []], [app, []]]);
+  const rounds = new Map<Side, Round[]>(sides.map((side) => [side, []]));
   for (let round = 0; round < roundCount; round++) {
-    for (const side of round % 2 === 0 ? [bare, app] : [app, bare]) {
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
       await Promise.all(serversOf(side).map((s) => statsOf(s, true))); // CPU and event-loop delay count from here
       const raw = await loadSide(side, traffic, loadgen, connections, settings.seconds / roundCount);
       rounds.get(side)!.push({ raw, stats: sumStats(await Promise.all(serversOf(side).map((s) => statsOf(s)))) });
     }
   }
-  const result = [bare, app].map((side) => summarize(scenario, nameOf(side), expect, rounds.get(side)!)) as [Measurement, Measurement];
+  const result = sides.map((side) => summarize(scenario, nameOf(side), expect, rounds.get(side)!));
   for (const m of result) {
     console.error(`  ${m.scenario.padEnd(36)} ${m.server.padEnd(14)} ${fmtInt(m.requestsPerSecond).padStart(7)} req/s  p99 ${fmtMs(m.latencyMs.p99)} ms  server CPU ${m.serverCpuPercent.toFixed(0)} %`);
   }

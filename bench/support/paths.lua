@@ -5,6 +5,11 @@ require('wrk-result')
 local paths = {}
 local probe = 0
 local alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+-- What a browser following a shared link sends: the analytics buffer keeps both headers.
+local headers = {
+  ['User-Agent'] = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  ['Referer'] = 'https://news.example/item?id=1',
+}
 
 function init(args)
   local source = args[1]
@@ -30,5 +35,5 @@ function request()
   else
     path = paths[math.random(#paths)]
   end
-  return wrk.format('GET', path)
+  return wrk.format('GET', path, headers)
 end

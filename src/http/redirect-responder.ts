@@ -4,6 +4,7 @@ import type { Clock } from '../core/ports.js';
 import { decideRedirect } from '../core/redirect-decision.js';
 import { isReservedWord } from '../core/short-code.js';
 import type { LinkResolver } from '../links/resolve-link.js';
+import type { RecordVisit } from '../analytics/visit-buffer.js';
 import { prefersHtml } from './accept.js';
 import { FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type RedirectFailure } from './redirect-pages.js';
 
@@ -17,6 +18,8 @@ export interface RedirectResponderOptions {
   readonly maxAgeSeconds: number;
   readonly retryAfterSeconds?: number;
   readonly onError?: (error: unknown) => void;
+  /** Appends an answered redirect to the analytics buffer; absent when analytics are off. */
+  readonly recordVisit?: RecordVisit;
 }
 
 // One optional trailing slash: people paste `/{code}/` and it names the same link (SPEC section 4).
@@ -26,7 +29,7 @@ const CODE_PATH = /^\/([A-Za-z0-9_-]{1,64})\/?(?:\?|$)/;
  * Answers `GET|HEAD /{code}` straight on the Node response, bypassing routing, hooks and
  * serialization: the hot path does one cache lookup, one decision and one writeHead. It reads
  * only; a cache miss reads the database (synchronously on the embedded one, else awaited) and
- * never writes to it.
+ * never writes to it. A redirect's visit goes to an in-memory buffer (recordVisit), never awaited.
  */
 export class RedirectResponder {
   private readonly permanentCacheControl: string;
@@ -43,9 +46,10 @@ export class RedirectResponder {
   }
 
   respond(code: string, req: IncomingMessage, res: ServerResponse): void {
+    const started = this.options.recordVisit ? process.hrtime.bigint() : 0n;
     const cached = this.options.resolver.fromCache(this.options.domain, code);
     if (cached !== undefined) {
-      this.write(req, res, cached ?? undefined);
+      this.write(req, res, cached ?? undefined, started);
       return;
     }
     let loaded: RedirectTarget | undefined | Promise<RedirectTarget | undefined>;
@@ -55,8 +59,8 @@ export class RedirectResponder {
       this.unavailable(req, res, error);
       return;
     }
-    if (loaded instanceof Promise) loaded.then((target) => this.write(req, res, target), (error: unknown) => this.unavailable(req, res, error));
-    else this.write(req, res, loaded);
+    if (loaded instanceof Promise) loaded.then((target) => this.write(req, res, target, started), (error: unknown) => this.unavailable(req, res, error));
+    else this.write(req, res, loaded, started);
   }
 
   private unavailable(req: IncomingMessage, res: ServerResponse, error: unknown): void {
@@ -64,9 +68,11 @@ export class RedirectResponder {
     this.fail(req, res, 'unavailable');
   }
 
-  private write(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | undefined): void {
+  private write(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | undefined, started: bigint): void {
     const decision = decideRedirect(target, this.options.clock.now());
     if (decision.kind === 'redirect') {
+      const record = this.options.recordVisit;
+      const latencyMs = record ? Number(process.hrtime.bigint() - started) / 1e6 : 0;
       const permanent = !decision.expiring;
       res.writeHead(permanent ? this.options.permanentStatus : this.options.temporaryStatus, {
         location: decision.url,
@@ -74,6 +80,7 @@ export class RedirectResponder {
         'content-length': '0',
       });
       res.end();
+      if (record) record(target!.linkId, latencyMs, req.headers['user-agent'], req.headers.referer);
     } else {
       this.fail(req, res, decision.kind === 'gone' ? decision.reason : 'not_found');
     }

@@ -74,21 +74,23 @@ describe('migration 004 on a database written by the old rules', () => {
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/', ids.anonymous);
     // A row written by other rules that already holds the form the #!/x row would be given.
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/#!/x', ids.holder);
-    // Back to the schema as it was before 004: 006 (analytics) and 005 (leaner link indexes) undone, all three marked not run.
+    // Back to the schema as it was before 004: 006 (analytics) and 005 (leaner link indexes) undone,
+    // all three marked not run.
+    const analyticsColumns = { links: ['human_count', 'bot_count', 'preview_count'], links_archive: ['human_count', 'bot_count', 'preview_count'],
+      global_stats: ['human_redirects', 'bot_redirects', 'preview_redirects'], visits: ['visitor_class', 'latency_ms'] };
     file.exec(`
       drop table link_clicks_hourly;
       drop table link_breakdown_daily;
       drop index visits_visited_at_idx;
-      alter table visits drop column visitor_class;
-      alter table visits drop column latency_ms;
-      ${['links', 'links_archive'].flatMap((table) => ['human_count', 'bot_count', 'preview_count'].map((column) => `alter table ${table} drop column ${column};`)).join('\n')}
-      ${['human_redirects', 'bot_redirects', 'preview_redirects'].map((column) => `alter table global_stats drop column ${column};`).join('\n')}
+      ${Object.entries(analyticsColumns).flatMap(([table, columns]) => columns.map((column) => `alter table ${table} drop column ${column};`)).join('\n')}
+      delete from kysely_migration where name = '006_analytics';`);
+    file.exec(`
       drop index links_workspace_url_key;
       create unique index links_workspace_url_key on links (workspace_id, normalized_url);
       create index links_expires_at_idx on links (expires_at);
       create index links_deleted_at_idx on links (deleted_at);
       create index links_owner_idx on links (owner_id, id);
-      delete from kysely_migration where name in ('004_client_side_route_fragments', '005_lean_link_indexes', '006_analytics');`);
+      delete from kysely_migration where name in ('004_client_side_route_fragments', '005_lean_link_indexes');`);
     codesBefore = new Map(file.prepare('select id, code from links').all().map((row) => {
       const { id, code } = row as { id: number; code: string };
       return [Number(id), code];

@@ -103,8 +103,8 @@ describe('the in-process cache in front of the database', () => {
 });
 
 describe('the read path never writes', () => {
-  test('redirects of every kind run only SELECT statements and change no row', async () => {
-    const t = await createTestApp({ CACHE_MAX_ENTRIES: '0' });
+  test('redirects of every kind run only SELECT statements and change no row, with analytics on', async () => {
+    const t = await createTestApp({ CACHE_MAX_ENTRIES: '0', ANALYTICS_ENABLED: 'true' });
     try {
       const live = await insertLink(t.deps);
       const expiring = await insertLink(t.deps, { linkType: 'TEMPORARY', expiresAt: t.clock.now() + 1000 });
@@ -130,6 +130,29 @@ describe('the read path never writes', () => {
       assert.deepEqual(await t.deps.database.db.selectFrom('links').selectAll().orderBy('id').execute(), rowsBefore);
       const row = await t.deps.database.db.selectFrom('links').select('status').where('id', '=', expiring.id).executeTakeFirstOrThrow();
       assert.equal(row.status, 'ACTIVE');
+      assert.equal(t.deps.analytics?.buffer.size, 2, 'the two redirects of the live link were recorded, in memory');
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('with analytics on, cached redirects run no statement at all until the flusher writes their visits', async () => {
+    const t = await createTestApp({ ANALYTICS_ENABLED: 'true' });
+    try {
+      const link = await insertLink(t.deps);
+      await t.app.inject({ url: `/${link.code}` });
+      await t.deps.analytics?.flusher.flushNow();
+      const writer = t.deps.database.embedded?.writer;
+      const writesBefore = writer?.sent;
+      t.statements.length = 0;
+      for (let i = 0; i < 5; i++) assert.equal((await t.app.inject({ method: i % 2 ? 'HEAD' : 'GET', url: `/${link.code}` })).statusCode, 301);
+      assert.deepEqual(t.statements, []);
+      assert.equal(writer?.sent, writesBefore);
+      assert.equal(t.deps.analytics?.buffer.size, 5);
+      // The same counters see the flush: they would have seen a write on the redirect path.
+      await t.deps.analytics?.flusher.flushNow();
+      assert.ok(t.statements.some((sql) => /^insert into "visits"/i.test(sql)), t.statements.join('\n'));
+      if (writer) assert.ok(writer.sent > writesBefore!);
     } finally {
       await t.close();
     }

@@ -44,6 +44,12 @@ describe('what may import what (STYLE.md)', () => {
     }
   });
 
+  test('analytics/ (recording and flushing) sees ports only: no adapter, HTTP, Fastify or Kysely', () => {
+    for (const file of sourceFiles('src/analytics')) {
+      assert.deepEqual(forbiddenImports(file, [...ADAPTERS_AND_HTTP, 'links', 'accounts', 'jobs'], /^(fastify|@fastify\/|kysely|better-sqlite3|pg|ioredis)$/), [], file);
+    }
+  });
+
   test('http/ calls use cases and never touches storage or a concrete cache', () => {
     for (const file of sourceFiles('src/http')) {
       assert.deepEqual(forbiddenImports(file, ['storage', 'cache'], /^(kysely|better-sqlite3|pg|ioredis)$/), [], file);
@@ -52,7 +58,7 @@ describe('what may import what (STYLE.md)', () => {
 
   test('adapters (storage/, cache/) never import use cases, jobs or the HTTP layer', () => {
     for (const file of [...sourceFiles('src/storage'), ...sourceFiles('src/cache')]) {
-      assert.deepEqual(forbiddenImports(file, ['links', 'jobs', 'http', 'deps', 'app', 'main', 'cli'], /^(fastify|@fastify\/)/), [], file);
+      assert.deepEqual(forbiddenImports(file, ['links', 'jobs', 'analytics', 'http', 'deps', 'app', 'main', 'cli'], /^(fastify|@fastify\/)/), [], file);
       // The accounts' port (account-types.ts) is theirs to implement; the use cases are not.
       const accounts = importsOf(file).filter((specifier) => specifier.includes('/accounts/') && !specifier.endsWith('/accounts/account-types.js'));
       assert.deepEqual(accounts, [], file);

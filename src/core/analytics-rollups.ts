@@ -1,0 +1,86 @@
+import type { Visit, VisitorClass } from './analytics-ports.js';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+export type BreakdownDimension = 'referrer' | 'browser' | 'os' | 'device';
+
+export interface ClassCounts {
+  human: number;
+  bot: number;
+  preview: number;
+}
+
+/** A batch's visits of one link, or of all links: how many, their latency sum, their split by class. */
+export interface VisitTotals extends ClassCounts {
+  count: number;
+  latencySum: number;
+}
+
+export interface HourlyClicks {
+  readonly linkId: number;
+  readonly hourStart: number;
+  readonly visitorClass: VisitorClass;
+  clicks: number;
+}
+
+export interface DailyBreakdown {
+  readonly linkId: number;
+  readonly dayStart: number;
+  readonly dimension: BreakdownDimension;
+  readonly value: string;
+  readonly visitorClass: VisitorClass;
+  clicks: number;
+}
+
+/** Everything one flush adds, each key once (an upsert may not touch a row twice). */
+export interface BatchRollups {
+  readonly total: VisitTotals;
+  readonly perLink: ReadonlyMap<number, VisitTotals>;
+  readonly hourly: readonly HourlyClicks[];
+  readonly daily: readonly DailyBreakdown[];
+}
+
+const emptyTotals = (): VisitTotals => ({ count: 0, latencySum: 0, human: 0, bot: 0, preview: 0 });
+
+function add(totals: VisitTotals, visit: Visit): void {
+  totals.count += 1;
+  totals.latencySum += visit.latencyMs;
+  totals[visit.visitorClass] += 1;
+}
+
+/** UTC buckets: epoch milliseconds are UTC, so flooring to a multiple gives the UTC hour or day. */
+export const hourStartOf = (time: number) => Math.floor(time / HOUR_MS) * HOUR_MS;
+export const dayStartOf = (time: number) => Math.floor(time / DAY_MS) * DAY_MS;
+
+/**
+ * Sums a batch. An unknown value of a dimension (null) adds no breakdown row: a day's clicks of
+ * unknown referrer are its clicks (the hourly roll-up) less the sum of its known referrers.
+ */
+export function rollUp(visits: readonly Visit[]): BatchRollups {
+  const total = emptyTotals();
+  const perLink = new Map<number, VisitTotals>();
+  const hourly = new Map<string, HourlyClicks>();
+  const daily = new Map<string, DailyBreakdown>();
+  for (const visit of visits) {
+    add(total, visit);
+    let link = perLink.get(visit.linkId);
+    if (!link) perLink.set(visit.linkId, (link = emptyTotals()));
+    add(link, visit);
+    const hourStart = hourStartOf(visit.visitedAt);
+    const hourKey = `${visit.linkId} ${hourStart} ${visit.visitorClass}`;
+    const hour = hourly.get(hourKey);
+    if (hour) hour.clicks += 1;
+    else hourly.set(hourKey, { linkId: visit.linkId, hourStart, visitorClass: visit.visitorClass, clicks: 1 });
+    const dayStart = dayStartOf(visit.visitedAt);
+    const values: [BreakdownDimension, string | null][] = [['referrer', visit.referrerHost], ['browser', visit.browser], ['os', visit.os], ['device', visit.device]];
+    for (const [dimension, value] of values) {
+      if (value === null) continue;
+      const key = `${visit.linkId} ${dayStart} ${dimension} ${visit.visitorClass} ${value}`;
+      const row = daily.get(key);
+      if (row) row.clicks += 1;
+      else daily.set(key, { linkId: visit.linkId, dayStart, dimension, value, visitorClass: visit.visitorClass, clicks: 1 });
+    }
+  }
+  return { total, perLink, hourly: [...hourly.values()], daily: [...daily.values()] };
+}

@@ -1,0 +1,103 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { AnalyticsBatch, AnalyticsStore } from '../core/analytics-ports.js';
+import { rollUp, type VisitTotals } from '../core/analytics-rollups.js';
+import type { Database } from './schema.js';
+import { guarded } from './store-errors.js';
+
+// Rows per statement: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
+const ROWS_PER_STATEMENT = 1_000;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += ROWS_PER_STATEMENT) result.push(items.slice(i, i + ROWS_PER_STATEMENT));
+  return result;
+}
+
+/**
+ * The flusher's write side, the same SQL on SQLite and PostgreSQL. Means are merged in SQL as
+ * core/welford.ts `mergeIntoMean` does: μ ← μ + (Σx − n·μ)/(count + n), with every right-hand side
+ * reading the row as it was before the UPDATE (both databases evaluate SET that way).
+ *
+ * The global row is updated first and with every visit, also those of links gone meanwhile (the
+ * redirects did happen). On PostgreSQL its row lock also makes concurrent flushes of several
+ * instances wait for each other, so their link updates cannot deadlock. Per-link counters, visit
+ * rows and roll-ups go only to links whose row still exists: a link purged since its redirect is
+ * skipped. A soft-deleted link still has its row and keeps the clicks it had while live.
+ */
+export class KyselyAnalyticsStore implements AnalyticsStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  recordBatch(batch: AnalyticsBatch): Promise<void> {
+    if (batch.visits.length === 0) return Promise.resolve();
+    const rollups = rollUp(batch.visits);
+    return guarded(() => this.db.transaction().execute(async (trx) => {
+      await updateGlobal(trx, rollups.total);
+      const existing = new Set<number>();
+      for (const part of chunks([...rollups.perLink])) {
+        for (const id of await updateLinks(trx, part)) existing.add(id);
+      }
+      const kept = <T extends { linkId: number }>(rows: readonly T[]) => rows.filter((row) => existing.has(row.linkId));
+      for (const part of chunks(kept(batch.visits))) {
+        await trx.insertInto('visits').values(part.map((visit) => ({
+          link_id: visit.linkId,
+          visited_at: visit.visitedAt,
+          referrer_host: visit.referrerHost,
+          browser: visit.browser,
+          os: visit.os,
+          device: visit.device,
+          visitor_class: visit.visitorClass,
+          latency_ms: visit.latencyMs,
+        }))).execute();
+      }
+      for (const part of chunks(kept(rollups.hourly))) {
+        await trx.insertInto('link_clicks_hourly')
+          .values(part.map((row) => ({ link_id: row.linkId, hour_start: row.hourStart, visitor_class: row.visitorClass, clicks: row.clicks })))
+          .onConflict((oc) => oc.columns(['link_id', 'hour_start', 'visitor_class'])
+            .doUpdateSet({ clicks: sql`link_clicks_hourly.clicks + excluded.clicks` }))
+          .execute();
+      }
+      for (const part of chunks(kept(rollups.daily))) {
+        await trx.insertInto('link_breakdown_daily')
+          .values(part.map((row) => ({
+            link_id: row.linkId, day_start: row.dayStart, dimension: row.dimension, value: row.value, visitor_class: row.visitorClass, clicks: row.clicks,
+          })))
+          .onConflict((oc) => oc.columns(['link_id', 'day_start', 'dimension', 'value', 'visitor_class'])
+            .doUpdateSet({ clicks: sql`link_breakdown_daily.clicks + excluded.clicks` }))
+          .execute();
+      }
+    }));
+  }
+}
+
+async function updateGlobal(trx: Transaction<Database>, total: VisitTotals): Promise<void> {
+  await trx.updateTable('global_stats')
+    .set({
+      total_redirects: sql`total_redirects + ${total.count}`,
+      avg_latency_ms: sql`avg_latency_ms + (cast(${total.latencySum} as double precision) - ${total.count} * avg_latency_ms) / (total_redirects + ${total.count})`,
+      human_redirects: sql`human_redirects + ${total.human}`,
+      bot_redirects: sql`bot_redirects + ${total.bot}`,
+      preview_redirects: sql`preview_redirects + ${total.preview}`,
+    })
+    .where('id', '=', 1)
+    .execute();
+}
+
+/**
+ * One UPDATE … FROM (VALUES …) for many links, each with its own increments; answers the ids it
+ * found. VALUES columns are column1, column2, … on both databases; the casts give PostgreSQL the
+ * types it cannot infer from bare parameters.
+ */
+async function updateLinks(trx: Transaction<Database>, links: readonly [number, VisitTotals][]): Promise<number[]> {
+  const values = links.map(([id, t]) => sql`(cast(${id} as bigint), cast(${t.count} as bigint), cast(${t.latencySum} as double precision), cast(${t.human} as bigint), cast(${t.bot} as bigint), cast(${t.preview} as bigint))`);
+  const { rows } = await sql<{ id: number }>`
+    update links set
+      redirect_count = links.redirect_count + v.column2,
+      avg_redirect_ms = links.avg_redirect_ms + (v.column3 - v.column2 * links.avg_redirect_ms) / (links.redirect_count + v.column2),
+      human_count = links.human_count + v.column4,
+      bot_count = links.bot_count + v.column5,
+      preview_count = links.preview_count + v.column6
+    from (values ${sql.join(values)}) as v
+    where links.id = v.column1
+    returning links.id`.execute(trx);
+  return rows.map((row) => Number(row.id));
+}

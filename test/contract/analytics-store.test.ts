@@ -1,0 +1,131 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Visit, VisitFacts } from '../../src/core/analytics-ports.js';
+import { addToMean } from '../../src/core/welford.js';
+import { KyselyAnalyticsStore } from '../../src/storage/analytics-store.js';
+import { STORE_BACKENDS } from '../support/store-backends.js';
+import { storesFor } from '../support/contract-stores.js';
+import { insertedLink } from '../support/contract-fixtures.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const T0 = Date.parse('2026-03-01T23:30:00Z');
+const human: VisitFacts = { visitorClass: 'human', referrerHost: 'news.example', browser: 'Firefox', os: 'Linux', device: 'desktop' };
+const bot: VisitFacts = { visitorClass: 'bot', referrerHost: null, browser: null, os: null, device: 'bot' };
+const preview: VisitFacts = { visitorClass: 'preview', referrerHost: null, browser: null, os: null, device: 'bot' };
+
+const visit = (linkId: number, facts: VisitFacts, visitedAt = T0, latencyMs = 1.5): Visit => ({ linkId, visitedAt, latencyMs, ...facts });
+
+/** Same relative tolerance as test/unit/welford.test.ts, for the same reason. */
+function assertClose(actual: number, expected: number): void {
+  assert.ok(Math.abs(actual - expected) <= 1e-12 * Math.abs(expected), `${actual} vs ${expected}`);
+}
+
+for (const backend of STORE_BACKENDS) {
+  describe(`AnalyticsStore on ${backend.name}`, () => {
+    const stores = storesFor(backend);
+    const store = () => new KyselyAnalyticsStore(stores.database.db);
+    const linkRow = (id: number) => stores.database.db.selectFrom('links')
+      .select(['redirect_count', 'avg_redirect_ms', 'human_count', 'bot_count', 'preview_count'])
+      .where('id', '=', id).executeTakeFirstOrThrow();
+    const globalRow = () => stores.database.db.selectFrom('global_stats').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+    const visitsOf = (id: number) => stores.database.db.selectFrom('visits').selectAll().where('link_id', '=', id).orderBy('id').execute();
+    const hourlyOf = (id: number) => stores.database.db.selectFrom('link_clicks_hourly').selectAll().where('link_id', '=', id)
+      .orderBy('hour_start').orderBy('visitor_class').execute();
+    const dailyOf = (id: number) => stores.database.db.selectFrom('link_breakdown_daily').selectAll().where('link_id', '=', id)
+      .orderBy('day_start').orderBy('dimension').orderBy('value').orderBy('visitor_class').execute();
+
+    test('counts add up by class and the mean latency equals Welford one by one, over several batches', async () => {
+      const link = await insertedLink(stores.links);
+      const batches = [
+        [visit(link.id, human, T0, 0.25), visit(link.id, bot, T0, 3.75), visit(link.id, human, T0, 1.125)],
+        [visit(link.id, preview, T0, 7.5)],
+        Array.from({ length: 50 }, (_, i) => visit(link.id, i % 5 === 0 ? bot : human, T0, 0.1 + i * 0.37)),
+      ];
+      for (const batch of batches) await store().recordBatch({ visits: batch });
+      const reference = batches.flat().reduce((running, v) => addToMean(running, v.latencyMs), { count: 0, mean: 0 });
+      const row = await linkRow(link.id);
+      assert.equal(Number(row.redirect_count), 54);
+      assert.deepEqual([Number(row.human_count), Number(row.bot_count), Number(row.preview_count)], [42, 11, 1]);
+      assertClose(Number(row.avg_redirect_ms), reference.mean);
+    });
+
+    test('each visit is a row with its facts and latency, and nothing more', async () => {
+      const link = await insertedLink(stores.links);
+      await store().recordBatch({ visits: [visit(link.id, human, T0, 2.5), visit(link.id, preview, T0 + 1, 0.5)] });
+      const rows = await visitsOf(link.id);
+      assert.deepEqual(rows.map((r) => [Number(r.visited_at), r.visitor_class, r.referrer_host, r.browser, r.os, r.device, Number(r.latency_ms)]), [
+        [T0, 'human', 'news.example', 'Firefox', 'Linux', 'desktop', 2.5],
+        [T0 + 1, 'preview', null, null, null, 'bot', 0.5],
+      ]);
+    });
+
+    test('clicks roll up per UTC hour and class, and per UTC day, dimension, value and class', async () => {
+      const link = await insertedLink(stores.links);
+      const hour = Math.floor(T0 / HOUR) * HOUR;
+      const day = Math.floor(T0 / DAY) * DAY;
+      const chrome: VisitFacts = { ...human, browser: 'Chrome', referrerHost: null };
+      await store().recordBatch({ visits: [visit(link.id, human), visit(link.id, human, T0 + 60_000), visit(link.id, bot), visit(link.id, chrome, T0 + HOUR)] });
+      await store().recordBatch({ visits: [visit(link.id, human, T0 + 5_000)] });
+      assert.deepEqual((await hourlyOf(link.id)).map((r) => [Number(r.hour_start), r.visitor_class, Number(r.clicks)]), [
+        [hour, 'bot', 1],
+        [hour, 'human', 3],
+        [hour + HOUR, 'human', 1], // 23:30 + 1 h is the next UTC day too
+      ]);
+      assert.deepEqual((await dailyOf(link.id)).map((r) => [Number(r.day_start), r.dimension, r.value, r.visitor_class, Number(r.clicks)]), [
+        [day, 'browser', 'Firefox', 'human', 3],
+        [day, 'device', 'bot', 'bot', 1],
+        [day, 'device', 'desktop', 'human', 3],
+        [day, 'os', 'Linux', 'human', 3],
+        [day, 'referrer', 'news.example', 'human', 3],
+        [day + DAY, 'browser', 'Chrome', 'human', 1],
+        [day + DAY, 'device', 'desktop', 'human', 1],
+        [day + DAY, 'os', 'Linux', 'human', 1],
+      ], 'unknown values (null) add no breakdown row');
+    });
+
+    test('the global row counts every redirect, by class, with the mean merged the same way', async () => {
+      const before = await globalRow();
+      const a = await insertedLink(stores.links);
+      const b = await insertedLink(stores.links);
+      const batch = [visit(a.id, human, T0, 1), visit(b.id, bot, T0, 2), visit(b.id, preview, T0, 4.5)];
+      await store().recordBatch({ visits: batch });
+      const after = await globalRow();
+      const reference = batch.reduce((running, v) => addToMean(running, v.latencyMs), { count: Number(before.total_redirects), mean: Number(before.avg_latency_ms) });
+      assert.equal(Number(after.total_redirects), Number(before.total_redirects) + 3);
+      assert.equal(Number(after.human_redirects), Number(before.human_redirects) + 1);
+      assert.equal(Number(after.bot_redirects), Number(before.bot_redirects) + 1);
+      assert.equal(Number(after.preview_redirects), Number(before.preview_redirects) + 1);
+      assertClose(Number(after.avg_latency_ms), reference.mean);
+    });
+
+    test('a link purged since its redirect is skipped without an error; the rest of the batch and the global row count', async () => {
+      const purged = await insertedLink(stores.links);
+      const kept = await insertedLink(stores.links);
+      await stores.database.db.deleteFrom('links').where('id', '=', purged.id).execute();
+      const before = await globalRow();
+      await store().recordBatch({ visits: [visit(purged.id, human), visit(kept.id, human), visit(purged.id, bot)] });
+      assert.deepEqual([await visitsOf(purged.id), await hourlyOf(purged.id), await dailyOf(purged.id)], [[], [], []]);
+      assert.equal(Number((await linkRow(kept.id)).redirect_count), 1);
+      assert.equal((await visitsOf(kept.id)).length, 1);
+      assert.equal(Number((await globalRow()).total_redirects), Number(before.total_redirects) + 3, 'the redirects did happen');
+    });
+
+    test('a link soft-deleted since its redirect keeps the clicks it had while live', async () => {
+      const link = await insertedLink(stores.links);
+      await stores.links.markLinkDeleted(link.id, T0);
+      await store().recordBatch({ visits: [visit(link.id, human)] });
+      assert.equal(Number((await linkRow(link.id)).redirect_count), 1);
+    });
+
+    test('a batch of more visits than one statement holds is written whole', async () => {
+      const links = [await insertedLink(stores.links), await insertedLink(stores.links)];
+      const visits = Array.from({ length: 2_500 }, (_, i) => visit(links[i % 2]!.id, human, T0 + i * 1_000));
+      await store().recordBatch({ visits });
+      for (const link of links) {
+        assert.equal(Number((await linkRow(link.id)).redirect_count), 1_250);
+        assert.equal((await visitsOf(link.id)).length, 1_250);
+      }
+    });
+  });
+}
