@@ -16,9 +16,10 @@ describe('KyselyReaperStore on the embedded database', () => {
       t.statements.length = 0;
       await store.markExpiredBatch({ now: t.clock.now(), limit: 10, after: undefined });
       await store.purgeBatch({ cutoff: t.clock.now() - DAY, limit: 10, archivedAt: t.clock.now() });
-      assert.equal(writer.sent - sentBefore, 2, 'one writer transaction per batch');
+      await store.deleteVisitsBatch({ before: t.clock.now() - DAY, limit: 10 });
+      assert.equal(writer.sent - sentBefore, 3, 'one writer transaction per batch');
       assert.deepEqual(t.statements.map((s) => s.trim().split(/\s+/)[0]!.toLowerCase()),
-        ['update', 'select', 'insert', 'delete'], 'every statement went to the writer, in order');
+        ['update', 'select', 'insert', 'delete', 'delete', 'delete'], 'every statement went to the writer, in order');
     } finally {
       await t.close();
     }
