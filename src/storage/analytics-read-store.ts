@@ -27,12 +27,14 @@ export class KyselyAnalyticsReadStore implements AnalyticsReadStore {
   findGlobalStats(now: number): Promise<GlobalStats> {
     return guarded(async () => {
       // (status, expires_at) serves this count: it walks the live links' index entries only.
-      const links = await this.db.selectFrom('links')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('status', '=', 'ACTIVE')
-        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-        .executeTakeFirstOrThrow();
-      const row = await this.db.selectFrom('global_stats').selectAll().where('id', '=', 1).executeTakeFirst();
+      const [links, row] = await Promise.all([
+        this.db.selectFrom('links')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('status', '=', 'ACTIVE')
+          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+          .executeTakeFirstOrThrow(),
+        this.db.selectFrom('global_stats').selectAll().where('id', '=', 1).executeTakeFirst(),
+      ]);
       const human = Number(row?.human_redirects ?? 0);
       const bot = Number(row?.bot_redirects ?? 0);
       const preview = Number(row?.preview_redirects ?? 0);
@@ -72,14 +74,16 @@ export class KyselyAnalyticsReadStore implements AnalyticsReadStore {
   listTopValues(range: LinkStatsRange, limit: number): Promise<Record<BreakdownDimension, BreakdownEntry[]>> {
     const dayFrom = range.from - (range.from % DAY);
     return guarded(async () => {
-      const rows = await this.db.selectFrom('link_breakdown_daily')
-        .select(['dimension', 'value', 'visitor_class', (eb) => eb.fn.sum<number>('clicks').as('clicks')])
-        .where('link_id', '=', range.linkId)
-        .where('day_start', '>=', dayFrom)
-        .where('day_start', '<', range.to)
-        .groupBy(['dimension', 'value', 'visitor_class'])
-        .execute();
-      const dayTotals = await this.sumHours(range.linkId, dayFrom, Math.ceil(range.to / DAY) * DAY);
+      const [rows, dayTotals] = await Promise.all([
+        this.db.selectFrom('link_breakdown_daily')
+          .select(['dimension', 'value', 'visitor_class', (eb) => eb.fn.sum<number>('clicks').as('clicks')])
+          .where('link_id', '=', range.linkId)
+          .where('day_start', '>=', dayFrom)
+          .where('day_start', '<', range.to)
+          .groupBy(['dimension', 'value', 'visitor_class'])
+          .execute(),
+        this.sumHours(range.linkId, dayFrom, Math.ceil(range.to / DAY) * DAY),
+      ]);
       const byDimension = new Map<BreakdownDimension, Map<string | null, ReturnType<typeof emptyCounts>>>();
       for (const dimension of BREAKDOWN_DIMENSIONS) byDimension.set(dimension, new Map([[null, { ...dayTotals }]]));
       for (const row of rows) {
