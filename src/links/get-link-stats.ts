@@ -36,13 +36,14 @@ const ZERO: ClassCounts = { total: 0, human: 0, bot: 0, preview: 0 };
 
 /**
  * The range, aligned outwards to whole buckets (UTC hours or days), so every bucket of the series
- * is complete. `to` defaults to now, `from` to 30 days before `to`.
+ * is complete. Without `to` it ends with the bucket holding now (today's clicks show); without
+ * `from` it starts 30 days before its end.
  */
 export function statsRange(query: LinkStatsQuery, now: number): { from: number; to: number; interval: StatsInterval } {
   const interval = query.interval ?? 'day';
   const size = INTERVAL_MS[interval];
-  const rawTo = query.to ?? now;
-  const rawFrom = query.from ?? rawTo - DEFAULT_STATS_DAYS * DAY;
+  const rawTo = query.to ?? now + 1;
+  const rawFrom = query.from ?? Math.ceil(rawTo / size) * size - DEFAULT_STATS_DAYS * DAY;
   if (!Number.isFinite(rawFrom) || !Number.isFinite(rawTo) || rawFrom < 0) throw new ValidationError('stats_range_invalid', 'from and to must be ISO 8601 date-times after 1970.');
   if (rawFrom >= rawTo) throw new ValidationError('stats_range_invalid', 'from must be before to.');
   const from = rawFrom - (rawFrom % size);

@@ -63,12 +63,13 @@ describe('statistics: GET /api/stats and GET …/stats of one link', () => {
     }
   });
 
-  test('the owner gets a link\'s daily series (30 days by default, zeros included) and its top values by class', async () => {
+  test('the owner gets a link\'s daily series (the 30 days to today by default, zeros included) and its top values by class', async () => {
     const response = await get(appStats(), owner.token);
     assert.equal(response.statusCode, 200, response.body);
     const body = response.json();
     assert.equal(body.linkId, link.id);
-    assert.deepEqual([body.from, body.to, body.interval], [iso(now - 30 * DAY), iso(now), 'day']);
+    // The last bucket is today's (the clock stands at midnight): to is the end of the bucket holding now.
+    assert.deepEqual([body.from, body.to, body.interval], [iso(now - 29 * DAY), iso(now + DAY), 'day']);
     assert.equal(body.series.length, 30);
     assert.deepEqual(body.series.filter((bucket: { clicks: { total: number } }) => bucket.clicks.total > 0), [
       { start: iso(now - 2 * DAY), clicks: counts(6, 1, 3) },

@@ -32,8 +32,8 @@ const LinkStatsJson = Type.Object({ linkId: Type.Integer(), ...StatsFields });
 const LinkStatsV1Json = Type.Object({ short_code: Type.String(), ...StatsFields });
 
 const StatsQuery = Type.Object({
-  from: Type.Optional(Type.String({ format: 'date-time', description: `ISO 8601; default: ${DEFAULT_STATS_DAYS} days before \`to\`. Rounded down to the interval.` })),
-  to: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601; default: now. Rounded up to the interval.' })),
+  from: Type.Optional(Type.String({ format: 'date-time', description: `ISO 8601; default: ${DEFAULT_STATS_DAYS} days before the end of the range. Rounded down to the interval.` })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601, exclusive; default: the end of the bucket holding now. Rounded up to the interval.' })),
   interval: Type.Optional(Type.Union([Type.Literal('hour'), Type.Literal('day')], {
     description: `Bucket size, default day. At most ${MAX_STATS_BUCKETS.hour} hourly or ${MAX_STATS_BUCKETS.day} daily buckets per request.`,
   })),
