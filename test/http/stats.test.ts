@@ -1,36 +1,25 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InjectOptions } from 'fastify';
-import { addMember, createLink, createWorkspace, iso } from '../support/owned-links.js';
+import { createLink, iso } from '../support/owned-links.js';
+import { createCallers, type Callers } from '../support/callers.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { bearer, createApiKey, registerUser, type RegisteredUser } from '../support/users.js';
+import { bearer } from '../support/users.js';
 import { DAY, HOUR, insertBreakdown, insertHourlyClicks, setGlobalStats } from '../support/analytics-rows.js';
 
 const counts = (human: number, bot: number, preview: number) => ({ total: human + bot + preview, human, bot, preview });
 
 describe('statistics: GET /api/stats and GET …/stats of one link', () => {
   let t: TestApp;
-  let owner: RegisteredUser;
-  let member: RegisteredUser;
-  let stranger: RegisteredUser;
-  let outsider: RegisteredUser;
-  let team: number;
-  let teamKey: string;
-  let foreignKey: string;
+  let c: Callers;
   let link: { id: number; shortCode: string };
   let now: number;
 
   before(async () => {
     t = await createTestApp({ RATE_LIMIT_AUTH: '0' });
     now = t.clock.now();
-    [owner, member, stranger, outsider] = await Promise.all([registerUser(t.app), registerUser(t.app), registerUser(t.app), registerUser(t.app)]);
-    team = await createWorkspace(t.app, owner.token, 'team');
-    await addMember(t.app, owner.token, team, member.user.email, 'member');
-    const otherTeam = await createWorkspace(t.app, owner.token, 'other team');
-    await addMember(t.app, owner.token, otherTeam, outsider.user.email, 'admin');
-    teamKey = await createApiKey(t.app, owner.token, team);
-    foreignKey = await createApiKey(t.app, owner.token, owner.personalWorkspaceId);
-    link = await createLink(t.app, owner.token, { url: 'https://example.com/counted', workspaceId: team });
+    c = await createCallers(t.app);
+    link = await createLink(t.app, c.owner.token, { url: 'https://example.com/counted', workspaceId: c.team });
     const { db } = t.deps.database;
     await insertHourlyClicks(db, link.id, now - 2 * DAY + 3 * HOUR, { human: 4, bot: 1 });
     await insertHourlyClicks(db, link.id, now - 2 * DAY + 5 * HOUR, { human: 2, preview: 3 });
@@ -42,18 +31,18 @@ describe('statistics: GET /api/stats and GET …/stats of one link', () => {
   after(() => t.close());
 
   const appStats = (query = '') => `/api/urls/${link.id}/stats${query}`;
-  const v1Stats = (workspaceId = team, query = '') => `/api/v1/workspaces/${workspaceId}/links/${link.shortCode}/stats${query}`;
+  const v1Stats = (workspaceId = c.team, query = '') => `/api/v1/workspaces/${workspaceId}/links/${link.shortCode}/stats${query}`;
   const get = (url: string, authorization?: string) =>
     t.app.inject({ method: 'GET', url, headers: authorization === undefined ? {} : bearer(authorization) } satisfies InjectOptions);
 
   test('GET /api/stats is public: live links, the global counters and the split by class', async () => {
     await setGlobalStats(t.deps.database.db, { total: 18, avgMs: 1.5, human: 6, bot: 7, preview: 5 });
-    await createLink(t.app, owner.token, { url: 'https://example.com/soon-gone', expiresAt: iso(now + HOUR) });
-    const deleted = await createLink(t.app, owner.token, { url: 'https://example.com/deleted' });
-    await t.app.inject({ method: 'DELETE', url: `/api/urls/${deleted.id}`, headers: bearer(owner.token) });
+    await createLink(t.app, c.owner.token, { url: 'https://example.com/soon-gone', expiresAt: iso(now + HOUR) });
+    const deleted = await createLink(t.app, c.owner.token, { url: 'https://example.com/deleted' });
+    await t.app.inject({ method: 'DELETE', url: `/api/urls/${deleted.id}`, headers: bearer(c.owner.token) });
     t.clock.advance(2 * HOUR);
     try {
-      for (const authorization of [undefined, owner.token]) {
+      for (const authorization of [undefined, c.owner.token]) {
         const response = await get('/api/stats', authorization);
         assert.equal(response.statusCode, 200, response.body);
         assert.deepEqual(response.json(), { totalLinks: 1, totalRedirects: 18, avgLatencyMs: 1.5, redirectsByClass: { human: 6, bot: 7, preview: 5 } });
@@ -64,7 +53,7 @@ describe('statistics: GET /api/stats and GET …/stats of one link', () => {
   });
 
   test('the owner gets a link\'s daily series (the 30 days to today by default, zeros included) and its top values by class', async () => {
-    const response = await get(appStats(), owner.token);
+    const response = await get(appStats(), c.owner.token);
     assert.equal(response.statusCode, 200, response.body);
     const body = response.json();
     assert.equal(body.linkId, link.id);
@@ -84,9 +73,9 @@ describe('statistics: GET /api/stats and GET …/stats of one link', () => {
     });
   });
 
-  test('the v1 route answers the same figures in snake_case, to a member\'s JWT and to the workspace\'s API key', async () => {
-    const app = (await get(appStats(), owner.token)).json();
-    for (const authorization of [owner.token, teamKey]) {
+  test('the v1 route answers the same figures in snake_case, to the owner\'s JWT and to the workspace\'s API key', async () => {
+    const app = (await get(appStats(), c.owner.token)).json();
+    for (const authorization of [c.owner.token, c.teamKey]) {
       const response = await get(v1Stats(), authorization);
       assert.equal(response.statusCode, 200, response.body);
       const { short_code, ...rest } = response.json();
@@ -100,7 +89,7 @@ describe('statistics: GET /api/stats and GET …/stats of one link', () => {
   test('hourly buckets over an explicit range; from is rounded down and to up to whole hours', async () => {
     const from = iso(now - 2 * DAY + 2 * HOUR + 59 * 60_000);
     const to = iso(now - 2 * DAY + 5 * HOUR + 1);
-    const response = await get(appStats(`?interval=hour&from=${from}&to=${to}`), owner.token);
+    const response = await get(appStats(`?interval=hour&from=${from}&to=${to}`), c.owner.token);
     assert.equal(response.statusCode, 200, response.body);
     const body = response.json();
     assert.deepEqual([body.from, body.to], [iso(now - 2 * DAY + 2 * HOUR), iso(now - 2 * DAY + 6 * HOUR)]);
@@ -110,14 +99,14 @@ describe('statistics: GET /api/stats and GET …/stats of one link', () => {
   });
 
   test('a plain member of the link\'s workspace may read its statistics, like the link itself', async () => {
-    assert.equal((await get(appStats(), member.token)).statusCode, 200);
-    assert.equal((await get(v1Stats(), member.token)).statusCode, 200);
+    assert.equal((await get(appStats(), c.member.token)).statusCode, 200);
+    assert.equal((await get(v1Stats(), c.member.token)).statusCode, 200);
   });
 
   test('other users, members of other workspaces and unknown ids get 404 link_not_found, revealing nothing', async () => {
     for (const [url, authorization] of [
-      [appStats(), stranger.token], [appStats(), outsider.token], [`/api/urls/999999/stats`, owner.token],
-      [v1Stats(stranger.personalWorkspaceId), stranger.token], [v1Stats(owner.personalWorkspaceId), foreignKey],
+      [appStats(), c.stranger.token], [appStats(), c.outsider.token], [`/api/urls/999999/stats`, c.owner.token],
+      [v1Stats(c.stranger.personalWorkspaceId), c.stranger.token], [v1Stats(c.owner.personalWorkspaceId), c.foreignKey],
     ] as const) {
       const response = await get(url, authorization);
       assert.equal(response.statusCode, 404, `${url}: ${response.body}`);
@@ -127,7 +116,7 @@ describe('statistics: GET /api/stats and GET …/stats of one link', () => {
   });
 
   test('on v1, non-members and API keys of another workspace get 404 for the workspace', async () => {
-    for (const authorization of [stranger.token, foreignKey]) {
+    for (const authorization of [c.stranger.token, c.foreignKey]) {
       const response = await get(v1Stats(), authorization);
       assert.equal(response.statusCode, 404, response.body);
       assert.ok(!response.body.includes('news.example'));
@@ -136,7 +125,7 @@ describe('statistics: GET /api/stats and GET …/stats of one link', () => {
 
   test('anonymous callers get 401 on both link routes; API keys get 401 on the app route (JWT only)', async () => {
     for (const url of [appStats(), v1Stats()]) assert.equal((await get(url)).statusCode, 401, url);
-    assert.equal((await get(appStats(), teamKey)).statusCode, 401);
+    assert.equal((await get(appStats(), c.teamKey)).statusCode, 401);
   });
 
   test('bad input is a 400 problem: reversed or empty range, too many buckets, unknown interval or parameter, unreadable dates', async () => {
@@ -151,25 +140,25 @@ describe('statistics: GET /api/stats and GET …/stats of one link', () => {
       ['?group=referrer', 'validation_failed'],
     ];
     for (const [query, code] of cases) {
-      for (const [url, authorization] of [[appStats(query), owner.token], [v1Stats(team, query), teamKey]] as const) {
+      for (const [url, authorization] of [[appStats(query), c.owner.token], [v1Stats(c.team, query), c.teamKey]] as const) {
         const response = await get(url, authorization);
         assert.equal(response.statusCode, 400, `${url}: ${response.body}`);
         assert.equal(response.headers['content-type'], 'application/problem+json; charset=utf-8', url);
         assert.equal(response.json().code, code, url);
       }
     }
-    assert.equal((await get(appStats(`?interval=hour&from=${iso(now - 31 * DAY)}&to=${iso(now)}`), owner.token)).json().series.length, 31 * 24, 'the limit itself is allowed');
+    assert.equal((await get(appStats(`?interval=hour&from=${iso(now - 31 * DAY)}&to=${iso(now)}`), c.owner.token)).json().series.length, 31 * 24, 'the limit itself is allowed');
   });
 
   test('the link JSON carries the counters: redirectCount, avgRedirectMs, humanCount, destinationStatus, lastCheckedAt (and snake_case on v1)', async () => {
     await t.deps.database.db.updateTable('links').set({
       redirect_count: 16, avg_redirect_ms: 0.75, human_count: 6, bot_count: 7, preview_count: 3, destination_status: 200, last_checked_at: now - HOUR,
     }).where('id', '=', link.id).execute();
-    const app = (await get(`/api/urls/${link.id}`, owner.token)).json();
+    const app = (await get(`/api/urls/${link.id}`, c.owner.token)).json();
     assert.deepEqual([app.redirectCount, app.avgRedirectMs, app.humanCount, app.destinationStatus, app.lastCheckedAt], [16, 0.75, 6, 200, iso(now - HOUR)]);
-    const v1 = (await get(`/api/v1/workspaces/${team}/links/${link.shortCode}`, teamKey)).json();
+    const v1 = (await get(`/api/v1/workspaces/${c.team}/links/${link.shortCode}`, c.teamKey)).json();
     assert.deepEqual([v1.redirect_count, v1.avg_redirect_ms, v1.human_count, v1.destination_status, v1.last_checked_at], [16, 0.75, 6, 200, iso(now - HOUR)]);
-    const fresh = (await get(`/api/urls/${(await createLink(t.app, owner.token, { url: 'https://example.com/fresh' })).id}`, owner.token)).json();
+    const fresh = (await get(`/api/urls/${(await createLink(t.app, c.owner.token, { url: 'https://example.com/fresh' })).id}`, c.owner.token)).json();
     assert.deepEqual([fresh.redirectCount, fresh.avgRedirectMs, fresh.humanCount, fresh.destinationStatus, fresh.lastCheckedAt], [0, 0, 0, null, null]);
   });
 });
