@@ -60,26 +60,35 @@ export const dayStartOf = (time: number) => Math.floor(time / DAY_MS) * DAY_MS;
 export function rollUp(visits: readonly Visit[]): BatchRollups {
   const total = emptyTotals();
   const perLink = new Map<number, VisitTotals>();
-  const hourly = new Map<string, HourlyClicks>();
-  const daily = new Map<string, DailyBreakdown>();
+  // Visits of one link, hour and set of facts count together first: one key per visit, and the
+  // hourly and daily rows are built once per group rather than once per visit.
+  const groups = new Map<string, { visit: Visit; clicks: number }>();
   for (const visit of visits) {
     add(total, visit);
     let link = perLink.get(visit.linkId);
     if (!link) perLink.set(visit.linkId, (link = emptyTotals()));
     add(link, visit);
+    const key = `${visit.linkId}|${hourStartOf(visit.visitedAt)}|${visit.visitorClass}|${visit.referrerHost}|${visit.browser}|${visit.os}|${visit.device}`;
+    const group = groups.get(key);
+    if (group) group.clicks += 1;
+    else groups.set(key, { visit, clicks: 1 });
+  }
+  const hourly = new Map<string, HourlyClicks>();
+  const daily = new Map<string, DailyBreakdown>();
+  for (const { visit, clicks } of groups.values()) {
     const hourStart = hourStartOf(visit.visitedAt);
     const hourKey = `${visit.linkId} ${hourStart} ${visit.visitorClass}`;
     const hour = hourly.get(hourKey);
-    if (hour) hour.clicks += 1;
-    else hourly.set(hourKey, { linkId: visit.linkId, hourStart, visitorClass: visit.visitorClass, clicks: 1 });
+    if (hour) hour.clicks += clicks;
+    else hourly.set(hourKey, { linkId: visit.linkId, hourStart, visitorClass: visit.visitorClass, clicks });
     const dayStart = dayStartOf(visit.visitedAt);
     const values: [BreakdownDimension, string | null][] = [['referrer', visit.referrerHost], ['browser', visit.browser], ['os', visit.os], ['device', visit.device]];
     for (const [dimension, value] of values) {
       if (value === null) continue;
       const key = `${visit.linkId} ${dayStart} ${dimension} ${visit.visitorClass} ${value}`;
       const row = daily.get(key);
-      if (row) row.clicks += 1;
-      else daily.set(key, { linkId: visit.linkId, dayStart, dimension, value, visitorClass: visit.visitorClass, clicks: 1 });
+      if (row) row.clicks += clicks;
+      else daily.set(key, { linkId: visit.linkId, dayStart, dimension, value, visitorClass: visit.visitorClass, clicks });
     }
   }
   return { total, perLink, hourly: [...hourly.values()], daily: [...daily.values()] };

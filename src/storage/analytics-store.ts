@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { AnalyticsBatch, AnalyticsStore } from '../core/analytics-ports.js';
+import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
+import type { AnalyticsBatch, AnalyticsStore, Visit } from '../core/analytics-ports.js';
 import { rollUp, type VisitTotals } from '../core/analytics-rollups.js';
 import type { Database } from './schema.js';
 import { guarded } from './store-errors.js';
@@ -25,7 +25,23 @@ function chunks<T>(items: readonly T[]): T[][] {
  * skipped. A soft-deleted link still has its row and keeps the clicks it had while live.
  */
 export class KyselyAnalyticsStore implements AnalyticsStore {
+  /** The visits INSERT for n rows, compiled once per n: building it per flush cost more than the rows. */
+  private readonly insertVisitsSql = new Map<number, string>();
+
   constructor(private readonly db: Kysely<Database>) {}
+
+  private insertVisits(trx: Transaction<Database>, visits: readonly Visit[]): Promise<unknown> {
+    let text = this.insertVisitsSql.get(visits.length);
+    if (text === undefined) {
+      const row = { link_id: 0, visited_at: 0, referrer_host: null, browser: null, os: null, device: null, visitor_class: 'human', latency_ms: 0 } as const;
+      text = this.db.insertInto('visits').values(visits.map(() => row)).compile().sql;
+      if (this.insertVisitsSql.size >= 64) this.insertVisitsSql.clear(); // flushes smaller than a chunk vary in size
+      this.insertVisitsSql.set(visits.length, text);
+    }
+    const parameters: unknown[] = [];
+    for (const v of visits) parameters.push(v.linkId, v.visitedAt, v.referrerHost, v.browser, v.os, v.device, v.visitorClass, v.latencyMs);
+    return trx.executeQuery(CompiledQuery.raw(text, parameters));
+  }
 
   recordBatch(batch: AnalyticsBatch): Promise<void> {
     if (batch.visits.length === 0) return Promise.resolve();
@@ -37,18 +53,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         for (const id of await updateLinks(trx, part)) existing.add(id);
       }
       const kept = <T extends { linkId: number }>(rows: readonly T[]) => rows.filter((row) => existing.has(row.linkId));
-      for (const part of chunks(kept(batch.visits))) {
-        await trx.insertInto('visits').values(part.map((visit) => ({
-          link_id: visit.linkId,
-          visited_at: visit.visitedAt,
-          referrer_host: visit.referrerHost,
-          browser: visit.browser,
-          os: visit.os,
-          device: visit.device,
-          visitor_class: visit.visitorClass,
-          latency_ms: visit.latencyMs,
-        }))).execute();
-      }
+      for (const part of chunks(kept(batch.visits))) await this.insertVisits(trx, part);
       for (const part of chunks(kept(rollups.hourly))) {
         await trx.insertInto('link_clicks_hourly')
           .values(part.map((row) => ({ link_id: row.linkId, hour_start: row.hourStart, visitor_class: row.visitorClass, clicks: row.clicks })))

@@ -55,7 +55,9 @@ describe('the embedded database writer', () => {
   });
 
   test('a transaction that waits for a write queued behind it is rolled back after the write timeout, not left hanging', async () => {
-    const quick = await createTestApp({ DB_WRITE_TIMEOUT: '300ms' });
+    // 1 s, not less: the writer thread's start counts against the first writes' deadline, and under load it takes
+    // several hundred milliseconds (300 ms failed the app's own migrations).
+    const quick = await createTestApp({ DB_WRITE_TIMEOUT: '1s' });
     try {
       const db = quick.deps.database.db;
       const started = Date.now();
