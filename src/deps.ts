@@ -17,6 +17,8 @@ import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
 import { KyselyCleanupRunStore } from './storage/cleanup-run-store.js';
 import { KyselyJobLockStore } from './storage/job-lock-store.js';
 import { KyselyReaperStore } from './storage/reaper-store.js';
+import { createHealthCheckJobs, type HealthCheckJobs } from './jobs/health-check-jobs.js';
+import { KyselyHealthCheckStore } from './storage/health-check-store.js';
 import { migrateToLatest } from './storage/migrations.js';
 import { KyselyUnitOfWork } from './storage/unit-of-work.js';
 import { createAccountServices, type AccountServices } from './accounts/account-services.js';
@@ -63,6 +65,8 @@ export interface Composition extends AppDeps {
   /** Scaled mode's Redis tier, when REDIS_URL is set. */
   readonly redis?: RedisTier;
   readonly unitOfWork: UnitOfWork;
+  /** The destination health check and its scheduler (started by main.ts when enabled). */
+  readonly healthCheck: HealthCheckJobs;
   close(): Promise<void>;
 }
 
@@ -158,6 +162,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     runStore: new KyselyCleanupRunStore(database.db),
     cache,
   });
+  const healthCheck = createHealthCheckJobs({
+    settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
+    lockStore: new KyselyJobLockStore(database.db), store: new KyselyHealthCheckStore(database.db),
+  });
   return {
     config,
     clock,
@@ -182,9 +190,11 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     localCache,
     redis,
     unitOfWork: new KyselyUnitOfWork(database.db),
-    // The reaper finishes its batch, records the run and releases its lock before the database closes.
+    healthCheck,
+    // The reaper finishes its batch, records the run and releases its lock before the database
+    // closes; the health check aborts its checks and releases its lock.
     close: async () => {
-      await cleanup.stop();
+      await Promise.all([cleanup.stop(), healthCheck.stop()]);
       await redis?.close();
       await database.close();
     },

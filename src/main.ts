@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     throw isListenError(error) ? new PortUnavailableError(config.host, config.port, error) : error;
   }
   if (config.cleanup.enabled) deps.cleanup.scheduler.start(app.log.child({ job: 'reaper' }));
+  if (config.healthcheck.enabled) deps.healthCheck.scheduler.start(app.log.child({ job: 'health-check' }));
   app.log.info({ baseUrl: config.baseUrl, database: config.database.kind }, 'Linkforge is ready');
 }
 
