@@ -4,7 +4,7 @@ import { addressPolicy } from '../../src/jobs/destination-address.js';
 import { MAX_BODY_BYTES, probeDestination, type ProbeOptions } from '../../src/jobs/destination-probe.js';
 import { fakeDns } from '../support/fake-dns.js';
 import { eventually } from '../support/reaper-fixtures.js';
-import { closedPort, drip, startRawTarget, startTarget, type TargetServer } from '../support/target-servers.js';
+import { closedPort, drip, startRawTarget, startTarget, withServer, type TargetServer } from '../support/target-servers.js';
 
 /**
  * RELIABILITY F-13: local targets that answer, hang, drip, loop or flood. Private destinations are
@@ -57,43 +57,34 @@ describe('the destination probe', { timeout: 30_000 }, () => {
   });
 
   test('a target that accepts and never answers ends in a timeout with status 0', async () => {
-    const hang = await startTarget(() => {});
-    try {
+    await withServer(startTarget(() => {}), async (hang) => {
       assert.deepEqual(outcome(await probeDestination(hang.url('/'), local())), { status: 0, outcome: 'timeout' });
       assert.equal(hang.requests.length, 1);
-    } finally {
-      await hang.close();
-    }
+    });
   });
 
   test('a target that drips its status line one byte at a time ends in a timeout with status 0, its socket closed', async () => {
-    const slow = await startRawTarget((socket) => drip(socket, 'HTTP/1.1 200 OK\r\n', 20));
-    try {
+    await withServer(startRawTarget((socket) => drip(socket, 'HTTP/1.1 200 OK\r\n', 20)), async (slow) => {
       assert.deepEqual(outcome(await probeDestination(slow.url('/'), local())), { status: 0, outcome: 'timeout' });
       await eventually(() => slow.closedSockets() === 1);
-    } finally {
-      await slow.close();
-    }
+    });
   });
 
   test('a target that drips its body keeps the status it sent, and the socket is closed at the time limit', async () => {
-    const slow = await startTarget((request, response) => {
+    await withServer(startTarget((request, response) => {
       if (request.method === 'HEAD') return response.writeHead(405).end();
       response.writeHead(200, { 'content-type': 'text/plain' });
       drip(response, 'x', 20);
-    });
-    try {
+    }), async (slow) => {
       assert.deepEqual(outcome(await probeDestination(slow.url('/'), local())), { status: 200, outcome: 'answered' });
       await eventually(() => slow.closedSockets() === 2);
-    } finally {
-      await slow.close();
-    }
+    });
   });
 
   test('an endless body is read to at most 32 KiB (one socket read past it), then the socket is destroyed', async () => {
     const chunk = Buffer.alloc(16 * 1024, 'a');
     let written = 0;
-    const flood = await startTarget((request, response) => {
+    await withServer(startTarget((request, response) => {
       if (request.method === 'HEAD') return response.writeHead(405).end();
       response.writeHead(200);
       const pump = () => {
@@ -101,26 +92,20 @@ describe('the destination probe', { timeout: 30_000 }, () => {
       };
       response.on('drain', pump);
       pump();
-    });
-    try {
+    }), async (flood) => {
       const result = await probeDestination(flood.url('/'), local({ timeoutMs: 5000 }));
       assert.deepEqual(outcome(result), { status: 200, outcome: 'answered' });
       assert.ok(result.bodyBytes >= MAX_BODY_BYTES && result.bodyBytes <= MAX_BODY_BYTES + 64 * 1024, `read ${result.bodyBytes} bytes`);
       await eventually(() => flood.closedSockets() === 2);
       assert.ok(written < 64 * 1024 * 1024, 'the server stopped writing');
-    } finally {
-      await flood.close();
-    }
+    });
   });
 
   test('a port where nothing listens, a reset and an unknown name are unreachable: status 0', async () => {
     assert.deepEqual(outcome(await probeDestination(`http://127.0.0.1:${await closedPort()}/`, local())), { status: 0, outcome: 'unreachable' });
-    const reset = await startRawTarget((socket) => socket.resetAndDestroy());
-    try {
+    await withServer(startRawTarget((socket) => socket.resetAndDestroy()), async (reset) => {
       assert.deepEqual(outcome(await probeDestination(reset.url('/'), local())), { status: 0, outcome: 'unreachable' });
-    } finally {
-      await reset.close();
-    }
+    });
     assert.deepEqual(outcome(await probeDestination('http://nowhere.example/', local())), { status: 0, outcome: 'unreachable' });
     assert.deepEqual(outcome(await probeDestination('not a url', local())), { status: 0, outcome: 'unreachable' });
   });
@@ -137,15 +122,12 @@ describe('the destination probe', { timeout: 30_000 }, () => {
   });
 
   test('an abort (shutdown) ends a hanging check at once with status 0', async () => {
-    const hang = await startTarget(() => {});
-    try {
+    await withServer(startTarget(() => {}), async (hang) => {
       const stop = new AbortController();
       const checking = probeDestination(hang.url('/'), local({ timeoutMs: 60_000, signal: stop.signal }));
       await eventually(() => hang.requests.length === 1);
       stop.abort();
       assert.deepEqual(outcome(await checking), { status: 0, outcome: 'aborted' });
-    } finally {
-      await hang.close();
-    }
+    });
   });
 });

@@ -8,7 +8,7 @@ import { KyselyJobLockStore } from '../../src/storage/job-lock-store.js';
 import { fakeDns } from '../support/fake-dns.js';
 import { insertLink, setLinkColumns } from '../support/links.js';
 import { eventually, HOUR } from '../support/reaper-fixtures.js';
-import { closedPort, startTarget, type TargetServer } from '../support/target-servers.js';
+import { closedPort, startTarget, withServer, type TargetServer } from '../support/target-servers.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /** Every run here talks to servers on 127.0.0.1 only; unknown names are never asked of the system DNS. */
@@ -44,80 +44,62 @@ function statusServer(holdUntil: () => boolean = () => true, host?: string): Pro
   }, host);
 }
 
+/** A fresh app and a status server, both closed after `body`. */
+async function withAppAndTarget(body: (t: TestApp, target: TargetServer) => Promise<void>): Promise<void> {
+  const t = await createTestApp();
+  try {
+    await withServer(statusServer(), (target) => body(t, target));
+  } finally {
+    await t.close();
+  }
+}
+
 describe('the destination health check job', () => {
-  test('stores the final status of each link and when it was asked: 200, 404, 500, 0 when unreachable', async () => {
-    const t = await createTestApp();
-    const target = await statusServer();
-    try {
-      const links = await Promise.all([200, 404, 500].map((status) => insertLink(t.deps, { originalUrl: target.url(`/?status=${status}`) })));
-      const nowhere = await insertLink(t.deps, { originalUrl: `http://127.0.0.1:${await closedPort()}/` });
-      assert.equal(ranAndChecked(await jobsFor(t).checker.run()), 4);
-      const now = t.clock.now();
-      assert.deepEqual(await Promise.all(links.map((link) => checkedState(t, link.id))),
-        [{ status: 200, at: now }, { status: 404, at: now }, { status: 500, at: now }]);
-      assert.deepEqual(await checkedState(t, nowhere.id), { status: 0, at: now });
-    } finally {
-      await target.close();
-      await t.close();
-    }
-  });
+  test('stores the final status of each link and when it was asked: 200, 404, 500, 0 when unreachable', () => withAppAndTarget(async (t, target) => {
+    const links = await Promise.all([200, 404, 500].map((status) => insertLink(t.deps, { originalUrl: target.url(`/?status=${status}`) })));
+    const nowhere = await insertLink(t.deps, { originalUrl: `http://127.0.0.1:${await closedPort()}/` });
+    assert.equal(ranAndChecked(await jobsFor(t).checker.run()), 4);
+    const now = t.clock.now();
+    assert.deepEqual(await Promise.all(links.map((link) => checkedState(t, link.id))),
+      [{ status: 200, at: now }, { status: 404, at: now }, { status: 500, at: now }]);
+    assert.deepEqual(await checkedState(t, nowhere.id), { status: 0, at: now });
+  }));
 
-  test('with private destinations refused, an internal destination is stored as 0 and never reached', async () => {
-    const t = await createTestApp();
-    const secret = await statusServer();
-    try {
-      const literal = await insertLink(t.deps, { originalUrl: secret.url('/') });
-      const named = await insertLink(t.deps, { originalUrl: `http://public.example:${secret.port}/` });
-      const run = await jobsFor(t, { allowPrivate: false, resolve: fakeDns({ 'public.example': ['127.0.0.1'] }) }).checker.run();
-      assert.equal(ranAndChecked(run), 2);
-      assert.deepEqual(await checkedState(t, literal.id), { status: 0, at: t.clock.now() });
-      assert.deepEqual(await checkedState(t, named.id), { status: 0, at: t.clock.now() });
-      assert.equal(secret.requests.length, 0);
-    } finally {
-      await secret.close();
-      await t.close();
-    }
-  });
+  test('with private destinations refused, an internal destination is stored as 0 and never reached', () => withAppAndTarget(async (t, secret) => {
+    const literal = await insertLink(t.deps, { originalUrl: secret.url('/') });
+    const named = await insertLink(t.deps, { originalUrl: `http://public.example:${secret.port}/` });
+    const run = await jobsFor(t, { allowPrivate: false, resolve: fakeDns({ 'public.example': ['127.0.0.1'] }) }).checker.run();
+    assert.equal(ranAndChecked(run), 2);
+    assert.deepEqual(await checkedState(t, literal.id), { status: 0, at: t.clock.now() });
+    assert.deepEqual(await checkedState(t, named.id), { status: 0, at: t.clock.now() });
+    assert.equal(secret.requests.length, 0);
+  }));
 
-  test('asks never-checked links first, then the oldest check first; expired and deleted links are not asked', async () => {
-    const t = await createTestApp();
-    const target = await statusServer();
-    try {
-      const store = new KyselyHealthCheckStore(t.deps.database.db);
-      const make = (name: string) => insertLink(t.deps, { originalUrl: target.url(`/${name}`) });
-      const [old, newer, never, oldest] = [await make('old'), await make('newer'), await make('never'), await make('oldest')];
-      await store.recordCheck(old.id, 200, t.clock.now() - 3 * HOUR);
-      await store.recordCheck(newer.id, 200, t.clock.now() - 2 * HOUR);
-      await store.recordCheck(oldest.id, 200, t.clock.now() - 4 * HOUR);
-      await insertLink(t.deps, { originalUrl: target.url('/expired'), expiresAt: t.clock.now() });
-      const deleted = await make('deleted');
-      await setLinkColumns(t.deps, deleted.id, { status: 'DELETED', deleted_at: t.clock.now() });
-      assert.equal(ranAndChecked(await jobsFor(t, { concurrency: 1 }).checker.run()), 4);
-      assert.deepEqual(target.requests.map((r) => r.path), ['/never', '/oldest', '/old', '/newer']);
-    } finally {
-      await target.close();
-      await t.close();
-    }
-  });
+  test('asks never-checked links first, then the oldest check first; expired and deleted links are not asked', () => withAppAndTarget(async (t, target) => {
+    const store = new KyselyHealthCheckStore(t.deps.database.db);
+    const make = (name: string) => insertLink(t.deps, { originalUrl: target.url(`/${name}`) });
+    const [old, newer, never, oldest] = [await make('old'), await make('newer'), await make('never'), await make('oldest')];
+    await store.recordCheck(old.id, 200, t.clock.now() - 3 * HOUR);
+    await store.recordCheck(newer.id, 200, t.clock.now() - 2 * HOUR);
+    await store.recordCheck(oldest.id, 200, t.clock.now() - 4 * HOUR);
+    await insertLink(t.deps, { originalUrl: target.url('/expired'), expiresAt: t.clock.now() });
+    const deleted = await make('deleted');
+    await setLinkColumns(t.deps, deleted.id, { status: 'DELETED', deleted_at: t.clock.now() });
+    assert.equal(ranAndChecked(await jobsFor(t, { concurrency: 1 }).checker.run()), 4);
+    assert.deepEqual(target.requests.map((r) => r.path), ['/never', '/oldest', '/old', '/newer']);
+  }));
 
-  test('a link checked less than half an interval ago is not asked again; one checked longer ago is', async () => {
-    const t = await createTestApp();
-    const target = await statusServer();
-    try {
-      const link = await insertLink(t.deps, { originalUrl: target.url('/') });
-      const jobs = jobsFor(t);
-      assert.equal(ranAndChecked(await jobs.checker.run()), 1);
-      t.clock.advance(HOUR / 2);
-      assert.equal(ranAndChecked(await jobs.checker.run()), 0);
-      t.clock.advance(1);
-      assert.equal(ranAndChecked(await jobs.checker.run()), 1);
-      assert.deepEqual(await checkedState(t, link.id), { status: 200, at: t.clock.now() });
-      assert.equal(target.requests.length, 2);
-    } finally {
-      await target.close();
-      await t.close();
-    }
-  });
+  test('a link checked less than half an interval ago is not asked again; one checked longer ago is', () => withAppAndTarget(async (t, target) => {
+    const link = await insertLink(t.deps, { originalUrl: target.url('/') });
+    const jobs = jobsFor(t);
+    assert.equal(ranAndChecked(await jobs.checker.run()), 1);
+    t.clock.advance(HOUR / 2);
+    assert.equal(ranAndChecked(await jobs.checker.run()), 0);
+    t.clock.advance(1);
+    assert.equal(ranAndChecked(await jobs.checker.run()), 1);
+    assert.deepEqual(await checkedState(t, link.id), { status: 200, at: t.clock.now() });
+    assert.equal(target.requests.length, 2);
+  }));
 
   test('asks at most one destination at a time per host', async () => {
     const t = await createTestApp();
@@ -166,24 +148,17 @@ describe('the destination health check job', () => {
     }
   });
 
-  test('does not run while another instance holds its lock, and releases its own when done', async () => {
-    const t = await createTestApp();
-    const target = await statusServer();
-    try {
-      await insertLink(t.deps, { originalUrl: target.url('/') });
-      const locks = new KyselyJobLockStore(t.deps.database.db);
-      await locks.tryAcquire(HEALTH_CHECK_LOCK_NAME, 'another-instance', t.clock.now(), t.clock.now() + HOUR);
-      const jobs = jobsFor(t);
-      assert.deepEqual(await jobs.checker.run(), { outcome: 'locked' });
-      assert.equal(target.requests.length, 0);
-      t.clock.advance(HOUR);
-      assert.equal(ranAndChecked(await jobs.checker.run()), 1);
-      assert.ok((await locks.findLock(HEALTH_CHECK_LOCK_NAME))!.lockUntil <= t.clock.now(), 'released');
-    } finally {
-      await target.close();
-      await t.close();
-    }
-  });
+  test('does not run while another instance holds its lock, and releases its own when done', () => withAppAndTarget(async (t, target) => {
+    await insertLink(t.deps, { originalUrl: target.url('/') });
+    const locks = new KyselyJobLockStore(t.deps.database.db);
+    await locks.tryAcquire(HEALTH_CHECK_LOCK_NAME, 'another-instance', t.clock.now(), t.clock.now() + HOUR);
+    const jobs = jobsFor(t);
+    assert.deepEqual(await jobs.checker.run(), { outcome: 'locked' });
+    assert.equal(target.requests.length, 0);
+    t.clock.advance(HOUR);
+    assert.equal(ranAndChecked(await jobs.checker.run()), 1);
+    assert.ok((await locks.findLock(HEALTH_CHECK_LOCK_NAME))!.lockUntil <= t.clock.now(), 'released');
+  }));
 
   // The check's own limit is a minute: only the abort can end it inside the test's bound.
   test('stopping aborts a hanging check, leaves its link unchecked and releases the lock', { timeout: 15_000 }, async () => {

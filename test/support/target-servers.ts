@@ -72,6 +72,16 @@ export function startRawTarget(onSocket: (socket: net.Socket) => void, host = '1
   return track(server, host, requests, { now: 0, max: 0 });
 }
 
+/** Runs `body` with the server once it listens, and closes the server after it, whatever happens. */
+export async function withServer(starting: Promise<TargetServer>, body: (server: TargetServer) => Promise<void>): Promise<void> {
+  const server = await starting;
+  try {
+    await body(server);
+  } finally {
+    await server.close();
+  }
+}
+
 /** Writes `text` one byte every `everyMs` until the socket closes. */
 export function drip(socket: Writable, text: string, everyMs: number): void {
   let index = 0;
