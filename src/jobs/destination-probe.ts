@@ -141,7 +141,7 @@ function ask(url: URL, method: 'HEAD' | 'GET', target: ResolvedAddress, maxBodyB
     };
     const onAbort = () => settle(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    request.once('error', settle);
+    request.on('error', settle);
     request.once('response', (response) => {
       answer = { status: response.statusCode ?? 0, location: response.headers.location };
       response.on('data', (chunk: Buffer) => {
@@ -150,7 +150,7 @@ function ask(url: URL, method: 'HEAD' | 'GET', target: ResolvedAddress, maxBodyB
       });
       response.once('end', () => settle());
       response.once('close', () => settle());
-      response.once('error', () => settle());
+      response.on('error', () => settle());
     });
     request.end();
   });
