@@ -19,6 +19,8 @@ import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
 import { KyselyCleanupRunStore } from './storage/cleanup-run-store.js';
 import { KyselyJobLockStore } from './storage/job-lock-store.js';
 import { KyselyReaperStore } from './storage/reaper-store.js';
+import { createHealthCheckJobs, type HealthCheckJobs } from './jobs/health-check-jobs.js';
+import { KyselyHealthCheckStore } from './storage/health-check-store.js';
 import { migrateToLatest } from './storage/migrations.js';
 import { KyselyUnitOfWork } from './storage/unit-of-work.js';
 import { createAccountServices, type AccountServices } from './accounts/account-services.js';
@@ -72,6 +74,8 @@ export interface Composition extends AppDeps {
   readonly unitOfWork: UnitOfWork;
   /** The visit buffer and its flusher (started by main.ts), when ANALYTICS_ENABLED. */
   readonly analytics?: Analytics;
+  /** The destination health check and its scheduler (started by main.ts when enabled). */
+  readonly healthCheck: HealthCheckJobs;
   close(): Promise<void>;
 }
 
@@ -170,6 +174,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const analytics = config.analytics.enabled
     ? createAnalytics(config.analytics, new KyselyAnalyticsStore(database.db), clock, options.logger)
     : undefined;
+  const healthCheck = createHealthCheckJobs({
+    settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
+    lockStore: new KyselyJobLockStore(database.db), store: new KyselyHealthCheckStore(database.db),
+  });
   return {
     config,
     clock,
@@ -196,10 +204,12 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     redis,
     unitOfWork: new KyselyUnitOfWork(database.db),
     analytics,
-    // The reaper finishes its batch, records the run and releases its lock, and the flusher writes
-    // what is buffered, before the database closes.
+    healthCheck,
+    // Before the database closes: the reaper finishes its batch, records the run and releases its
+    // lock; the health check aborts its checks and releases its lock; the flusher writes what is
+    // buffered.
     close: async () => {
-      await cleanup.stop();
+      await Promise.all([cleanup.stop(), healthCheck.stop()]);
       await analytics?.flusher.stop().catch((error: unknown) => options.logger?.error({ err: error }, 'the last analytics flush failed; its visits are lost'));
       await redis?.close();
       await database.close();

@@ -54,6 +54,7 @@ async function main(): Promise<void> {
   }
   if (config.cleanup.enabled) deps.cleanup.scheduler.start(app.log.child({ job: 'reaper' }));
   deps.analytics?.flusher.start();
+  if (config.healthcheck.enabled) deps.healthCheck.scheduler.start(app.log.child({ job: 'health-check' }));
   app.log.info({ baseUrl: config.baseUrl, database: config.database.kind }, 'Linkforge is ready');
 }
 

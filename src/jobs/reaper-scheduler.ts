@@ -1,4 +1,9 @@
-import type { Reaper, ReaperLogger } from './reaper.js';
+import type { ReaperLogger } from './reaper.js';
+
+/** What the scheduler runs: the reaper, the health check. A rejection means the lock could not be read. */
+export interface ScheduledJob {
+  run(options: { trigger: 'schedule'; log?: ReaperLogger }): Promise<unknown>;
+}
 
 export interface ReaperSchedulerOptions {
   readonly initialDelayMs: number;
@@ -6,8 +11,9 @@ export interface ReaperSchedulerOptions {
 }
 
 /**
- * Runs the reaper `initialDelayMs` after start, then every `intervalMs` (measured from the start
- * of the previous run; a run longer than the interval is followed at once, never overlapped).
+ * Runs a job (the reaper, the health check) `initialDelayMs` after start, then every `intervalMs`
+ * (measured from the start of the previous run; a run longer than the interval is followed at
+ * once, never overlapped).
  * Timers are unref'd: the scheduler never keeps a process alive on its own.
  */
 export class ReaperScheduler {
@@ -16,7 +22,7 @@ export class ReaperScheduler {
   private started = false;
   private stopped = false;
 
-  constructor(private readonly reaper: Reaper, private readonly options: ReaperSchedulerOptions) {}
+  constructor(private readonly job: ScheduledJob, private readonly options: ReaperSchedulerOptions) {}
 
   get isStarted(): boolean {
     return this.started && !this.stopped;
@@ -28,7 +34,7 @@ export class ReaperScheduler {
     this.schedule(this.options.initialDelayMs, log);
   }
 
-  /** No further runs; waits for the run in progress, if any (stop the reaper to cut it short). */
+  /** No further runs; waits for the run in progress, if any (stop the job to cut it short). */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
@@ -48,9 +54,9 @@ export class ReaperScheduler {
   private async runOnce(log: ReaperLogger | undefined): Promise<void> {
     const started = performance.now();
     try {
-      await this.reaper.run({ trigger: 'schedule', log });
+      await this.job.run({ trigger: 'schedule', log });
     } catch (error) {
-      log?.error({ err: error }, 'reaper could not take its lock (database unavailable?); retrying at the next interval');
+      log?.error({ err: error }, 'job could not take its lock (database unavailable?); retrying at the next interval');
     }
     this.schedule(Math.max(0, this.options.intervalMs - (performance.now() - started)), log);
   }

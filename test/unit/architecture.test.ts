@@ -65,6 +65,12 @@ describe('what may import what (STYLE.md)', () => {
     }
   });
 
+  test('jobs/ works through ports: no storage, cache, HTTP layer or use case, no database driver', () => {
+    for (const file of sourceFiles('src/jobs')) {
+      assert.deepEqual(forbiddenImports(file, ['links', 'accounts', ...ADAPTERS_AND_HTTP], /^(fastify|@fastify\/|kysely|better-sqlite3|pg|ioredis)$/), [], file);
+    }
+  });
+
   test('logging/ is a leaf: it imports nothing of ours outside logging, and no framework or storage', () => {
     for (const file of sourceFiles('src/logging')) {
       assert.deepEqual(forbiddenImports(file, ['core', 'links', 'accounts', 'jobs', ...ADAPTERS_AND_HTTP, 'config'], /^(fastify|@fastify\/|kysely|better-sqlite3|pg)$/), [], file);

@@ -46,6 +46,10 @@ describe('isForbiddenAddress', () => {
     ['2001:db8::1', 'documentation'],
     ['100::1', 'discard-only'],
     ['fec0::1', 'deprecated site-local'],
+    ['fd00:ec2::254', 'AWS metadata over IPv6 (unique-local)'],
+    ['100.100.100.200', 'Alibaba Cloud metadata (carrier-grade NAT)'],
+    ['192.0.0.192', 'Oracle Cloud metadata (IETF protocol assignments)'],
+    ['64:ff9b::a9fe:a9fe', 'NAT64 of the metadata address'],
   ];
   for (const [address, why] of forbidden) {
     test(`${address} is forbidden (${why})`, () => {

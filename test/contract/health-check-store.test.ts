@@ -1,0 +1,74 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { KyselyHealthCheckStore } from '../../src/storage/health-check-store.js';
+import { STORE_BACKENDS } from '../support/store-backends.js';
+import { storesFor } from '../support/contract-stores.js';
+import { insertedLink, LATE_TIME } from '../support/contract-fixtures.js';
+
+const NOW = LATE_TIME;
+const HOUR = 3_600_000;
+
+for (const backend of STORE_BACKENDS) {
+  describe(`HealthCheckStore on ${backend.name}`, () => {
+    const stores = storesFor(backend);
+    const healthChecks = () => new KyselyHealthCheckStore(stores.database.db);
+    // The order is over the whole table, so each test starts from an empty one.
+    const emptyLinks = () => stores.database.db.deleteFrom('links').execute();
+    const idsOf = (links: ReadonlyArray<{ id: number }>) => links.map((link) => link.id);
+
+    test('never-checked links come first (by id), then the oldest check first, at most limit of them', async () => {
+      await emptyLinks();
+      const [a, b, c, d, e] = await Promise.all(Array.from({ length: 5 }, () => insertedLink(stores.links)))
+        .then((links) => links.sort((x, y) => x.id - y.id));
+      await healthChecks().recordCheck(a!.id, 200, NOW - HOUR);
+      await healthChecks().recordCheck(b!.id, 404, NOW - 3 * HOUR);
+      await healthChecks().recordCheck(c!.id, 0, NOW - 2 * HOUR);
+      assert.deepEqual(idsOf(await healthChecks().nextLinksToCheck(10, NOW)), [d!.id, e!.id, b!.id, c!.id, a!.id]);
+      assert.deepEqual(idsOf(await healthChecks().nextLinksToCheck(3, NOW)), [d!.id, e!.id, b!.id]);
+    });
+
+    test('links checked at the same time are taken by id', async () => {
+      await emptyLinks();
+      const [first, second] = [await insertedLink(stores.links), await insertedLink(stores.links)];
+      await healthChecks().recordCheck(second.id, 200, NOW);
+      await healthChecks().recordCheck(first.id, 200, NOW);
+      assert.deepEqual(idsOf(await healthChecks().nextLinksToCheck(10, NOW)), [first.id, second.id]);
+    });
+
+    test('only ACTIVE links not past their expiry are offered', async () => {
+      await emptyLinks();
+      const forever = await insertedLink(stores.links);
+      const later = await insertedLink(stores.links, { expiresAt: NOW + 1 });
+      const expiringNow = await insertedLink(stores.links, { expiresAt: NOW });
+      await insertedLink(stores.links, { expiresAt: NOW - 1 });
+      const deleted = await insertedLink(stores.links);
+      await stores.links.markLinkDeleted(deleted.id, NOW);
+      const marked = await insertedLink(stores.links, { expiresAt: NOW + HOUR });
+      await stores.database.db.updateTable('links').set({ status: 'EXPIRED' }).where('id', '=', marked.id).execute();
+      assert.deepEqual(idsOf(await healthChecks().nextLinksToCheck(10, NOW)).sort((x, y) => x - y), [forever.id, later.id]);
+      assert.equal(expiringNow.expiresAt, NOW, 'a link whose expiry is now is already expired');
+    });
+
+    test('offers what the checker needs: the destination and the last check time', async () => {
+      await emptyLinks();
+      const link = await insertedLink(stores.links, { originalUrl: 'https://example.com/a?b=1#c' });
+      assert.deepEqual(await healthChecks().nextLinksToCheck(1, NOW), [{ id: link.id, originalUrl: 'https://example.com/a?b=1#c', lastCheckedAt: null }]);
+      await healthChecks().recordCheck(link.id, 301, NOW + 5);
+      assert.deepEqual(await healthChecks().nextLinksToCheck(1, NOW), [{ id: link.id, originalUrl: 'https://example.com/a?b=1#c', lastCheckedAt: NOW + 5 }]);
+    });
+
+    test('recordCheck stores the status and the time on the link, 0 included, and nothing else', async () => {
+      const link = await insertedLink(stores.links);
+      await healthChecks().recordCheck(link.id, 503, NOW + 1);
+      const checked = await stores.links.findLinkById(link.id);
+      assert.deepEqual(checked, { ...link, destinationStatus: 503, lastCheckedAt: NOW + 1 });
+      await healthChecks().recordCheck(link.id, 0, NOW + 2);
+      assert.deepEqual(await stores.links.findLinkById(link.id), { ...link, destinationStatus: 0, lastCheckedAt: NOW + 2 });
+    });
+
+    test('recordCheck of a link that is gone changes nothing and does not throw', async () => {
+      await healthChecks().recordCheck(2 ** 31 - 7, 200, NOW);
+      assert.equal(await stores.links.findLinkById(2 ** 31 - 7), undefined);
+    });
+  });
+}
