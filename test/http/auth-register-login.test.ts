@@ -171,13 +171,20 @@ describe('rate limits and the hashing cap', () => {
       const { user } = await registerUser(t.app);
       const semaphore = t.deps.accounts.hasher.semaphore;
       semaphore.peak = 0;
+      semaphore.peakWaiting = 0;
+      semaphore.started = 0;
       const responses = await Promise.all(Array.from({ length: 20 }, () => login(t, { email: user.email, password: DEFAULT_PASSWORD })));
       assert.equal(semaphore.peak, 2);
       const statuses = responses.map((r) => r.statusCode);
       assert.ok(statuses.every((s) => s === 200 || s === 503), statuses.join());
       assert.ok(statuses.includes(200));
       const busy = responses.filter((r) => r.statusCode === 503);
-      assert.ok(busy.length >= 20 - 2 - 8, `at most 2 running + 8 queued are admitted (got ${busy.length} refusals)`);
+      // How many are admitted depends on how fast hashes finish while requests still arrive; what
+      // holds always is the bound: never more than 8 waiting, and refusals only once it was reached.
+      assert.ok(semaphore.peakWaiting <= 8, `at most 8 queued (peak ${semaphore.peakWaiting})`);
+      assert.ok(busy.length > 0 ? semaphore.peakWaiting === 8 : true, 'refused only with the queue full');
+      assert.ok(busy.length > 0, 'twenty at once overflow 2 running + 8 queued');
+      assert.equal(semaphore.started, 20 - busy.length, 'every admitted login hashed, no refused one did');
       for (const r of busy) assert.equal(r.headers['retry-after'], '5');
     } finally {
       await t.close();
