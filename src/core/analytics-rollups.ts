@@ -1,18 +1,17 @@
-import type { Visit, VisitorClass } from './analytics-ports.js';
+import type { BreakdownDimension, Visit, VisitorClass } from './analytics-ports.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-export type BreakdownDimension = 'referrer' | 'browser' | 'os' | 'device';
-
-export interface ClassCounts {
+/** Running counts by visitor class while a batch is rolled up (the read side's ClassCounts adds a total). */
+interface ClassTally {
   human: number;
   bot: number;
   preview: number;
 }
 
 /** A batch's visits of one link, or of all links: how many, their latency sum, their split by class. */
-export interface VisitTotals extends ClassCounts {
+export interface VisitTotals extends ClassTally {
   count: number;
   latencySum: number;
 }
