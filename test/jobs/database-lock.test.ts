@@ -124,7 +124,9 @@ describe('two app instances on one database file', () => {
         a.clock.advance(60_001);
       }
       assert.equal(most, 1);
-      assert.equal(wins.size, 2, 'both instances won some rounds');
+      // Which instance wins a round is the scheduler's call (on PostgreSQL one pool can win all 15);
+      // that they met is proven by every round's 'locked' loser, and `most` proves they never overlapped.
+      assert.equal([...wins.values()].reduce((sum, n) => sum + n, 0), 15, 'one run per round');
       assert.deepEqual(await linkIds(a.deps), []);
       const runs = await runRows(a.deps);
       assert.equal(runs.length, 15);
