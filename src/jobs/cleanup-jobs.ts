@@ -4,7 +4,7 @@ import type { Clock } from '../core/ports.js';
 import { getCleanupStats, type CleanupStats } from './cleanup-stats.js';
 import { DatabaseLock, newInstanceId } from './database-lock.js';
 import { Reaper, type ReaperDeps } from './reaper.js';
-import { ReaperScheduler } from './reaper-scheduler.js';
+import { JobScheduler } from './job-scheduler.js';
 
 /** The name of the reaper's row in `shedlock`. */
 export const REAPER_LOCK_NAME = 'linkforge-reaper';
@@ -12,7 +12,7 @@ export const REAPER_LOCK_NAME = 'linkforge-reaper';
 /** The reaper, its schedule and its statistics, as the app and `close()` use them. */
 export interface CleanupJobs {
   readonly reaper: Reaper;
-  readonly scheduler: ReaperScheduler;
+  readonly scheduler: JobScheduler;
   readonly lock: DatabaseLock;
   stats(): Promise<CleanupStats>;
   /** Stops the schedule, lets the batch in progress finish, records the run, releases the lock. */
@@ -40,7 +40,7 @@ export function createCleanupJobs(deps: CleanupJobsDeps): CleanupJobs {
     lockAtLeastMs: settings.lockAtLeastMs,
   });
   const reaper = new Reaper({ store: deps.reaperStore, runs: deps.runStore, lock, cache: deps.cache, clock, settings });
-  const scheduler = new ReaperScheduler(reaper, settings);
+  const scheduler = new JobScheduler(reaper, settings);
   return {
     reaper,
     scheduler,

@@ -6,7 +6,7 @@ import { addressPolicy, systemResolver, type Resolver } from './destination-addr
 import { CHECK_TIMEOUT_MS, probeDestination } from './destination-probe.js';
 import { DatabaseLock, newInstanceId } from './database-lock.js';
 import { HealthChecker, type HealthCheckSettings } from './health-checker.js';
-import { ReaperScheduler } from './reaper-scheduler.js';
+import { JobScheduler } from './job-scheduler.js';
 
 /** The name of the health check's row in `shedlock`. */
 export const HEALTH_CHECK_LOCK_NAME = 'linkforge-health-check';
@@ -24,7 +24,7 @@ const INITIAL_DELAY_MS = 60_000;
 
 export interface HealthCheckJobs {
   readonly checker: HealthChecker;
-  readonly scheduler: ReaperScheduler;
+  readonly scheduler: JobScheduler;
   /** Stops the schedule, aborts the checks in flight and releases the lock. */
   stop(): Promise<void>;
 }
@@ -66,7 +66,7 @@ export function createHealthCheckJobs(deps: HealthCheckJobsDeps): HealthCheckJob
     probe: (url, signal) => probeDestination(url, { ...policy, timeoutMs, signal }),
     settings,
   });
-  const scheduler = new ReaperScheduler(checker, {
+  const scheduler = new JobScheduler(checker, {
     initialDelayMs: Math.min(INITIAL_DELAY_MS, settings.intervalMs),
     intervalMs: settings.intervalMs,
   });

@@ -5,7 +5,7 @@ export interface ScheduledJob {
   run(options: { trigger: 'schedule'; log?: ReaperLogger }): Promise<unknown>;
 }
 
-export interface ReaperSchedulerOptions {
+export interface JobSchedulerOptions {
   readonly initialDelayMs: number;
   readonly intervalMs: number;
 }
@@ -16,13 +16,13 @@ export interface ReaperSchedulerOptions {
  * once, never overlapped).
  * Timers are unref'd: the scheduler never keeps a process alive on its own.
  */
-export class ReaperScheduler {
+export class JobScheduler {
   private timer: NodeJS.Timeout | undefined;
   private tick: Promise<void> | undefined;
   private started = false;
   private stopped = false;
 
-  constructor(private readonly job: ScheduledJob, private readonly options: ReaperSchedulerOptions) {}
+  constructor(private readonly job: ScheduledJob, private readonly options: JobSchedulerOptions) {}
 
   get isStarted(): boolean {
     return this.started && !this.stopped;
