@@ -12,6 +12,8 @@ import type { CreateAnonymousLinkDeps } from './links/create-anonymous-link.js';
 import { LinkResolver } from './links/resolve-link.js';
 import type { OwnedLinkDeps } from './links/link-access.js';
 import type { StatsDeps } from './links/get-global-stats.js';
+import type { ImportLinksDeps } from './links/import-links.js';
+import { KyselyLinkTransferStore } from './storage/link-transfer-store.js';
 import { KyselyAnalyticsReadStore } from './storage/analytics-read-store.js';
 import { openSqlite, type OpenDatabase } from './storage/database.js';
 import { KyselyLinkStore } from './storage/link-store.js';
@@ -51,6 +53,8 @@ export interface AppDeps {
   readonly ownedLinks: OwnedLinkDeps;
   /** The analytics read side: global counters and per-link roll-ups (src/links/get-*-stats.ts). */
   readonly stats: StatsDeps;
+  /** Bulk import and export of links (src/links/import-links.ts, export-links.ts). */
+  readonly transfer: ImportLinksDeps & { readonly domain: string };
   /** The reaper, its scheduler (started by main.ts) and its statistics (src/jobs). */
   readonly cleanup: CleanupJobs;
   /** Users, tokens, workspaces and API keys (src/accounts). */
@@ -196,6 +200,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       workspaces: accounts.workspaces,
     },
     stats: { store: new KyselyAnalyticsReadStore(database.db), clock },
+    transfer: { transfer: new KyselyLinkTransferStore(database.db), cache, clock, urlPolicy, domain },
     cleanup,
     rateLimitStore: redis?.rateLimitStore,
     database,

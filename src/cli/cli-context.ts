@@ -1,0 +1,26 @@
+import fs from 'node:fs';
+import { loadConfig, type Config } from '../config.js';
+import { createDeps, type Composition } from '../deps.js';
+
+/** The server's configuration, read the same way: environment variables and an optional `.env`. */
+export function loadCliConfig(): Config {
+  if (fs.existsSync('.env')) process.loadEnvFile('.env');
+  return loadConfig();
+}
+
+// Start-up and background problems go to stderr as one line each: stdout carries the command's output.
+const stderrLogger = {
+  info: () => {},
+  warn: (details: object, message?: string) => console.error(`linkforge: ${message ?? JSON.stringify(details)}`),
+  error: (details: object, message?: string) => console.error(`linkforge: ${message ?? JSON.stringify(details)}`),
+};
+
+/** Opens the composition root (migrating the database, as the server does), runs `work`, closes it. */
+export async function withDeps<T>(work: (deps: Composition) => Promise<T>): Promise<T> {
+  const deps = await createDeps(loadCliConfig(), { logger: stderrLogger });
+  try {
+    return await work(deps);
+  } finally {
+    await deps.close();
+  }
+}

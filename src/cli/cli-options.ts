@@ -1,0 +1,27 @@
+import { InvalidArgumentError } from 'commander';
+import ms from 'ms';
+import type { Composition } from '../deps.js';
+import { UsageError } from './cli-errors.js';
+
+export function parseId(value: string): number {
+  const id = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(id) || id < 1) throw new InvalidArgumentError('must be a positive integer.');
+  return id;
+}
+
+/** `--expires`: an ISO date (`2027-01-31`, `2027-01-31T12:00:00Z`) or a duration from now (`7d`, `12h`). */
+export function parseExpiry(value: string, now = Date.now()): number {
+  const duration = /^\d+(ms|s|m|h|d|w|y)$/.test(value) ? ms(value as ms.StringValue) : undefined;
+  if (typeof duration === 'number') return now + duration;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) throw new InvalidArgumentError('must be an ISO date (2027-01-31T12:00:00Z) or a duration (7d, 12h).');
+  return at;
+}
+
+/** `--workspace`, or the only workspace there is. */
+export async function targetWorkspace(deps: Composition, given: number | undefined): Promise<number> {
+  if (given !== undefined) return given;
+  const sole = await deps.transfer.transfer.findSoleWorkspaceId();
+  if (sole === undefined) throw new UsageError('--workspace ID is required when the database does not hold exactly one workspace');
+  return sole;
+}

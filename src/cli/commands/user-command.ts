@@ -1,0 +1,22 @@
+import type { Command } from 'commander';
+import { registerUser } from '../../accounts/register-user.js';
+import { normalizeEmail } from '../../accounts/password-rules.js';
+import { withDeps } from '../cli-context.js';
+import { readPassword } from '../read-password.js';
+
+export function registerUserCommand(program: Command): void {
+  const user = program.command('user').description('manage user accounts');
+  user.command('create')
+    .description('create a user and their personal workspace; the password is asked for on a terminal, or read from the first line of stdin')
+    .argument('<email>', 'the new user\'s email address')
+    .option('--admin', 'give the user the admin role')
+    .action(async (email: string, options: { admin?: boolean }) => {
+      const password = await readPassword();
+      await withDeps(async (deps) => {
+        // The admin role is what registration gives an ADMIN_EMAILS address; --admin makes this one such.
+        const accounts = options.admin ? { ...deps.accounts, adminEmails: [normalizeEmail(email)] } : deps.accounts;
+        const registered = await registerUser(accounts, { email, password });
+        console.log(`Created ${registered.user.role} ${registered.user.email} (user ${registered.user.id}); personal workspace ${registered.personalWorkspaceId}`);
+      });
+    });
+}

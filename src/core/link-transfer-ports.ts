@@ -1,0 +1,72 @@
+import type { VisitFacts } from './analytics-ports.js';
+import type { LinkStatus } from './link.js';
+
+/** One recorded visit as an export carries it: the link is implied by where it sits. */
+export interface TransferVisit extends VisitFacts {
+  readonly visitedAt: number;
+  readonly latencyMs: number;
+}
+
+/** Everything of a link that moves between databases; ids, owners and health checks do not. */
+export interface TransferLink {
+  readonly code: string;
+  readonly originalUrl: string;
+  readonly status: LinkStatus;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly expiresAt: number | null;
+  readonly deletedAt: number | null;
+  readonly redirectCount: number;
+  readonly humanCount: number;
+  readonly botCount: number;
+  readonly previewCount: number;
+  readonly avgRedirectMs: number;
+  /** Present only in exports made with visits. */
+  readonly visits?: readonly TransferVisit[];
+}
+
+/** A link ready to be written: validated, with its canonical form. */
+export interface ImportableLink extends TransferLink {
+  readonly normalizedUrl: string;
+}
+
+export interface ImportTarget {
+  readonly domain: string;
+  readonly workspaceId: number;
+  /** Who the links belong to inside the workspace; null when an operator imports them. */
+  readonly ownerId: number | null;
+}
+
+/** Per link, in the order given: written, already there (same code, workspace and URL), or refused by an index. */
+export type ImportOutcome =
+  | { readonly kind: 'created'; readonly linkId: number }
+  | { readonly kind: 'existing' }
+  | { readonly kind: 'rejected'; readonly reason: 'code_taken' | 'url_already_shortened'; readonly detail: string };
+
+export interface ExportFilter {
+  readonly domain: string;
+  /** Every workspace's links when absent (anonymous links are never exported). */
+  readonly workspaceId?: number;
+  /** Only links with a larger id (the page cursor). */
+  readonly afterId: number;
+  readonly limit: number;
+}
+
+export interface ExportedLink extends TransferLink {
+  readonly id: number;
+}
+
+/**
+ * Bulk movement of links in and out. Imports rest on the unique indexes: every row is inserted
+ * with "on conflict do nothing" and only the rows that did not go in are read back to say why.
+ */
+export interface LinkTransferStore {
+  /** One transaction per call; with `dryRun` it is rolled back after the outcomes are known. */
+  insertImportedLinks(target: ImportTarget, links: readonly ImportableLink[], options: { readonly dryRun: boolean }): Promise<ImportOutcome[]>;
+  /** Ascending id. */
+  listLinksForExport(filter: ExportFilter): Promise<ExportedLink[]>;
+  /** Each link's visits, oldest first. */
+  listVisitsForExport(linkIds: readonly number[]): Promise<Map<number, TransferVisit[]>>;
+  /** The id of the only workspace, when the database has exactly one (an operator's default target). */
+  findSoleWorkspaceId(): Promise<number | undefined>;
+}

@@ -1,0 +1,131 @@
+import { parseDestination, type UrlPolicy } from '../core/canonical-url.js';
+import { LinkforgeError } from '../core/errors.js';
+import type { ImportableLink, ImportTarget, LinkTransferStore } from '../core/link-transfer-ports.js';
+import type { Clock, LinkCacheInvalidator } from '../core/ports.js';
+import { isReservedWord } from '../core/short-code.js';
+import type { ImportCandidate, ImportFormat } from '../portability/import-candidate.js';
+
+export interface ImportLinksDeps {
+  readonly transfer: LinkTransferStore;
+  readonly cache: LinkCacheInvalidator;
+  readonly clock: Clock;
+  readonly urlPolicy: UrlPolicy;
+}
+
+export interface ImportRejection {
+  readonly row: number;
+  readonly code: string;
+  /** A stable snake_case reason: the API's error codes (`url_scheme_not_allowed`, `code_taken` …) or `row_unreadable`. */
+  readonly reason: string;
+  readonly detail: string;
+}
+
+export interface ImportReport {
+  readonly format: ImportFormat;
+  readonly dryRun: boolean;
+  readonly rows: number;
+  readonly created: number;
+  readonly existing: number;
+  readonly rejected: number;
+  /** The first MAX_LISTED_REJECTIONS rejected rows; `rejected` counts them all. */
+  readonly rejections: readonly ImportRejection[];
+}
+
+export interface ImportOptions {
+  readonly dryRun?: boolean;
+  readonly batchSize?: number;
+  /** Called after every batch with the number of rows read so far. */
+  readonly onProgress?: (rows: number) => void;
+}
+
+export const MAX_LISTED_REJECTIONS = 1000;
+const DEFAULT_BATCH_SIZE = 1000;
+// The redirect path serves 1 to 64 of these characters; the other shorteners' codes are kept even
+// when shorter than the 3 a new custom code needs, so that their links keep working.
+const IMPORTED_CODE = /^[A-Za-z0-9_-]{1,64}$/;
+
+type Checked = { ok: true; link: ImportableLink } | { ok: false; rejection: ImportRejection };
+
+/** The API's rules, row by row: a row that breaks one is rejected whole, never written in part. */
+function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: number): Checked {
+  const reject = (reason: string, detail: string): Checked => ({ ok: false, rejection: { row: candidate.row, code: candidate.code, reason, detail } });
+  if (candidate.problem) return reject('row_unreadable', candidate.problem);
+  if (candidate.code === '') return reject('code_missing', 'The row has no short code.');
+  if (!IMPORTED_CODE.test(candidate.code)) return reject('custom_code_invalid', 'A short code must be 1 to 64 letters, digits, "-" or "_".');
+  if (isReservedWord(candidate.code)) return reject('custom_code_reserved', `"${candidate.code}" is a reserved word.`);
+  let destination;
+  try {
+    destination = parseDestination(candidate.url, deps.urlPolicy);
+  } catch (error) {
+    if (error instanceof LinkforgeError) return reject(error.code, error.message);
+    throw error;
+  }
+  const f = candidate.fields;
+  const createdAt = f.createdAt ?? now;
+  const status = f.status ?? 'ACTIVE';
+  const updatedAt = f.updatedAt ?? createdAt;
+  return {
+    ok: true,
+    link: {
+      code: candidate.code, ...destination, status, createdAt, updatedAt,
+      expiresAt: f.expiresAt ?? null,
+      deletedAt: f.deletedAt ?? (status === 'DELETED' ? updatedAt : null),
+      redirectCount: f.redirectCount ?? 0, humanCount: f.humanCount ?? 0, botCount: f.botCount ?? 0, previewCount: f.previewCount ?? 0,
+      avgRedirectMs: f.avgRedirectMs ?? 0,
+      visits: f.visits,
+    },
+  };
+}
+
+/**
+ * Imports links into one workspace, batch by batch (SPEC section 10, docs/adr/0019). Idempotent:
+ * the unique indexes decide, so a second run of the same file reports every row as existing.
+ */
+export async function importLinks(
+  deps: ImportLinksDeps, target: ImportTarget, source: { format: ImportFormat; candidates: AsyncIterable<ImportCandidate> }, options: ImportOptions = {},
+): Promise<ImportReport> {
+  const dryRun = options.dryRun ?? false;
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const now = deps.clock.now();
+  const rejections: ImportRejection[] = [];
+  const totals = { rows: 0, created: 0, existing: 0, rejected: 0 };
+  const rejectRow = (rejection: ImportRejection) => {
+    totals.rejected += 1;
+    if (rejections.length < MAX_LISTED_REJECTIONS) rejections.push(rejection);
+  };
+  let batch: ImportableLink[] = [];
+  let rowsOfBatch: number[] = [];
+  const flush = async () => {
+    const outcomes = await deps.transfer.insertImportedLinks(target, batch, { dryRun });
+    const created: Promise<void>[] = [];
+    outcomes.forEach((outcome, i) => {
+      const link = batch[i]!;
+      if (outcome.kind === 'created') {
+        totals.created += 1;
+        // A code someone probed before the import may be cached as unknown: forget it.
+        if (!dryRun) created.push(deps.cache.invalidate(target.domain, link.code));
+      } else if (outcome.kind === 'existing') {
+        totals.existing += 1;
+      } else {
+        rejectRow({ row: rowsOfBatch[i]!, code: link.code, reason: outcome.reason, detail: outcome.detail });
+      }
+    });
+    await Promise.all(created);
+    batch = [];
+    rowsOfBatch = [];
+    options.onProgress?.(totals.rows);
+  };
+  for await (const candidate of source.candidates) {
+    totals.rows += 1;
+    const checked = checkCandidate(deps, candidate, now);
+    if (!checked.ok) {
+      rejectRow(checked.rejection);
+      continue;
+    }
+    batch.push(checked.link);
+    rowsOfBatch.push(candidate.row);
+    if (batch.length >= batchSize) await flush();
+  }
+  await flush();
+  return { format: source.format, dryRun, ...totals, rejections };
+}

@@ -1,0 +1,34 @@
+import { stringify } from 'csv-stringify/sync';
+import type { TransferLink } from '../core/link-transfer-ports.js';
+import { LINKFORGE_COLUMNS, LINKFORGE_JSON_HEADER, linkforgeRecordOf, VISITS_COLUMN } from './linkforge-format.js';
+
+export type ExportFormat = 'csv' | 'json';
+
+/**
+ * The export as text, chunk by chunk: CSV with a header row, or JSON Lines after a header line.
+ * Nothing in it depends on when or where it was made, so two exports of the same links are equal.
+ */
+export async function* exportText(links: AsyncIterable<TransferLink>, format: ExportFormat, withVisits: boolean): AsyncGenerator<string> {
+  const columns = withVisits ? [...LINKFORGE_COLUMNS, VISITS_COLUMN] : [...LINKFORGE_COLUMNS];
+  yield format === 'csv' ? stringify([columns]) : `${JSON.stringify(LINKFORGE_JSON_HEADER)}\n`;
+  for await (const link of links) {
+    const record = linkforgeRecordOf(link, withVisits);
+    if (format === 'json') {
+      yield `${JSON.stringify(jsonValues(record))}\n`;
+    } else {
+      yield stringify([columns.map((column) => record[column as keyof typeof record] ?? '')]);
+    }
+  }
+}
+
+/** In JSON, numbers are numbers, absent times are null and visits a list (not text). */
+function jsonValues(record: ReturnType<typeof linkforgeRecordOf>): Record<string, unknown> {
+  const orNull = (text: string) => (text === '' ? null : text);
+  return {
+    code: record.code, url: record.url, status: record.status,
+    created_at: record.created_at, updated_at: record.updated_at, expires_at: orNull(record.expires_at), deleted_at: orNull(record.deleted_at),
+    redirect_count: Number(record.redirect_count), human_count: Number(record.human_count), bot_count: Number(record.bot_count),
+    preview_count: Number(record.preview_count), avg_redirect_ms: Number(record.avg_redirect_ms),
+    ...(record.visits === undefined ? {} : { visits: JSON.parse(record.visits) as unknown }),
+  };
+}

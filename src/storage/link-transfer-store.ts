@@ -1,0 +1,195 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Visit } from '../core/analytics-ports.js';
+import { rollUp } from '../core/analytics-rollups.js';
+import type {
+  ExportedLink, ExportFilter, ImportableLink, ImportOutcome, ImportTarget, LinkTransferStore, TransferVisit,
+} from '../core/link-transfer-ports.js';
+import type { Database, LinkRow } from './schema.js';
+import { guarded } from './store-errors.js';
+
+/** Rows per statement: far below SQLite's and PostgreSQL's limits on bound parameters. */
+const ROWS_PER_STATEMENT = 500;
+
+/** Thrown inside a dry run's transaction so that it rolls back, carrying what the writes would have been. */
+class DryRunRollback extends Error {
+  constructor(readonly outcomes: ImportOutcome[]) {
+    super('dry run');
+  }
+}
+
+function chunks<T>(rows: readonly T[], size = ROWS_PER_STATEMENT): T[][] {
+  const parts: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) parts.push(rows.slice(i, i + size));
+  return parts;
+}
+
+const nullableNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+
+function exportedLinkOf(row: Selectable<LinkRow>): ExportedLink {
+  return {
+    id: Number(row.id),
+    code: row.code,
+    originalUrl: row.original_url,
+    status: row.status,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    expiresAt: nullableNumber(row.expires_at),
+    deletedAt: nullableNumber(row.deleted_at),
+    redirectCount: Number(row.redirect_count),
+    humanCount: Number(row.human_count),
+    botCount: Number(row.bot_count),
+    previewCount: Number(row.preview_count),
+    avgRedirectMs: Number(row.avg_redirect_ms),
+  };
+}
+
+export class KyselyLinkTransferStore implements LinkTransferStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insertImportedLinks(target: ImportTarget, links: readonly ImportableLink[], options: { readonly dryRun: boolean }): Promise<ImportOutcome[]> {
+    if (links.length === 0) return [];
+    try {
+      return await guarded(() => this.db.transaction().execute(async (trx) => {
+        const outcomes = await insertAndClassify(trx, target, links);
+        if (options.dryRun) throw new DryRunRollback(outcomes);
+        return outcomes;
+      }));
+    } catch (error) {
+      if (error instanceof DryRunRollback) return error.outcomes;
+      throw error;
+    }
+  }
+
+  listLinksForExport(filter: ExportFilter): Promise<ExportedLink[]> {
+    return guarded(async () => {
+      let query = this.db.selectFrom('links').selectAll()
+        .where('domain', '=', filter.domain).where('id', '>', filter.afterId);
+      query = filter.workspaceId === undefined
+        ? query.where('workspace_id', 'is not', null)
+        : query.where('workspace_id', '=', filter.workspaceId);
+      const rows = await query.orderBy('id').limit(filter.limit).execute();
+      return rows.map(exportedLinkOf);
+    });
+  }
+
+  findSoleWorkspaceId(): Promise<number | undefined> {
+    return guarded(async () => {
+      const rows = await this.db.selectFrom('workspaces').select('id').orderBy('id').limit(2).execute();
+      return rows.length === 1 ? Number(rows[0]!.id) : undefined;
+    });
+  }
+
+  listVisitsForExport(linkIds: readonly number[]): Promise<Map<number, TransferVisit[]>> {
+    return guarded(async () => {
+      const visits = new Map<number, TransferVisit[]>(linkIds.map((id) => [id, []]));
+      for (const part of chunks(linkIds)) {
+        const rows = await this.db.selectFrom('visits')
+          .select(['link_id', 'visited_at', 'latency_ms', 'visitor_class', 'referrer_host', 'browser', 'os', 'device'])
+          .where('link_id', 'in', part).orderBy('link_id').orderBy('visited_at').orderBy('id')
+          .execute();
+        for (const row of rows) {
+          visits.get(Number(row.link_id))!.push({
+            visitedAt: Number(row.visited_at), latencyMs: Number(row.latency_ms), visitorClass: row.visitor_class,
+            referrerHost: row.referrer_host, browser: row.browser, os: row.os, device: row.device,
+          });
+        }
+      }
+      return visits;
+    });
+  }
+}
+
+async function insertAndClassify(trx: Transaction<Database>, target: ImportTarget, links: readonly ImportableLink[]): Promise<ImportOutcome[]> {
+  const insertedIds = new Map<string, number>();
+  for (const part of chunks(links)) {
+    const rows = await trx.insertInto('links').values(part.map((link) => ({
+      domain: target.domain,
+      code: link.code,
+      original_url: link.originalUrl,
+      normalized_url: link.normalizedUrl,
+      link_type: 'PERMANENT' as const,
+      status: link.status,
+      workspace_id: target.workspaceId,
+      owner_id: target.ownerId,
+      claim_token_hash: null,
+      created_at: link.createdAt,
+      updated_at: link.updatedAt,
+      expires_at: link.expiresAt,
+      deleted_at: link.deletedAt,
+      redirect_count: link.redirectCount,
+      avg_redirect_ms: link.avgRedirectMs,
+      human_count: link.humanCount,
+      bot_count: link.botCount,
+      preview_count: link.previewCount,
+      destination_status: null,
+      last_checked_at: null,
+    }))).onConflict((oc) => oc.doNothing()).returning(['id', 'code']).execute();
+    for (const row of rows) insertedIds.set(row.code, Number(row.id));
+  }
+  // A code given twice in one file went in once: only its first row is the created one.
+  const outcomes: (ImportOutcome | undefined)[] = links.map((link) => {
+    const id = insertedIds.get(link.code);
+    if (id === undefined) return undefined;
+    insertedIds.delete(link.code);
+    return { kind: 'created', linkId: id };
+  });
+  await classifyRefused(trx, target, links, outcomes);
+  await insertVisits(trx, links, outcomes);
+  return outcomes as ImportOutcome[];
+}
+
+/** Reads who holds the slot of every row the indexes refused: read after the write, never before it. */
+async function classifyRefused(trx: Transaction<Database>, target: ImportTarget, links: readonly ImportableLink[], outcomes: (ImportOutcome | undefined)[]): Promise<void> {
+  const refused = links.filter((_, i) => outcomes[i] === undefined);
+  if (refused.length === 0) return;
+  const codeHolders = new Map<string, { workspaceId: number | null; normalizedUrl: string }>();
+  const urlHolders = new Map<string, string>();
+  for (const part of chunks(refused)) {
+    const byCode = await trx.selectFrom('links').select(['code', 'workspace_id', 'normalized_url'])
+      .where('domain', '=', target.domain).where('code', 'in', part.map((link) => link.code)).execute();
+    for (const row of byCode) codeHolders.set(row.code, { workspaceId: nullableNumber(row.workspace_id), normalizedUrl: row.normalized_url });
+    const byUrl = await trx.selectFrom('links').select(['code', 'normalized_url'])
+      .where('workspace_id', '=', target.workspaceId).where('normalized_url', 'in', part.map((link) => link.normalizedUrl)).execute();
+    for (const row of byUrl) urlHolders.set(row.normalized_url, row.code);
+  }
+  links.forEach((link, i) => {
+    if (outcomes[i] !== undefined) return;
+    const holder = codeHolders.get(link.code);
+    if (holder && holder.workspaceId === target.workspaceId && holder.normalizedUrl === link.normalizedUrl) {
+      outcomes[i] = { kind: 'existing' };
+    } else if (holder) {
+      outcomes[i] = { kind: 'rejected', reason: 'code_taken', detail: `The short code "${link.code}" is already used by another link.` };
+    } else {
+      const code = urlHolders.get(link.normalizedUrl) ?? '?';
+      outcomes[i] = { kind: 'rejected', reason: 'url_already_shortened', detail: `The workspace already links this URL as "${code}".` };
+    }
+  });
+}
+
+/** Visits of the links created here, with their hourly and daily roll-ups so that statistics show them. */
+async function insertVisits(trx: Transaction<Database>, links: readonly ImportableLink[], outcomes: readonly (ImportOutcome | undefined)[]): Promise<void> {
+  const visits: Visit[] = [];
+  links.forEach((link, i) => {
+    const outcome = outcomes[i];
+    if (outcome?.kind !== 'created' || !link.visits) return;
+    for (const visit of link.visits) visits.push({ ...visit, linkId: outcome.linkId });
+  });
+  if (visits.length === 0) return;
+  for (const part of chunks(visits)) {
+    await trx.insertInto('visits').values(part.map((v) => ({
+      link_id: v.linkId, visited_at: v.visitedAt, referrer_host: v.referrerHost, browser: v.browser, os: v.os, device: v.device,
+      visitor_class: v.visitorClass, latency_ms: v.latencyMs,
+    }))).execute();
+  }
+  const rollups = rollUp(visits);
+  for (const part of chunks(rollups.hourly)) {
+    await trx.insertInto('link_clicks_hourly')
+      .values(part.map((row) => ({ link_id: row.linkId, hour_start: row.hourStart, visitor_class: row.visitorClass, clicks: row.clicks })))
+      .execute();
+  }
+  for (const part of chunks(rollups.daily)) {
+    await trx.insertInto('link_breakdown_daily')
+      .values(part.map((row) => ({ link_id: row.linkId, day_start: row.dayStart, dimension: row.dimension, value: row.value, visitor_class: row.visitorClass, clicks: row.clicks })))
+      .execute();
+  }
+}
