@@ -1,25 +1,11 @@
 // `npm start`: compile once if the build is missing or older than the sources, then serve in a
 // child process started with the runtime settings of scripts/runtime-settings.mjs.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { buildIfStale } from './build-if-stale.mjs';
 import { serverRuntime } from './runtime-settings.mjs';
 
-function newestMtime(dir) {
-  return readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
-    const full = path.join(dir, entry.name);
-    const mtime = entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs;
-    return Math.max(newest, mtime);
-  }, 0);
-}
-
-const entry = 'dist/src/main.js';
-if (!existsSync(entry) || statSync(entry).mtimeMs < newestMtime('src')) {
-  console.log('Building Linkforge…');
-  const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
-
+const entry = buildIfStale(process.cwd(), 'dist/src/main.js');
 const { env, execArgv } = serverRuntime();
 const server = spawn(process.execPath, [...execArgv, path.resolve(entry)], { env, stdio: 'inherit' });
 // The server shuts down gracefully on SIGTERM/SIGINT; this process only passes them on and waits.

@@ -22,6 +22,7 @@ import { registerWorkspaceLinkRoutes } from './http/routes/workspace-link-routes
 import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
 import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
 import { registerStatsRoutes } from './http/routes/stats-routes.js';
+import { registerImportRoutes } from './http/routes/import-routes.js';
 import { createLogging } from './logging/logger.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerWorkspaceRoutes(app, deps);
   registerAdminCleanupRoutes(app, deps);
   registerStatsRoutes(app, deps);
+  registerImportRoutes(app, deps);
   registerRedirectRoutes(app, responder, config.redirect);
   return app;
 }

@@ -44,6 +44,8 @@ export interface Config {
     readonly maxUrlLength: number;
     readonly allowPrivateDestinations: boolean;
     readonly blocklistFile: string | undefined;
+    /** The largest file `POST /api/v1/workspaces/{id}/imports` accepts (IMPORT_MAX_BYTES). */
+    readonly importMaxBytes: number;
   };
   readonly redirect: {
     readonly maxAgeSeconds: number;
@@ -276,6 +278,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxUrlLength: read.int('MAX_URL_LENGTH', 4096, 16, 65536),
       allowPrivateDestinations: read.bool('ALLOW_PRIVATE_DESTINATIONS', false),
       blocklistFile: parseBlocklistFile(read),
+      importMaxBytes: read.int('IMPORT_MAX_BYTES', 50 * 1024 * 1024, 1024, 2 ** 40),
     },
     redirect: {
       maxAgeSeconds: read.int('REDIRECT_MAX_AGE', 300),

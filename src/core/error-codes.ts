@@ -36,6 +36,8 @@ export const ERROR_CATALOGUE = {
   email_invalid: { status: 400, title: 'Invalid email', detail: 'The email address is not valid.' },
   workspace_name_invalid: { status: 400, title: 'Invalid workspace name', detail: 'The workspace name must not be blank.' },
   api_key_name_invalid: { status: 400, title: 'Invalid API key name', detail: 'The API key name must not be blank.' },
+  import_format_invalid: { status: 400, title: 'Unknown import format', detail: 'The file is not a Linkforge, Bitly, Shlink, Kutt or YOURLS export.' },
+  import_file_missing: { status: 400, title: 'No file', detail: 'Send the export as the multipart/form-data part named "file".' },
   owner_role_not_allowed: { status: 400, title: 'Owner role not allowed', detail: 'Members can be added as admin or member; a workspace\'s owners are fixed at creation.' },
   // 401, 403: who is asking, and what they may do
   authentication_required: { status: 401, title: 'Unauthorized', detail: 'A valid bearer token is required.' },

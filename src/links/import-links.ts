@@ -2,7 +2,9 @@ import { parseDestination, type UrlPolicy } from '../core/canonical-url.js';
 import { LinkforgeError } from '../core/errors.js';
 import type { ImportableLink, ImportTarget, LinkTransferStore } from '../core/link-transfer-ports.js';
 import type { Clock, LinkCacheInvalidator } from '../core/ports.js';
+import type { Principal } from '../core/principal.js';
 import { isReservedWord } from '../core/short-code.js';
+import type { WorkspaceAccess } from '../accounts/workspace-access.js';
 import type { ImportCandidate, ImportFormat } from '../portability/import-candidate.js';
 
 export interface ImportLinksDeps {
@@ -75,6 +77,14 @@ function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: 
       visits: f.visits,
     },
   };
+}
+
+/**
+ * Over the API, importing takes the workspace's owner or admin role (an API key acts as admin):
+ * a member gets 403, anyone else the workspace's 404. Checked before the upload is read.
+ */
+export async function requireImportRole(workspaces: Pick<WorkspaceAccess, 'requireRole'>, principal: Principal, workspaceId: number): Promise<void> {
+  await workspaces.requireRole(principal, workspaceId, ['owner', 'admin']);
 }
 
 /**

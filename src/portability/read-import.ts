@@ -92,10 +92,19 @@ async function csvSource(input: Readable, forced: CsvFormat | undefined): Promis
   const map = MAPPERS[format];
   async function* candidates(): AsyncGenerator<ImportCandidate> {
     let row = 0;
-    for (let next = await records.next(); !next.done; next = await records.next()) {
+    for (let next = await nextRecord(row); !next.done; next = await nextRecord(row)) {
       const record: Record<string, string> = {};
       header.forEach((key, i) => { record[key] = next.value[i] ?? ''; });
       yield map(++row, record);
+    }
+  }
+  // Broken CSV (an unclosed quote) stops the import where it is: the batches before it stand, and
+  // running the import again once the file is fixed creates only what is missing.
+  async function nextRecord(row: number) {
+    try {
+      return await records.next();
+    } catch (error) {
+      throw new ImportFormatError(`The CSV cannot be read after data row ${row}: ${(error as Error).message}`);
     }
   }
   return { format, candidates: candidates() };

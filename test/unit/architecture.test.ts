@@ -77,6 +77,18 @@ describe('what may import what (STYLE.md)', () => {
     }
   });
 
+  test('portability/ (the import and export formats) is pure mapping: core types only, no storage, HTTP or files', () => {
+    for (const file of sourceFiles('src/portability')) {
+      assert.deepEqual(forbiddenImports(file, ['links', 'accounts', 'jobs', 'analytics', ...ADAPTERS_AND_HTTP, 'config'], IO_PACKAGES), [], file);
+    }
+  });
+
+  test('cli/ reuses deps.ts and the use cases, never the HTTP layer (only `serve` loads main.ts)', () => {
+    for (const file of sourceFiles('src/cli')) {
+      assert.deepEqual(forbiddenImports(file, ['http', 'app', 'storage', 'cache'], /^(fastify|@fastify\/|kysely|better-sqlite3|pg|ioredis)$/), [], file);
+    }
+  });
+
   test('only config.ts reads the environment', () => {
     const readers = sourceFiles('src').filter((file) => /process\.env\b/.test(fs.readFileSync(file, 'utf8')));
     assert.deepEqual(readers, [path.join('src', 'config.ts')]);
