@@ -40,8 +40,9 @@ try {
 if (process.env.LINKFORGE_TEST_DATABASE) process.exit(run(files, {}));
 
 const first = run(files, { LINKFORGE_TEST_DATABASE: 'sqlite' });
-// The reaper's suites too: its batches, lock and cache marks are proven on PostgreSQL end to end.
-const onBothDatabases = [path.join('test', 'http'), path.join('test', 'jobs')];
+// The reaper's suites too: its batches, lock and cache marks are proven on PostgreSQL end to end;
+// and the CLI's, whose every command runs against a SQLite file and a PostgreSQL database.
+const onBothDatabases = [path.join('test', 'http'), path.join('test', 'jobs'), path.join('test', 'cli')];
 const httpFiles = files.filter((file) => onBothDatabases.some((dir) => file.startsWith(dir + path.sep)));
 const second = httpFiles.length === 0 ? 0 : (console.log('\n# The HTTP and reaper suites again, on PostgreSQL\n'), run(httpFiles, { LINKFORGE_TEST_DATABASE: 'postgres' }));
 process.exit(first !== 0 ? first : second);

@@ -2,7 +2,7 @@ import type { VisitorClass } from '../core/analytics-ports.js';
 import type { LinkStatus } from '../core/link.js';
 import type { TransferLink, TransferVisit } from '../core/link-transfer-ports.js';
 import type { ImportCandidate } from './import-candidate.js';
-import { parseCount, parseNumber, parseTime } from './parse-fields.js';
+import { headerKey, parseCount, parseNumber, parseTime } from './parse-fields.js';
 
 /**
  * Linkforge's own export, version 1 (docs/adr/0019): the same snake_case fields in CSV (one link
@@ -71,7 +71,9 @@ function parseVisits(value: unknown): TransferVisit[] | undefined {
 }
 
 /** Reads one row of either variant (CSV cells are text, JSON values may be numbers or null). */
-export function candidateOfLinkforgeRecord(row: number, record: Record<string, unknown>): ImportCandidate {
+export function candidateOfLinkforgeRecord(row: number, fields: Record<string, unknown>): ImportCandidate {
+  // CSV headers arrive as headerKey() spells them (`createdat`), JSON keys as written (`created_at`): one spelling.
+  const record = Object.fromEntries(Object.entries(fields).map(([name, value]) => [headerKey(name), value]));
   const code = textOf(record.code) ?? '';
   const url = textOf(record.url) ?? '';
   try {
@@ -81,15 +83,15 @@ export function candidateOfLinkforgeRecord(row: number, record: Record<string, u
       row, code, url,
       fields: {
         status: status as LinkStatus | undefined,
-        createdAt: parseTime(textOf(record.created_at), 'creation time'),
-        updatedAt: parseTime(textOf(record.updated_at), 'update time'),
-        expiresAt: parseTime(textOf(record.expires_at), 'expiry') ?? null,
-        deletedAt: parseTime(textOf(record.deleted_at), 'deletion time') ?? null,
-        redirectCount: parseCount(textOf(record.redirect_count), 'redirect count'),
-        humanCount: parseCount(textOf(record.human_count), 'human count'),
-        botCount: parseCount(textOf(record.bot_count), 'bot count'),
-        previewCount: parseCount(textOf(record.preview_count), 'preview count'),
-        avgRedirectMs: parseNumber(textOf(record.avg_redirect_ms), 'average latency'),
+        createdAt: parseTime(textOf(record.createdat), 'creation time'),
+        updatedAt: parseTime(textOf(record.updatedat), 'update time'),
+        expiresAt: parseTime(textOf(record.expiresat), 'expiry') ?? null,
+        deletedAt: parseTime(textOf(record.deletedat), 'deletion time') ?? null,
+        redirectCount: parseCount(textOf(record.redirectcount), 'redirect count'),
+        humanCount: parseCount(textOf(record.humancount), 'human count'),
+        botCount: parseCount(textOf(record.botcount), 'bot count'),
+        previewCount: parseCount(textOf(record.previewcount), 'preview count'),
+        avgRedirectMs: parseNumber(textOf(record.avgredirectms), 'average latency'),
         visits: parseVisits(record.visits),
       },
     };
