@@ -194,6 +194,7 @@ async function redirectScenarios(setup: Setup): Promise<BenchPart> {
       ['event-loop delay p99, app (a)', `${fmtMs(aApp.eventLoopDelayP99Ms)} ms`, '< 20 ms (L-01)', verdict(aApp.eventLoopDelayP99Ms < 20)],
     );
   }
+  if (SCENARIOS.has('hits')) ratioLines.push(...await metricsCost(setup, srcDir, appCached, hot.map((l) => l.code), hotFile));
   if (SCENARIOS.has('misses')) {
     const [bBare, bApp] = await compare(MEASURE, `(b) cache misses, ${fmtInt(LINK_COUNT / 1000)}k uniform`, bare, appUncached, { codesFile: allFile }, 'redirect');
     rows.push(bBare, bApp);
@@ -245,6 +246,39 @@ async function redirectScenarios(setup: Setup): Promise<BenchPart> {
     checkAnswers: (servers) => checkAnswers(servers, sample, unknown, permanentCacheControl),
   });
   return { rows: [...rows, ...scaled.rows], ratioLines: [...ratioLines, ...scaled.ratioLines], notes: [...notes, ...scaled.notes] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Metrics cost (issue 11): the same app with METRICS_ENABLED=false, in alternating rounds of their own
+
+const METRICS_ROUNDS = envInt('BENCH_METRICS_ROUNDS', 6, 2);
+const METRICS_TARGET = 0.03;
+
+/**
+ * Cache hits with metrics on (the app of the other rows) against metrics off, BENCH_METRICS_ROUNDS
+ * rounds of 2 s each in ABBA order: the cost is 1 − the median of the rounds' on/off req/s ratios
+ * (each round's pair ran back to back, so a burst of other load falls on both), and from server
+ * CPU per response over all rounds.
+ */
+async function metricsCost(setup: Setup, srcDir: string, appOn: Server, hotCodes: readonly string[], hotFile: string): Promise<RatioLine[]> {
+  const appOff = await startServer('app (no metrics)', path.join(SUPPORT, 'app-server.mjs'), [srcDir], { env: setup.appEnv({ METRICS_ENABLED: 'false' }), execArgv: setup.execArgv });
+  try {
+    await primeHot(appOff, hotCodes);
+    const settings = { ...MEASURE, rounds: METRICS_ROUNDS, seconds: METRICS_ROUNDS * 2 };
+    const [on, off] = await compareAll(settings, '(a) metrics on/off', [appOn, appOff], { codesFile: hotFile }, 'redirect') as [Measurement, Measurement];
+    const ratios = on.roundRequestsPerSecond.map((rate, round) => rate / off.roundRequestsPerSecond[round]!).sort((a, b) => a - b);
+    const median = ratios.length % 2 === 1 ? ratios[(ratios.length - 1) / 2]! : (ratios[ratios.length / 2 - 1]! + ratios[ratios.length / 2]!) / 2;
+    const cost = 1 - median;
+    const cpuCost = cpu(on) / cpu(off) - 1;
+    return [
+      [`cost of metrics, 1 − median on/off req/s, ${METRICS_ROUNDS} rounds (a)`, `${(cost * 100).toFixed(1)} %`, `< ${METRICS_TARGET * 100} %`, verdict(cost < METRICS_TARGET)],
+      ['  rounds on/off', ratios.map((r) => r.toFixed(3)).join(' '), '', ''],
+      ['  same from server CPU µs/response, on/off − 1', `${(cpuCost * 100).toFixed(1)} %`, `< ${METRICS_TARGET * 100} %`, verdict(cpuCost < METRICS_TARGET)],
+      ['  req/s metrics on / off', `${fmtInt(rps(on))} / ${fmtInt(rps(off))}`, '', ''],
+    ];
+  } finally {
+    await killServer(appOff);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
