@@ -13,8 +13,9 @@ export const REDACTED_PATHS: readonly string[] = [
   'headers.cookie',
   'headers["x-api-key"]',
   ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.body.${field}`]),
-  'body.entries[*].claimToken',
-  '*.body.entries[*].claimToken',
+  'body.links[*].claimToken',
+  'links[*].claimToken',
+  '*.body.links[*].claimToken',
 ];
 
 /** Query parameters whose value is replaced in a logged URL. */

@@ -5,9 +5,11 @@ import type { MetricsSources } from './prometheus-metrics.js';
 export function registerScrapeTimeGauges(registry: Registry, sources: MetricsSources): void {
   const registers = [registry];
   const { database, visits: backlog, cachedLinks, droppedLogLines, clock } = sources;
-  if (database) {
+  // The mode does not change while the process runs: only its own gauges are registered.
+  const mode = database?.().kind;
+  if (database && mode === 'postgres') {
     new Gauge({
-      name: 'linkforge_db_pool_connections', help: 'PostgreSQL pool (scaled mode): connections open (total), idle, and requests waiting for one (waiting).',
+      name: 'linkforge_db_pool_connections', help: 'PostgreSQL pool: connections open (total), idle, and requests waiting for one (waiting).',
       labelNames: ['state'], registers,
       collect() {
         const usage = database();
@@ -17,8 +19,10 @@ export function registerScrapeTimeGauges(registry: Registry, sources: MetricsSou
         this.set({ state: 'waiting' }, usage.pool.waiting);
       },
     });
+  }
+  if (database && mode === 'sqlite') {
     new Gauge({
-      name: 'linkforge_sqlite_write_queue', help: 'SQLite (embedded mode): writes sent to the writer thread and not yet answered.',
+      name: 'linkforge_sqlite_write_queue', help: 'SQLite: writes sent to the writer thread and not yet answered.',
       registers,
       collect() {
         const usage = database();
