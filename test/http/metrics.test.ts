@@ -238,6 +238,23 @@ describe('GET /metrics: background work and resources', () => {
     }
   });
 
+  test('visits a failed flush keeps for its retry still count as lag: the lag grows while the database is down', async () => {
+    const t = await createTestApp();
+    try {
+      const link = await insertLink(t.deps);
+      for (let i = 0; i < 2; i++) assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
+      t.clock.advance(5_000);
+      await t.deps.database.close();
+      await assert.rejects(t.deps.analytics!.flusher.flushNow());
+      t.clock.advance(3_000);
+      const samples = await scrape(t.app);
+      assert.equal(valueOf(samples, 'linkforge_analytics_visits_buffered'), 0, 'the flush holds them');
+      assert.equal(valueOf(samples, 'linkforge_analytics_flush_lag_seconds'), 8);
+    } finally {
+      await t.close();
+    }
+  });
+
   test('the database gauges: the pg pool in scaled mode, the writer queue on SQLite', async () => {
     const t = await createTestApp();
     try {
