@@ -198,6 +198,19 @@ describe('GET /metrics: cache tiers', () => {
       await deleteKeysUnder(prefix);
     }
   });
+
+  test('a Redis that cannot be reached counts as a Redis error, and the lookup goes on to the database', async () => {
+    const { freePort } = await import('../support/server-process.js');
+    const t = await createTestApp({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` }, { database: 'postgres' });
+    try {
+      const link = await insertLink(t.deps);
+      const before = lookups(await scrape(t.app));
+      assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
+      assert.deepEqual(delta(before, lookups(await scrape(t.app))), { 'memory:miss': 1, 'redis:error': 1, 'database:hit': 1 });
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 describe('GET /metrics: background work and resources', () => {
