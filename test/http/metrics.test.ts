@@ -232,6 +232,23 @@ describe('GET /metrics: background work and resources', () => {
     }
   });
 
+  test('a reaper run that fails is counted as failed, with the rows its committed batches changed (F-07)', async () => {
+    const t = await createTestApp({ CLEANUP_BATCH_PAUSE: '0', CLEANUP_LOCK_AT_LEAST: '0', CLEANUP_BATCH_SIZE: '1' });
+    try {
+      for (let i = 0; i < 3; i++) await insertLink(t.deps, { linkType: 'TEMPORARY', expiresAt: t.clock.now() - HOUR - i });
+      t.deps.cleanup.reaper.hooks = { beforeBatch: ({ batch }) => { if (batch === 3) throw new Error('injected failure on batch 3'); } };
+      const result = await t.deps.cleanup.reaper.run();
+      assert.ok(result.outcome === 'ran' && result.status === 'failed');
+      const samples = await scrape(t.app);
+      assert.equal(valueOf(samples, 'linkforge_reaper_runs_total', { status: 'failed' }), 1);
+      assert.equal(valueOf(samples, 'linkforge_reaper_runs_total', { status: 'succeeded' }), 0);
+      assert.equal(valueOf(samples, 'linkforge_reaper_rows_total', { action: 'marked_expired' }), 2);
+      assert.equal(valueOf(samples, 'linkforge_reaper_last_success_timestamp_seconds'), 0);
+    } finally {
+      await t.close();
+    }
+  });
+
   test('a full analytics buffer counts its dropped visits; the flush lag is the age of the oldest unwritten visit', async () => {
     const t = await createTestApp({ ANALYTICS_BUFFER_MAX: '2' });
     try {
