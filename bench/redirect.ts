@@ -194,6 +194,7 @@ async function redirectScenarios(setup: Setup): Promise<BenchPart> {
       ['event-loop delay p99, app (a)', `${fmtMs(aApp.eventLoopDelayP99Ms)} ms`, '< 20 ms (L-01)', verdict(aApp.eventLoopDelayP99Ms < 20)],
     );
   }
+  if (SCENARIOS.has('hits')) ratioLines.push(...await metricsCost(setup, srcDir, appCached, hot.map((l) => l.code), hotFile));
   if (SCENARIOS.has('misses')) {
     const [bBare, bApp] = await compare(MEASURE, `(b) cache misses, ${fmtInt(LINK_COUNT / 1000)}k uniform`, bare, appUncached, { codesFile: allFile }, 'redirect');
     rows.push(bBare, bApp);
@@ -245,6 +246,51 @@ async function redirectScenarios(setup: Setup): Promise<BenchPart> {
     checkAnswers: (servers) => checkAnswers(servers, sample, unknown, permanentCacheControl),
   });
   return { rows: [...rows, ...scaled.rows], ratioLines: [...ratioLines, ...scaled.ratioLines], notes: [...notes, ...scaled.notes] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Metrics cost (issue 11): the same app with METRICS_ENABLED=false, in alternating rounds of their own
+
+const METRICS_ROUNDS = envInt('BENCH_METRICS_ROUNDS', 8, 2);
+const METRICS_TARGET = 0.03;
+
+/**
+ * Cache hits with metrics on (the app of the other rows) against metrics off, BENCH_METRICS_ROUNDS
+ * rounds of 2 s each, alternating which goes first. Each round's pair runs back to back, so a burst
+ * of other load falls on both; the cost is 1 − the median of the rounds' on/off ratios, of req/s and
+ * of server CPU per response (the steadier of the two on a shared machine).
+ */
+async function metricsCost(setup: Setup, srcDir: string, appOn: Server, hotCodes: readonly string[], hotFile: string): Promise<RatioLine[]> {
+  const appOff = await startServer('app (no metrics)', path.join(SUPPORT, 'app-server.mjs'), [srcDir], { env: setup.appEnv({ METRICS_ENABLED: 'false' }), execArgv: setup.execArgv });
+  try {
+    await primeHot(appOff, hotCodes);
+    const rounds: Array<{ on: Measurement; off: Measurement }> = [];
+    for (let round = 0; round < METRICS_ROUNDS; round++) {
+      const settings = { ...MEASURE, rounds: 1, seconds: 2, warmupSeconds: round === 0 ? MEASURE.warmupSeconds : 0 };
+      const order = round % 2 === 0 ? [appOn, appOff] : [appOff, appOn];
+      const measured = await compareAll(settings, `(a) metrics on/off, round ${round + 1}`, order, { codesFile: hotFile }, 'redirect');
+      rounds.push({ on: measured[order.indexOf(appOn)]!, off: measured[order.indexOf(appOff)]! });
+    }
+    const median = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      const middle = Math.floor(sorted.length / 2);
+      return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+    };
+    const rpsRatios = rounds.map(({ on, off }) => rps(on) / rps(off));
+    const cpuRatios = rounds.map(({ on, off }) => cpu(on) / cpu(off));
+    const cost = 1 - median(rpsRatios);
+    const cpuCost = median(cpuRatios) - 1;
+    const sum = (pick: (pair: { on: Measurement; off: Measurement }) => number) => rounds.reduce((total, pair) => total + pick(pair), 0);
+    return [
+      [`cost of metrics, 1 − median on/off req/s, ${METRICS_ROUNDS} rounds (a)`, `${(cost * 100).toFixed(1)} %`, `< ${METRICS_TARGET * 100} %`, verdict(cost < METRICS_TARGET)],
+      ['  rounds on/off req/s', rpsRatios.map((r) => r.toFixed(2)).join(' '), '', ''],
+      ['  same from server CPU µs/response, median on/off − 1', `${(cpuCost * 100).toFixed(1)} %`, `< ${METRICS_TARGET * 100} %`, verdict(cpuCost < METRICS_TARGET)],
+      ['  rounds on/off CPU µs/response', cpuRatios.map((r) => r.toFixed(2)).join(' '), '', ''],
+      ['  req/s metrics on / off, all rounds', `${fmtInt(sum(({ on }) => rps(on)) / rounds.length)} / ${fmtInt(sum(({ off }) => rps(off)) / rounds.length)}`, '', ''],
+    ];
+  } finally {
+    await killServer(appOff);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

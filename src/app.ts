@@ -24,6 +24,9 @@ import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.j
 import { registerStatsRoutes } from './http/routes/stats-routes.js';
 import { registerImportRoutes } from './http/routes/import-routes.js';
 import { createLogging } from './logging/logger.js';
+import { requestIdOf } from './logging/request-id.js';
+import { registerMetrics } from './http/metrics-routes.js';
+import { registerRequestIdHeader } from './http/request-id-header.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -58,6 +61,7 @@ function redirectFirst(responder: RedirectResponder, drain: ConnectionDrain): Fa
 export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps;
   const drain = options.drain ?? new ConnectionDrain();
+  const logger = options.logger ?? createLogging(config.logLevel).logger;
   const responder = new RedirectResponder({
     resolver: deps.redirects.resolver,
     domain: deps.redirects.domain,
@@ -65,11 +69,15 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     permanentStatus: config.redirect.permanentStatus,
     temporaryStatus: config.redirect.temporaryStatus,
     maxAgeSeconds: config.redirect.maxAgeSeconds,
-    onError: (error) => app.log.error({ err: error }, 'redirect lookup failed'),
+    onError: (error, reqId) => app.log.error({ err: error, reqId }, 'redirect lookup failed'),
     recordVisit: deps.redirects.recordVisit,
+    metrics: deps.metrics?.redirects,
+    // Decided once: the fast path pays nothing for logging at info (ADR 0018).
+    debugLog: logger.level === 'debug' || logger.level === 'trace' ? (fields, message) => logger.debug(fields, message) : undefined,
   });
   const app = Fastify({
-    loggerInstance: options.logger ?? createLogging(config.logLevel).logger,
+    loggerInstance: logger,
+    genReqId: (req) => requestIdOf(req.headers),
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: 200 },
@@ -82,6 +90,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.addSchema(LinkJson);
   app.addSchema(LinkV1Json);
   registerErrorHandling(app);
+  registerRequestIdHeader(app);
+  if (deps.metrics) registerMetrics(app, deps.metrics, config.metrics.token);
   await registerRateLimits(app, deps.rateLimitStore);
   await app.register(swagger, openApiOptions(config.baseUrl));
   await app.register(swaggerUi, { routePrefix: '/docs' });

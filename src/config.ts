@@ -88,6 +88,8 @@ export interface Config {
     readonly bufferMax: number;
   };
   readonly healthcheck: { readonly enabled: boolean; readonly intervalMs: number };
+  /** `GET /metrics` (ADR 0018): off answers 404 and counts nothing; a token makes it require `Authorization: Bearer`. */
+  readonly metrics: { readonly enabled: boolean; readonly token: string | undefined };
 }
 
 export class ConfigError extends Error {
@@ -320,6 +322,7 @@ export function loadConfig(env: Env = process.env): Config {
       enabled: read.bool('HEALTHCHECK_ENABLED', true),
       intervalMs: read.duration('HEALTHCHECK_INTERVAL', '6h'),
     },
+    metrics: { enabled: read.bool('METRICS_ENABLED', true), token: read.optional('METRICS_TOKEN') },
   };
   if (config.cleanup.lockAtLeastMs > config.cleanup.lockAtMostMs) {
     read.problems.push('CLEANUP_LOCK_AT_LEAST must not be longer than CLEANUP_LOCK_AT_MOST');

@@ -31,6 +31,8 @@ import type { RecordVisit } from './analytics/visit-buffer.js';
 import { KyselyAccountStore } from './storage/account-store.js';
 import { KyselyAnalyticsStore } from './storage/analytics-store.js';
 import { createAnalytics, type Analytics } from './analytics/create-analytics.js';
+import type { HttpMetrics } from './core/metrics-ports.js';
+import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
 
 /** Readiness: whether this instance can serve what needs the database. */
 export interface ReadinessCheck {
@@ -63,6 +65,8 @@ export interface AppDeps {
   readonly workspaces: WorkspaceAccess;
   /** Where rate-limit counters live when instances share them (Redis); in-process otherwise. */
   readonly rateLimitStore?: SharedRateLimitStore;
+  /** What `/metrics` serves and the HTTP layer counts into; absent when METRICS_ENABLED=false. */
+  readonly metrics?: HttpMetrics;
 }
 
 /**
@@ -89,6 +93,8 @@ export interface DepsOptions {
   readonly onStatement?: (sql: string) => void;
   /** Start-up and background problems (a database not reachable yet, an idle connection lost). */
   readonly logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** Log lines the process's log destination dropped (exported by /metrics). */
+  readonly droppedLogLines?: () => number;
 }
 
 /**
@@ -166,6 +172,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     ? (await import('./cache/redis-tier.js')).openRedisTier(config, config.redisUrl, localCache, options.logger)
     : undefined;
   const cache = new CacheInvalidation(localCache, redis?.invalidation);
+  const metrics = config.metrics.enabled ? new PrometheusMetrics({
+    clock, database: database.usage, cachedLinks: () => localCache.size, droppedLogLines: options.droppedLogLines,
+    visits: config.analytics.enabled ? () => analytics!.buffer : undefined,
+  }) : undefined;
   const cleanup = createCleanupJobs({
     settings: config.cleanup,
     clock,
@@ -174,6 +184,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     reaperStore: new KyselyReaperStore(database.db, database.dialect),
     runStore: new KyselyCleanupRunStore(database.db),
     cache,
+    metrics,
   });
   const analytics = config.analytics.enabled
     ? createAnalytics(config.analytics, new KyselyAnalyticsStore(database.db), clock, options.logger)
@@ -185,7 +196,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   return {
     config,
     clock,
-    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock }), domain, recordVisit: analytics?.buffer.record },
+    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain, recordVisit: analytics?.buffer.record },
     readiness: store,
     links: {
       store, cache, clock, urlPolicy, domain,
@@ -203,6 +214,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     transfer: { transfer: new KyselyLinkTransferStore(database.db), cache, clock, urlPolicy, domain },
     cleanup,
     rateLimitStore: redis?.rateLimitStore,
+    metrics,
     database,
     store,
     localCache,

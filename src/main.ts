@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const port = await reservePort(config.port, config.host);
   let deps: Composition;
   try {
-    deps = await createDeps(config, { logger });
+    deps = await createDeps(config, { logger, droppedLogLines: () => destination.droppedLines });
   } finally {
     await port.release();
   }

@@ -18,6 +18,8 @@ export type RecordVisit = (linkId: number, latencyMs: number, userAgent: string 
 export class VisitBuffer {
   private events: RawVisit[] = [];
   private held = 0;
+  /** When the oldest event a flush holds was recorded (ADR 0018's flush lag). */
+  private heldSince: number | undefined;
   private droppedCount = 0;
   private threshold = Number.POSITIVE_INFINITY;
   private onThreshold: () => void = () => {};
@@ -48,6 +50,11 @@ export class VisitBuffer {
     return this.droppedCount;
   }
 
+  /** When the oldest event not yet written was recorded, whether it waits or a flush holds it. */
+  get oldestPendingAt(): number | undefined {
+    return this.heldSince ?? this.events[0]?.visitedAt;
+  }
+
   /**
    * Hands every waiting event to a flush. They still count against `max` until the flush calls
    * `release`, so events kept for a retry never push the total past the bound.
@@ -55,6 +62,7 @@ export class VisitBuffer {
   take(): RawVisit[] {
     const taken = this.events;
     this.events = [];
+    if (this.held === 0) this.heldSince = taken[0]?.visitedAt;
     this.held += taken.length;
     return taken;
   }
@@ -62,5 +70,6 @@ export class VisitBuffer {
   /** The flush that took `count` events is done with them (written, or kept by the flusher for a retry). */
   release(count: number): void {
     this.held -= count;
+    if (this.held === 0) this.heldSince = undefined;
   }
 }

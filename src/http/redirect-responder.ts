@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RedirectTarget } from '../core/link.js';
+import type { RedirectMetrics } from '../core/metrics-ports.js';
 import type { Clock } from '../core/ports.js';
 import { decideRedirect } from '../core/redirect-decision.js';
 import { isReservedWord } from '../core/short-code.js';
 import type { LinkResolver } from '../links/resolve-link.js';
 import type { RecordVisit } from '../analytics/visit-buffer.js';
+import { REQUEST_ID_HEADER, requestIdOf } from '../logging/request-id.js';
 import { prefersHtml } from './accept.js';
 import { FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type RedirectFailure } from './redirect-pages.js';
 
@@ -17,9 +19,14 @@ export interface RedirectResponderOptions {
   readonly temporaryStatus: number;
   readonly maxAgeSeconds: number;
   readonly retryAfterSeconds?: number;
-  readonly onError?: (error: unknown) => void;
+  /** A lookup that failed (the answer is 503), with the request id the answer carries. */
+  readonly onError?: (error: unknown, requestId: string) => void;
   /** Appends an answered redirect to the analytics buffer; absent when analytics are off. */
   readonly recordVisit?: RecordVisit;
+  /** Counts every answer by status, with its latency; absent when metrics are off. */
+  readonly metrics?: RedirectMetrics;
+  /** One line per answer, given only when the log level is `debug` or finer: at info the responder logs nothing. */
+  readonly debugLog?: (fields: { reqId: string; code: string; status: number; ms: number }, message: string) => void;
 }
 
 // One optional trailing slash: people paste `/{code}/` and it names the same link (SPEC section 4).
@@ -33,9 +40,12 @@ const CODE_PATH = /^\/([A-Za-z0-9_-]{1,64})\/?(?:\?|$)/;
  */
 export class RedirectResponder {
   private readonly permanentCacheControl: string;
+  /** Whether answers are timed: for the visit's latency, the metrics or the debug line. */
+  private readonly timed: boolean;
 
   constructor(private readonly options: RedirectResponderOptions) {
     this.permanentCacheControl = `public, max-age=${options.maxAgeSeconds}`;
+    this.timed = options.recordVisit !== undefined || options.metrics !== undefined || options.debugLog !== undefined;
   }
 
   /** The code a request path names, or undefined when the path is not a short-code path. */
@@ -46,47 +56,69 @@ export class RedirectResponder {
   }
 
   respond(code: string, req: IncomingMessage, res: ServerResponse): void {
-    const started = this.options.recordVisit ? process.hrtime.bigint() : 0n;
+    const started = this.timed ? process.hrtime.bigint() : 0n;
+    if (this.options.debugLog) this.identify(req, res);
     const cached = this.options.resolver.fromCache(this.options.domain, code);
     if (cached !== undefined) {
-      this.write(req, res, cached ?? undefined, started);
+      this.write(req, res, code, cached ?? undefined, started);
       return;
     }
     let loaded: RedirectTarget | undefined | Promise<RedirectTarget | undefined>;
     try {
       loaded = this.options.resolver.load(this.options.domain, code);
     } catch (error) {
-      this.unavailable(req, res, error);
+      this.unavailable(req, res, code, error, started);
       return;
     }
-    if (loaded instanceof Promise) loaded.then((target) => this.write(req, res, target, started), (error: unknown) => this.unavailable(req, res, error));
-    else this.write(req, res, loaded, started);
+    if (loaded instanceof Promise) loaded.then((target) => this.write(req, res, code, target, started), (error: unknown) => this.unavailable(req, res, code, error, started));
+    else this.write(req, res, code, loaded, started);
   }
 
-  private unavailable(req: IncomingMessage, res: ServerResponse, error: unknown): void {
-    this.options.onError?.(error);
-    this.fail(req, res, 'unavailable');
+  /** The answer's request id, set as its header: only when a line will be logged, to keep the fast path lean. */
+  private identify(req: IncomingMessage, res: ServerResponse): string {
+    const existing = res.getHeader(REQUEST_ID_HEADER);
+    if (typeof existing === 'string') return existing;
+    const requestId = requestIdOf(req.headers);
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    return requestId;
   }
 
-  private write(req: IncomingMessage, res: ServerResponse, target: RedirectTarget | undefined, started: bigint): void {
+  private unavailable(req: IncomingMessage, res: ServerResponse, code: string, error: unknown, started: bigint): void {
+    this.options.onError?.(error, this.identify(req, res));
+    this.answered(res, code, this.fail(req, res, 'unavailable'), started);
+  }
+
+  private write(req: IncomingMessage, res: ServerResponse, code: string, target: RedirectTarget | undefined, started: bigint): void {
     const decision = decideRedirect(target, this.options.clock.now());
     if (decision.kind === 'redirect') {
       const record = this.options.recordVisit;
-      const latencyMs = record ? Number(process.hrtime.bigint() - started) / 1e6 : 0;
+      const ended = this.timed ? process.hrtime.bigint() : 0n;
+      const latencyMs = record ? Number(ended - started) / 1e6 : 0;
       const permanent = !decision.expiring;
-      res.writeHead(permanent ? this.options.permanentStatus : this.options.temporaryStatus, {
+      const status = permanent ? this.options.permanentStatus : this.options.temporaryStatus;
+      res.writeHead(status, {
         location: decision.url,
         'cache-control': permanent ? this.permanentCacheControl : 'private, no-cache',
         'content-length': '0',
       });
       res.end();
       if (record) record(target!.linkId, latencyMs, req.headers['user-agent'], req.headers.referer);
+      this.answered(res, code, status, started, ended);
     } else {
-      this.fail(req, res, decision.kind === 'gone' ? decision.reason : 'not_found');
+      this.answered(res, code, this.fail(req, res, decision.kind === 'gone' ? decision.reason : 'not_found'), started);
     }
   }
 
-  fail(req: IncomingMessage, res: ServerResponse, kind: RedirectFailure): void {
+  private answered(res: ServerResponse, code: string, status: number, started: bigint, ended?: bigint): void {
+    const { metrics, debugLog } = this.options;
+    if (metrics === undefined && debugLog === undefined) return;
+    const seconds = Number((ended ?? process.hrtime.bigint()) - started) / 1e9;
+    metrics?.answered(status, seconds);
+    debugLog?.({ reqId: String(res.getHeader(REQUEST_ID_HEADER)), code, status, ms: seconds * 1000 }, 'redirect answered');
+  }
+
+  /** Answers one of the precomputed failures; returns its status. */
+  fail(req: IncomingMessage, res: ServerResponse, kind: RedirectFailure): number {
     const failure = FAILURE_RESPONSES[kind];
     const html = prefersHtml(req.headers.accept);
     const body = html ? failure.html : failure.json;
@@ -98,5 +130,6 @@ export class RedirectResponder {
     if (kind === 'unavailable') headers['retry-after'] = String(this.options.retryAfterSeconds ?? 5);
     res.writeHead(failure.status, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
+    return failure.status;
   }
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { CleanupRunStore, JobLockStore, ReaperStore } from '../core/cleanup-ports.js';
+import type { ReaperMetrics } from '../core/metrics-ports.js';
 import type { Clock } from '../core/ports.js';
 import { getCleanupStats, type CleanupStats } from './cleanup-stats.js';
 import { DatabaseLock, newInstanceId } from './database-lock.js';
@@ -27,6 +28,7 @@ export interface CleanupJobsDeps {
   readonly runStore: CleanupRunStore;
   readonly cache: ReaperDeps['cache'];
   readonly instance?: string;
+  readonly metrics?: ReaperMetrics;
 }
 
 export function createCleanupJobs(deps: CleanupJobsDeps): CleanupJobs {
@@ -39,7 +41,7 @@ export function createCleanupJobs(deps: CleanupJobsDeps): CleanupJobs {
     lockAtMostMs: settings.lockAtMostMs,
     lockAtLeastMs: settings.lockAtLeastMs,
   });
-  const reaper = new Reaper({ store: deps.reaperStore, runs: deps.runStore, lock, cache: deps.cache, clock, settings });
+  const reaper = new Reaper({ store: deps.reaperStore, runs: deps.runStore, lock, cache: deps.cache, clock, settings, metrics: deps.metrics });
   const scheduler = new JobScheduler(reaper, settings);
   return {
     reaper,

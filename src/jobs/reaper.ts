@@ -1,4 +1,5 @@
 import type { CleanupRunStore, LockState, ReaperStore } from '../core/cleanup-ports.js';
+import type { ReaperMetrics, ReaperRunReport } from '../core/metrics-ports.js';
 import type { Clock, LinkCacheInvalidator } from '../core/ports.js';
 import type { DatabaseLock, HeldLock } from './database-lock.js';
 import { pauseBetweenBatches } from './pause.js';
@@ -49,23 +50,18 @@ export interface ReaperDeps {
   readonly cache: Pick<LinkCacheInvalidator, 'markGone'>;
   readonly clock: Clock;
   readonly settings: ReaperSettings;
+  /** Runs, rows and durations for /metrics; apart from `hooks`, which tests replace. */
+  readonly metrics?: ReaperMetrics;
 }
 
 export type StopReason = 'time_limit' | 'shutdown';
 
-export interface FinishedRun {
-  readonly status: 'succeeded' | 'failed';
+/** A run as recorded in `cleanup_runs`; the status, times and row counts are what /metrics reports. */
+export interface FinishedRun extends ReaperRunReport {
   readonly runId: number | undefined;
   readonly instance: string;
   readonly trigger: 'schedule' | 'manual';
   readonly startedAt: number;
-  readonly finishedAt: number;
-  readonly durationMs: number;
-  readonly markedExpired: number;
-  readonly purged: number;
-  readonly archived: number;
-  /** Raw visit rows deleted for being older than VISITS_RETENTION (not those of purged links). */
-  readonly visitsDeleted: number;
   /** Batches that changed rows, over all phases. */
   readonly batches: number;
   /** Rows of the last batch that changed any. */
@@ -173,6 +169,7 @@ export class Reaper {
     }
     if (failure !== undefined) log.error({ err: failure, ...totals }, 'reaper run failed; completed batches stay committed, the next interval retries');
     else log.info({ ...totals, durationMs: result.durationMs, stoppedEarly }, 'reaper run finished');
+    this.deps.metrics?.runFinished(result);
     await (async () => this.hooks.runFinished?.({ instance: this.instance, result }))()
       .catch((error: unknown) => log.error({ err: error }, 'reaper runFinished hook failed'));
     return result;

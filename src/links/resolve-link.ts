@@ -1,4 +1,5 @@
 import type { RedirectTarget } from '../core/link.js';
+import type { LookupMetrics } from '../core/metrics-ports.js';
 import type { Clock, LinkStore, LocalLinkCache, SharedLinkCache } from '../core/ports.js';
 
 export interface ResolveLinkDeps {
@@ -8,6 +9,8 @@ export interface ResolveLinkDeps {
   /** The shared tier (Redis), when one is configured. */
   readonly shared?: SharedLinkCache;
   readonly clock: Clock;
+  /** Hits and misses per tier, when metrics are on. */
+  readonly metrics?: LookupMetrics;
 }
 
 type Lookup = RedirectTarget | undefined | Promise<RedirectTarget | undefined>;
@@ -22,7 +25,9 @@ export class LinkResolver {
 
   /** The in-process answer, `null` for a known-unknown code, `undefined` when it has nothing. */
   fromCache(domain: string, code: string): RedirectTarget | null | undefined {
-    return this.deps.local.get(domain, code);
+    const cached = this.deps.local.get(domain, code);
+    this.deps.metrics?.lookup('memory', cached === undefined ? 'miss' : 'hit');
+    return cached;
   }
 
   /**
@@ -35,17 +40,25 @@ export class LinkResolver {
     const generation = this.deps.local.generation;
     if (this.deps.shared) return this.loadThroughShared(this.deps.shared, domain, code, generation);
     const found = this.deps.store.findRedirectTarget(domain, code);
-    if (found instanceof Promise) return found.then((target) => this.keepLocally(domain, code, target, generation));
-    return this.keepLocally(domain, code, found, generation);
+    if (found instanceof Promise) return found.then((target) => this.keepLocally(domain, code, this.counted(target), generation));
+    return this.keepLocally(domain, code, this.counted(found), generation);
   }
 
   private async loadThroughShared(shared: SharedLinkCache, domain: string, code: string, generation: number): Promise<RedirectTarget | undefined> {
-    const cached = await shared.get(domain, code).catch(() => undefined);
+    let failed = false;
+    const cached = await shared.get(domain, code).catch(() => { failed = true; return undefined; });
+    this.deps.metrics?.lookup('redis', failed ? 'error' : cached === undefined ? 'miss' : 'hit');
     if (cached !== undefined) return this.keepLocally(domain, code, cached ?? undefined, generation);
-    const target = await this.deps.store.findRedirectTarget(domain, code);
+    const target = this.counted(await this.deps.store.findRedirectTarget(domain, code));
     // Not awaited: the redirect does not wait for Redis; a failed fill only costs a later miss.
     shared.remember(domain, code, target, this.deps.clock.now()).catch(() => {});
     return this.keepLocally(domain, code, target, generation);
+  }
+
+  /** A database answer, counted: a hit is a code the database knows (live, expired or deleted). */
+  private counted(target: RedirectTarget | undefined): RedirectTarget | undefined {
+    this.deps.metrics?.lookup('database', target === undefined ? 'miss' : 'hit');
+    return target;
   }
 
   private keepLocally(domain: string, code: string, target: RedirectTarget | undefined, generation: number): RedirectTarget | undefined {

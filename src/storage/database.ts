@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
+import type { DatabaseUsage } from '../core/metrics-ports.js';
 import type { Database } from './schema.js';
 import { EmbeddedSqliteDialect } from './embedded-sqlite-dialect.js';
 import { SqliteReader } from './sqlite-reader.js';
@@ -23,6 +24,8 @@ export interface OpenDatabase {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
   readonly embedded?: EmbeddedAccess;
+  /** The pool's or the writer queue's state right now (read by /metrics). */
+  usage(): DatabaseUsage;
   close(): Promise<void>;
 }
 
@@ -53,5 +56,9 @@ export function openSqlite(file: string, options: SqliteOptions = {}): OpenDatab
     const problem = identity.problem();
     if (problem) throw problem;
   };
-  return { db, dialect: 'sqlite', embedded: { reader, writer, assertFilesIntact }, close: () => db.destroy() };
+  return {
+    db, dialect: 'sqlite', embedded: { reader, writer, assertFilesIntact },
+    usage: () => ({ kind: 'sqlite', writeQueue: writer.queueDepth }),
+    close: () => db.destroy(),
+  };
 }

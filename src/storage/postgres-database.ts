@@ -57,7 +57,11 @@ export function openPostgres(url: string, options: PostgresOptions): OpenDatabas
     dialect: new PostgresDialect({ pool }),
     log: onStatement ? (event) => onStatement(event.query.sql) : undefined,
   });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return {
+    db, dialect: 'postgres',
+    usage: () => ({ kind: 'postgres', pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } }),
+    close: () => db.destroy(),
+  };
 }
 
 /** Where a postgres:// URL points, for log lines (never its password). */

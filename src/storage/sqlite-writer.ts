@@ -42,6 +42,11 @@ export class SqliteWriter {
   /** Statements and transactions sent to the writer since start (tests prove the read path sends none). */
   sent = 0;
 
+  /** Requests sent to the writer thread and not yet answered (a /metrics gauge). */
+  get queueDepth(): number {
+    return this.pending.size;
+  }
+
   /**
    * `beforeSettle` runs before any write's promise settles: the reader ends its shared snapshot
    * there, so whoever hears of a write reads it.

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDeps, type Composition } from '../../src/deps.js';
@@ -44,6 +44,8 @@ export interface TestAppOptions {
    * one LINKFORGE_TEST_DATABASE names (sqlite unless set), which is how the HTTP suites run on both.
    */
   readonly database?: 'sqlite' | 'postgres';
+  /** The app's logger (tests that read the log); silent by default. */
+  readonly logger?: FastifyBaseLogger;
 }
 
 /** The settings PostgreSQL mode needs, for a fresh database of its own. */
@@ -61,7 +63,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   const clock = new TestClock();
   const statements: string[] = [];
   const deps = await createDeps(config, { clock, onStatement: (sql) => statements.push(sql) });
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, { logger: options.logger });
   await app.ready();
   return {
     app, deps, config, clock, dataDir, statements, postgres,

@@ -89,6 +89,18 @@ describe('what may import what (STYLE.md)', () => {
     }
   });
 
+  test('metrics/ is an adapter of core ports: no use case, job, HTTP layer, storage or cache', () => {
+    for (const file of sourceFiles('src/metrics')) {
+      assert.deepEqual(forbiddenImports(file, ['links', 'accounts', 'jobs', 'analytics', 'logging', 'config', ...ADAPTERS_AND_HTTP], /^(fastify|@fastify\/|kysely|better-sqlite3|pg|ioredis)$/), [], file);
+    }
+  });
+
+  test('only metrics/ imports prom-client: everything else counts through core/metrics-ports.ts', () => {
+    const importers = sourceFiles('src').filter((file) => importsOf(file).some((specifier) => specifier.startsWith('prom-client')));
+    assert.ok(importers.length > 0);
+    assert.deepEqual(importers.filter((file) => !file.startsWith(path.join('src', 'metrics') + path.sep)), []);
+  });
+
   test('only config.ts reads the environment', () => {
     const readers = sourceFiles('src').filter((file) => /process\.env\b/.test(fs.readFileSync(file, 'utf8')));
     assert.deepEqual(readers, [path.join('src', 'config.ts')]);

@@ -1,0 +1,41 @@
+/**
+ * What never reaches a log line (ADR 0018): credentials in headers, and secrets in any object a
+ * line carries (a request body, a query, an error's details), at the top level or one level down.
+ */
+const SECRET_FIELDS = ['password', 'currentPassword', 'newPassword', 'token', 'accessToken', 'refreshToken', 'claimToken', 'apiKey', 'key', 'secret', 'authorization', 'cookie'];
+
+export const REDACTED_PATHS: readonly string[] = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["x-api-key"]',
+  ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.body.${field}`]),
+  'body.links[*].claimToken',
+  'links[*].claimToken',
+  '*.body.links[*].claimToken',
+];
+
+/** Query parameters whose value is replaced in a logged URL. */
+const SECRET_PARAMETER = /token|key|secret|password|auth|sig|code_verifier/i;
+
+/** The URL with the value of every secret-looking query parameter replaced by `[Redacted]`. */
+export function redactedUrl(url: string): string {
+  const query = url.indexOf('?');
+  if (query === -1) return url;
+  const parameters = url.slice(query + 1).split('&').map((pair) => {
+    const name = pair.split('=', 1)[0]!;
+    return SECRET_PARAMETER.test(decodeSafely(name)) && pair.includes('=') ? `${name}=[Redacted]` : pair;
+  });
+  return `${url.slice(0, query)}?${parameters.join('&')}`;
+}
+
+function decodeSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
