@@ -1,8 +1,9 @@
-// `npm start`: compile once if the build is missing or older than the sources, then serve in a
+// `npm start`: compile the server and build the web UI if either is missing or older than its sources, then serve in a
 // child process started with the runtime settings of scripts/runtime-settings.mjs.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { ensureUiBuilt } from './build-ui.mjs';
 import { serverRuntime } from './runtime-settings.mjs';
 
 function newestMtime(dir) {
@@ -19,6 +20,8 @@ if (!existsSync(entry) || statSync(entry).mtimeMs < newestMtime('src')) {
   const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
+
+await ensureUiBuilt();
 
 const { env, execArgv } = serverRuntime();
 const server = spawn(process.execPath, [...execArgv, path.resolve(entry)], { env, stdio: 'inherit' });

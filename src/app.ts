@@ -22,6 +22,8 @@ import { registerWorkspaceLinkRoutes } from './http/routes/workspace-link-routes
 import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
 import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
 import { registerStatsRoutes } from './http/routes/stats-routes.js';
+import { registerUiRoutes } from './http/routes/ui-routes.js';
+import { registerHtmlSecurityHeaders, SWAGGER_UI_CSP } from './http/security-headers.js';
 import { createLogging } from './logging/logger.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -81,9 +83,11 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.addSchema(LinkJson);
   app.addSchema(LinkV1Json);
   registerErrorHandling(app);
+  registerHtmlSecurityHeaders(app);
   await registerRateLimits(app, deps.rateLimitStore);
   await app.register(swagger, openApiOptions(config.baseUrl));
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The docs page keeps Swagger UI's own policy (it needs inline styles); no request ever leaves for its online validator.
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: SWAGGER_UI_CSP, uiConfig: { validatorUrl: null } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   registerHealthRoutes(app, deps.readiness);
@@ -94,6 +98,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerWorkspaceRoutes(app, deps);
   registerAdminCleanupRoutes(app, deps);
   registerStatsRoutes(app, deps);
+  registerUiRoutes(app);
   registerRedirectRoutes(app, responder, config.redirect);
   return app;
 }

@@ -6,7 +6,7 @@ import { isReservedWord } from '../core/short-code.js';
 import type { LinkResolver } from '../links/resolve-link.js';
 import type { RecordVisit } from '../analytics/visit-buffer.js';
 import { prefersHtml } from './accept.js';
-import { FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type RedirectFailure } from './redirect-pages.js';
+import { FAILURE_PAGE_HEADERS, FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type RedirectFailure } from './redirect-pages.js';
 
 export interface RedirectResponderOptions {
   readonly resolver: LinkResolver;
@@ -21,6 +21,8 @@ export interface RedirectResponderOptions {
   /** Appends an answered redirect to the analytics buffer; absent when analytics are off. */
   readonly recordVisit?: RecordVisit;
 }
+
+const NOSNIFF = { 'x-content-type-options': 'nosniff' };
 
 // One optional trailing slash: people paste `/{code}/` and it names the same link (SPEC section 4).
 const CODE_PATH = /^\/([A-Za-z0-9_-]{1,64})\/?(?:\?|$)/;
@@ -91,6 +93,7 @@ export class RedirectResponder {
     const html = prefersHtml(req.headers.accept);
     const body = html ? failure.html : failure.json;
     const headers: Record<string, string> = {
+      ...(html ? FAILURE_PAGE_HEADERS : NOSNIFF),
       'content-type': html ? HTML_CONTENT_TYPE : PROBLEM_CONTENT_TYPE,
       'content-length': String(body.length),
       'cache-control': 'no-store',
