@@ -23,6 +23,7 @@ import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
 import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
 import { registerStatsRoutes } from './http/routes/stats-routes.js';
 import { registerUiRoutes } from './http/routes/ui-routes.js';
+import { loadUiBuild } from './http/ui-assets.js';
 import { registerHtmlSecurityHeaders, SWAGGER_UI_CSP } from './http/security-headers.js';
 import { createLogging } from './logging/logger.js';
 
@@ -98,7 +99,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerWorkspaceRoutes(app, deps);
   registerAdminCleanupRoutes(app, deps);
   registerStatsRoutes(app, deps);
-  registerUiRoutes(app);
+  registerUiRoutes(app, loadUiBuild());
   registerRedirectRoutes(app, responder, config.redirect);
   return app;
 }

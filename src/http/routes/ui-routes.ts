@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { problem, PROBLEM_CONTENT_TYPE } from '../problem.js';
-import { loadUiBuild, type UiBuild, type UiFile } from '../ui-assets.js';
+import type { UiBuild, UiFile } from '../ui-assets.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const hidden = { schema: { hide: true } };
@@ -10,7 +10,7 @@ const hidden = { schema: { hide: true } };
  * browser must revalidate; `/assets/*` are Vite's content-hashed files, cached for a year. None of
  * these paths can be a short code: `app` and `assets` are reserved words (SPEC section 1).
  */
-export function registerUiRoutes(app: FastifyInstance, build: UiBuild | undefined = loadUiBuild()): void {
+export function registerUiRoutes(app: FastifyInstance, build: UiBuild | undefined): void {
   const page = (reply: FastifyReply) => {
     if (!build) return notBuilt(reply);
     return send(reply, build.index, 'no-cache');
