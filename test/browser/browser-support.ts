@@ -30,7 +30,10 @@ export async function startUi(env: Record<string, string> = {}): Promise<UiHarne
   await ensureUiBuilt();
   if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: apt-get install -y chromium (.ci/run does it)`);
   const server = await startServer({ RATE_LIMIT_ANON: '1000', RATE_LIMIT_AUTH: '1000', ...env });
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }).catch(async (error: unknown) => {
+    await server.stop();
+    throw error;
+  });
   const problems: string[] = [];
   return {
     server,

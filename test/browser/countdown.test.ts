@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { screenshot, startUi, type UiHarness } from './browser-support.js';
 
 /** With a short ANON_TTL, the home page's countdown runs to zero and the expired link leaves the list and localStorage. */
-describe('web UI: the countdown reaches zero', () => {
+describe('web UI: keyboard use, and the countdown reaches zero', () => {
   let ui: UiHarness;
 
   before(async () => { ui = await startUi({ ANON_TTL: '6s' }); });
@@ -13,8 +13,22 @@ describe('web UI: the countdown reaches zero', () => {
     const context = await ui.newContext();
     const page = await context.newPage();
     await page.goto('/');
-    await page.getByLabel('Long URL').fill('https://example.com/soon-gone');
-    await page.getByRole('button', { name: 'Shorten' }).click();
+    // Keyboard only: the skip link first, then into the form, Enter submits, Tab reaches the copy button.
+    const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent);
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(), 'Skip to content');
+    await page.keyboard.press('Enter');
+    assert.equal(await focused(), 'main');
+    for (let i = 0; i < 5 && (await focused()) !== 'url'; i++) await page.keyboard.press('Tab');
+    assert.equal(await focused(), 'url');
+    await page.keyboard.type('https://example.com/soon-gone');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('short-url').waitFor();
+    await page.getByTestId('short-url').focus();
+    await page.keyboard.press('Tab');
+    assert.equal(await focused(), 'Copy link');
+    await page.keyboard.press('Enter');
+    await page.getByText('Copied', { exact: true }).waitFor();
     const countdown = page.locator('.result [data-testid="countdown"]');
     await countdown.waitFor();
 

@@ -9,6 +9,8 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
   else history.pushState(null, '', to);
   listeners.forEach((listener) => listener());
   window.scrollTo(0, 0);
+  // As a page load would: the next Tab starts from the new page, and screen readers hear its heading.
+  requestAnimationFrame(() => document.getElementById('main')?.focus({ preventScroll: true }));
 }
 
 export function usePath(): string {

@@ -178,13 +178,13 @@ function LinkRow({ link, onEdit, onChanged }: { link: LinkJson; onEdit: () => vo
   };
   return (
     <tr data-code={link.shortCode}>
-      <td><Link href={`/app/links/${link.id}`} aria-label={`Details of ${link.shortCode}`}>{link.shortCode}</Link></td>
-      <td class="url-cell"><ExternalUrl url={link.originalUrl} /></td>
-      <td><span class={`badge status-${link.status.toLowerCase()}`}>{link.status}</span>{link.expiresAt && <div class="muted small">until {dateTime(link.expiresAt)}</div>}</td>
-      <td>{link.humanCount} / {link.redirectCount}</td>
-      <td>{latency(link.avgRedirectMs)}</td>
-      <td><span class={`health health-${check.tone}`}>{check.text}</span></td>
-      <td class="actions">
+      <td data-label="Code"><Link href={`/app/links/${link.id}`} aria-label={`Details of ${link.shortCode}`}>{link.shortCode}</Link></td>
+      <td data-label="Destination" class="url-cell"><ExternalUrl url={link.originalUrl} /></td>
+      <td data-label="Status"><span class={`badge status-${link.status.toLowerCase()}`}>{link.status}</span>{link.expiresAt && <div class="muted small">until {dateTime(link.expiresAt)}</div>}</td>
+      <td data-label="Clicks (people / all)">{link.humanCount} / {link.redirectCount}</td>
+      <td data-label="Avg latency">{latency(link.avgRedirectMs)}</td>
+      <td data-label="Destination health"><span class={`health health-${check.tone}`}>{check.text}</span></td>
+      <td data-label="Actions" class="actions">
         {link.status === 'DELETED'
           ? <button type="button" class="secondary" onClick={() => act('POST', `/api/urls/${link.id}/restore`, `Restored ${link.shortCode}`)} aria-label={`Restore ${link.shortCode}`}>Restore</button>
           : <>
