@@ -13,9 +13,17 @@ function assertSecurityHeaders(headers: Record<string, unknown>, what: string) {
   assert.equal(headers['content-security-policy'], CONTENT_SECURITY_POLICY, what);
   assert.match(String(headers['content-security-policy']), /script-src 'self'(;|$)/, `${what}: no inline script allowed`);
   assert.doesNotMatch(String(headers['content-security-policy']), /unsafe-inline|unsafe-eval/, what);
+  assert.match(String(headers['content-security-policy']), /frame-ancestors 'none'/, what);
   assert.equal(headers['x-content-type-options'], 'nosniff', what);
   assert.equal(headers['x-frame-options'], 'DENY', what);
   assert.equal(headers['referrer-policy'], 'no-referrer', what);
+  // The rest of helmet's defaults (RELIABILITY S-63).
+  assert.equal(headers['cross-origin-opener-policy'], 'same-origin', what);
+  assert.equal(headers['cross-origin-resource-policy'], 'same-origin', what);
+  assert.equal(headers['origin-agent-cluster'], '?1', what);
+  assert.match(String(headers['strict-transport-security']), /^max-age=\d+/, what);
+  assert.equal(headers['x-permitted-cross-domain-policies'], 'none', what);
+  assert.equal(headers['x-xss-protection'], '0', what);
 }
 
 /** The web UI is served by the API process (docs/adr/0017-web-ui.md); npm test builds it before running. */
