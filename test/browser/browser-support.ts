@@ -42,7 +42,7 @@ export async function startUi(env: Record<string, string> = {}): Promise<UiHarne
     async newContext({ width = 1280, height = 900 } = {}) {
       const context = await browser.newContext({ baseURL: server.baseUrl, viewport: { width, height } });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
-      context.setDefaultTimeout(10_000);
+      context.setDefaultTimeout(20_000); // generous: npm test runs two files at once on a shared 2-core machine
       context.on('page', (page) => watch(page, problems));
       return context;
     },
