@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { ensureUiBuilt } from './build-ui.mjs';
 import { dropStaleTestDatabases } from './drop-stale-test-databases.mjs';
 
 function testFiles(dir) {
@@ -37,6 +38,8 @@ try {
 } catch (error) {
   console.log(`# could not look for stale test databases (${error.message}); the PostgreSQL suites will say more`);
 }
+// The server serves the built web UI, and test/browser drives it: build it first when it is missing or stale.
+await ensureUiBuilt();
 if (process.env.LINKFORGE_TEST_DATABASE) process.exit(run(files, {}));
 
 const first = run(files, { LINKFORGE_TEST_DATABASE: 'sqlite' });

@@ -23,6 +23,9 @@ import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
 import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
 import { registerStatsRoutes } from './http/routes/stats-routes.js';
 import { registerImportRoutes } from './http/routes/import-routes.js';
+import { registerUiRoutes } from './http/routes/ui-routes.js';
+import { loadUiBuild } from './http/ui-assets.js';
+import { registerHtmlSecurityHeaders, SWAGGER_UI_CSP } from './http/security-headers.js';
 import { createLogging } from './logging/logger.js';
 import { requestIdOf } from './logging/request-id.js';
 import { registerMetrics } from './http/metrics-routes.js';
@@ -92,9 +95,11 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerErrorHandling(app);
   registerRequestIdHeader(app);
   if (deps.metrics) registerMetrics(app, deps.metrics, config.metrics.token);
+  registerHtmlSecurityHeaders(app);
   await registerRateLimits(app, deps.rateLimitStore);
   await app.register(swagger, openApiOptions(config.baseUrl));
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The docs page keeps Swagger UI's own policy (it needs inline styles); no request ever leaves for its online validator.
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: SWAGGER_UI_CSP, uiConfig: { validatorUrl: null } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   registerHealthRoutes(app, deps.readiness);
@@ -106,6 +111,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerAdminCleanupRoutes(app, deps);
   registerStatsRoutes(app, deps);
   registerImportRoutes(app, deps);
+  registerUiRoutes(app, loadUiBuild());
   registerRedirectRoutes(app, responder, config.redirect);
   return app;
 }

@@ -70,6 +70,7 @@ export const ERROR_CATALOGUE = {
   store_unavailable: { status: 503, title: 'Service unavailable', detail: 'The database cannot be reached right now.' },
   server_busy: { status: 503, title: 'Service unavailable', detail: 'Too many sign-ins at once; retry in a few seconds.', shedding: true },
   server_shutting_down: { status: 503, title: 'Service unavailable', detail: 'This instance is shutting down.', shedding: true },
+  ui_not_built: { status: 503, title: 'Web UI not built', detail: 'The web UI has not been built: run `npm run build:ui` (npm start does it for you).' },
 } as const satisfies Record<string, { status: number; title: string; detail: string; shedding?: true }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

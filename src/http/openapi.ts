@@ -17,7 +17,7 @@ export function openApiOptions(baseUrl: string): FastifyDynamicSwaggerOptions {
   return {
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     openapi: {
-      info: { title: 'Linkforge', version: '0.1.0', description: 'Self-hosted URL shortener API.' },
+      info: { title: 'Linkforge', version: '0.1.0', description: 'Self-hosted URL shortener API. [Back to the Linkforge web UI](/) · [Your links](/app/dashboard)' },
       servers: [{ url: baseUrl }],
       components: { securitySchemes: SECURITY_SCHEMES },
     },

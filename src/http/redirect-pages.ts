@@ -1,5 +1,6 @@
 import { ERROR_CATALOGUE, type ErrorCode } from '../core/error-codes.js';
 import { problem, PROBLEM_CONTENT_TYPE } from './problem.js';
+import { HTML_SECURITY_HEADERS } from './security-headers.js';
 
 export type RedirectFailure = 'not_found' | 'expired' | 'deleted' | 'unavailable';
 
@@ -17,8 +18,10 @@ const PAGES: Record<RedirectFailure, { code: ErrorCode; heading: string; detail?
   unavailable: { code: 'store_unavailable', heading: 'Try again in a moment', detail: 'The link cannot be looked up right now; try again shortly.' },
 };
 
+// No inline style or script: the page obeys the same Content-Security-Policy as the UI, whose stylesheet it
+// cannot rely on (its name is hashed), so it is plain HTML. Both links lead into the web UI.
 function htmlPage(heading: string, detail: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${heading} · Linkforge</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1f2933}a{color:#2250c8}</style></head><body><main><h1>${heading}</h1><p>${detail}</p><p><a href="/">Shorten a link</a></p></main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${heading} · Linkforge</title><link rel="icon" href="data:,"></head><body><main><h1>${heading}</h1><p>${detail}</p><nav aria-label="Linkforge"><ul><li><a href="/">Shorten a link</a></li><li><a href="/app/dashboard">Your links</a></li></ul></nav></main></body></html>`;
 }
 
 /** Bodies are built once: the redirect path only picks one. They contain no request data. */
@@ -34,4 +37,6 @@ export const FAILURE_RESPONSES: Record<RedirectFailure, FailureResponse> = Objec
 ) as Record<RedirectFailure, FailureResponse>;
 
 export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
+/** Sent with every failure page in HTML (the JSON bodies need only nosniff). */
+export const FAILURE_PAGE_HEADERS = HTML_SECURITY_HEADERS;
 export { PROBLEM_CONTENT_TYPE };

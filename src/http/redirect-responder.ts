@@ -8,7 +8,7 @@ import type { LinkResolver } from '../links/resolve-link.js';
 import type { RecordVisit } from '../analytics/visit-buffer.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../logging/request-id.js';
 import { prefersHtml } from './accept.js';
-import { FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type RedirectFailure } from './redirect-pages.js';
+import { FAILURE_PAGE_HEADERS, FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type RedirectFailure } from './redirect-pages.js';
 
 export interface RedirectResponderOptions {
   readonly resolver: LinkResolver;
@@ -28,6 +28,8 @@ export interface RedirectResponderOptions {
   /** One line per answer, given only when the log level is `debug` or finer: at info the responder logs nothing. */
   readonly debugLog?: (fields: { reqId: string; code: string; status: number; ms: number }, message: string) => void;
 }
+
+const NOSNIFF = { 'x-content-type-options': 'nosniff' };
 
 // One optional trailing slash: people paste `/{code}/` and it names the same link (SPEC section 4).
 const CODE_PATH = /^\/([A-Za-z0-9_-]{1,64})\/?(?:\?|$)/;
@@ -123,6 +125,7 @@ export class RedirectResponder {
     const html = prefersHtml(req.headers.accept);
     const body = html ? failure.html : failure.json;
     const headers: Record<string, string> = {
+      ...(html ? FAILURE_PAGE_HEADERS : NOSNIFF),
       'content-type': html ? HTML_CONTENT_TYPE : PROBLEM_CONTENT_TYPE,
       'content-length': String(body.length),
       'cache-control': 'no-store',

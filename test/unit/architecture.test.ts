@@ -101,6 +101,20 @@ describe('what may import what (STYLE.md)', () => {
     assert.deepEqual(importers.filter((file) => !file.startsWith(path.join('src', 'metrics') + path.sep)), []);
   });
 
+  test('web/ (the browser UI) is a client of the JSON API only: it imports nothing from outside web/ but packages, and src/ never imports web/', () => {
+    const webFiles = fs.readdirSync('web/src', { recursive: true, encoding: 'utf8' })
+      .filter((name) => /\.tsx?$/.test(name)).map((name) => path.join('web', 'src', name));
+    assert.ok(webFiles.length > 0);
+    for (const file of webFiles) {
+      const outside = importsOf(file).filter((specifier) => specifier.startsWith('node:')
+        || (specifier.startsWith('.') && path.relative('web', path.resolve(path.dirname(file), specifier)).startsWith('..')));
+      assert.deepEqual(outside, [], file);
+    }
+    for (const file of sourceFiles('src')) {
+      assert.deepEqual(importsOf(file).filter((specifier) => /(^|\/)web\//.test(specifier)), [], file);
+    }
+  });
+
   test('only config.ts reads the environment', () => {
     const readers = sourceFiles('src').filter((file) => /process\.env\b/.test(fs.readFileSync(file, 'utf8')));
     assert.deepEqual(readers, [path.join('src', 'config.ts')]);

@@ -1,0 +1,58 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError } from '../api.js';
+import { Field, FormError } from '../components/field.js';
+import { Layout } from '../components/layout.js';
+import { setSyncOutcomes } from '../flash.js';
+import { Link, navigate } from '../router.js';
+import { startSession } from '../session.js';
+import { syncAnonLinks } from '../sync.js';
+
+type Mode = 'login' | 'register';
+type Errors = { email?: string; password?: string; form?: string };
+
+/** `/app/login` and `/app/register`: the same form; afterwards the anonymous links move into the account. */
+export function AuthPage({ mode }: { mode: Mode }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const register = mode === 'register';
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const missing: Errors = {};
+    if (!email.trim()) missing.email = 'Enter your email address.';
+    if (!password) missing.password = 'Enter a password.';
+    setErrors(missing);
+    if (missing.email || missing.password) return;
+    setBusy(true);
+    try {
+      const { token, user } = await api<{ token: string; user: { email: string } }>('POST', register ? '/api/auth/register' : '/api/auth/login', { email: email.trim(), password });
+      startSession({ token, email: user.email });
+      const { outcomes, failed } = await syncAnonLinks();
+      if (outcomes.length > 0 || failed) setSyncOutcomes(failed ? [...outcomes, { shortCode: '', outcome: 'rejected', reason: failed }] : outcomes);
+      navigate('/app/dashboard');
+    } catch (caught) {
+      const field = caught instanceof ApiError ? caught.field() : undefined;
+      const message = caught instanceof ApiError ? caught.problem.detail : 'Something went wrong.';
+      setErrors(field === 'email' || field === 'password' ? { [field]: message } : { form: message });
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Layout title={register ? 'Create an account' : 'Sign in'}>
+      <form onSubmit={submit} class="card narrow" noValidate>
+        <Field id="email" label="Email" type="email" autoComplete="email" required value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)} error={errors.email} />
+        <Field id="password" label="Password" type="password" autoComplete={register ? 'new-password' : 'current-password'} required value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)} error={errors.password} hint={register ? '8 to 72 characters.' : undefined} />
+        <FormError message={errors.form} />
+        <button type="submit" disabled={busy}>{busy ? 'Please wait…' : register ? 'Create account' : 'Sign in'}</button>
+        <p class="muted">
+          {register ? <>Already registered? <Link href="/app/login">Sign in</Link></> : <>No account yet? <Link href="/app/register">Register</Link></>}
+        </p>
+      </form>
+    </Layout>
+  );
+}

@@ -1,0 +1,86 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError, type LinkJson } from '../api.js';
+import { liveAnonLinks, rememberAnonLink, type AnonLink } from '../anon-links.js';
+import { CopyButton } from '../components/copy-button.js';
+import { Countdown, useNow } from '../components/countdown.js';
+import { Field, FormError } from '../components/field.js';
+import { Layout } from '../components/layout.js';
+import { QrCode } from '../components/qr-code.js';
+import { Link } from '../router.js';
+import { currentSession } from '../session.js';
+import { ExternalUrl } from '../components/external-url.js';
+
+type Created = LinkJson & { claimToken: string };
+
+/** `/`: shorten a link anonymously; it lives ANON_TTL (8 hours) and is remembered here until then. */
+export function HomePage() {
+  const [url, setUrl] = useState('');
+  const [error, setError] = useState<{ field?: string; message: string }>();
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<Created>();
+  const now = useNow();
+  const recent = liveAnonLinks(now);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const link = await api<Created>('POST', '/api/urls/public', { url: url.trim() });
+      if (link.expiresAt) rememberAnonLink({ shortCode: link.shortCode, claimToken: link.claimToken, url: link.originalUrl, expiresAt: link.expiresAt });
+      setCreated(link);
+      setUrl('');
+    } catch (caught) {
+      const problem = caught instanceof ApiError ? caught : undefined;
+      setError({ field: problem?.field(), message: problem?.problem.detail ?? 'Something went wrong.' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Layout title="Shorten a link">
+      <p class="lead">Anonymous links last 8 hours. <Link href="/app/register">Register</Link> to keep them for good: the links made here move into your account when you sign in.</p>
+      <form onSubmit={submit} class="shorten" noValidate>
+        <Field id="url" label="Long URL" type="url" inputMode="url" autoComplete="url" required placeholder="https://example.com/a/long/path"
+          value={url} onInput={(e) => setUrl(e.currentTarget.value)} error={error?.field === 'url' ? error.message : undefined} />
+        <button type="submit" disabled={busy}>{busy ? 'Shortening…' : 'Shorten'}</button>
+        <FormError message={error && error.field !== 'url' ? error.message : undefined} />
+      </form>
+
+      {created && (
+        <section class="result card" aria-labelledby="result-heading">
+          <h2 id="result-heading">Your short link</h2>
+          <p class="short-url">
+            <a href={created.shortUrl} data-testid="short-url">{created.shortUrl}</a>
+            <CopyButton text={created.shortUrl} label="Copy link" />
+          </p>
+          <p class="muted">to <ExternalUrl url={created.originalUrl} /></p>
+          {created.expiresAt && <p><Countdown expiresAt={created.expiresAt} now={now} /></p>}
+          <QrCode url={created.shortUrl} code={created.shortCode} />
+        </section>
+      )}
+
+      <section aria-labelledby="recent-heading">
+        <h2 id="recent-heading">Your recent links</h2>
+        {recent.length === 0 ? <p class="muted">Links you shorten here appear in this list until they expire.</p> : (
+          <ul class="recent" data-testid="recent-links">
+            {recent.map((link) => <RecentLink key={link.shortCode} link={link} now={now} />)}
+          </ul>
+        )}
+        {recent.length > 0 && !currentSession() && <p><Link href="/app/login">Sign in</Link> or <Link href="/app/register">register</Link> to keep these links.</p>}
+      </section>
+    </Layout>
+  );
+}
+
+function RecentLink({ link, now }: { link: AnonLink; now: number }) {
+  const shortUrl = `${location.origin}/${link.shortCode}`;
+  return (
+    <li>
+      <a href={shortUrl}>{shortUrl}</a>
+      <span class="muted"> → <ExternalUrl url={link.url} /></span>
+      <Countdown expiresAt={link.expiresAt} now={now} />
+    </li>
+  );
+}

@@ -1,0 +1,172 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, errorText, type ApiKey, type Member, type Workspace } from '../api.js';
+import { CopyButton } from '../components/copy-button.js';
+import { Field, FormError } from '../components/field.js';
+import { Layout } from '../components/layout.js';
+import { dateTime } from '../format.js';
+
+/** `/app/workspaces`: create workspaces, manage their members and API keys. */
+export function WorkspacesPage() {
+  const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
+  const [selected, setSelected] = useState<number>();
+  const [name, setName] = useState('');
+  const [errors, setErrors] = useState<{ name?: string; form?: string }>({});
+  const load = () => api<{ workspaces: Workspace[] }>('GET', '/api/v1/workspaces').then((r) => setWorkspaces(r.workspaces), (e) => setErrors({ form: errorText(e) }));
+  useEffect(() => { load(); }, []);
+
+  const create = async (event: Event) => {
+    event.preventDefault();
+    if (!name.trim()) { setErrors({ name: 'Give the workspace a name.' }); return; }
+    try {
+      const workspace = await api<Workspace>('POST', '/api/v1/workspaces', { name: name.trim() });
+      setName(''); setErrors({});
+      await load();
+      setSelected(workspace.id);
+    } catch (caught) {
+      setErrors({ name: errorText(caught) });
+    }
+  };
+  const current = workspaces.find((w) => w.id === selected);
+
+  return (
+    <Layout title="Workspaces">
+      <FormError message={errors.form} />
+      <form onSubmit={create} class="card inline-form" noValidate>
+        <Field id="workspace-name" label="New workspace name" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} error={errors.name} />
+        <button type="submit">Create workspace</button>
+      </form>
+      <section aria-labelledby="ws-list-heading">
+        <h2 id="ws-list-heading">Your workspaces</h2>
+        <ul class="workspaces">
+          {workspaces.map((w) => (
+            <li key={w.id}>
+              <button type="button" class={w.id === selected ? '' : 'secondary'} aria-pressed={w.id === selected} onClick={() => setSelected(w.id)}>
+                <span class="ws-name">{w.name}</span>
+              </button>
+              <span class="muted"> {w.is_personal ? 'personal, ' : ''}you are {w.role}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+      {current && <WorkspaceDetail key={current.id} workspace={current} />}
+    </Layout>
+  );
+}
+
+function WorkspaceDetail({ workspace }: { workspace: Workspace }) {
+  const canManage = workspace.role === 'owner' || workspace.role === 'admin';
+  return (
+    <section class="workspace-detail" aria-labelledby="ws-heading">
+      <h2 id="ws-heading">{workspace.name}</h2>
+      <Members workspace={workspace} canManage={canManage} />
+      {canManage && <ApiKeys workspace={workspace} />}
+    </section>
+  );
+}
+
+function Members({ workspace, canManage }: { workspace: Workspace; canManage: boolean }) {
+  const [members, setMembers] = useState<Member[]>([]);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<'member' | 'admin'>('member');
+  const [errors, setErrors] = useState<{ email?: string; form?: string }>({});
+  const base = `/api/v1/workspaces/${workspace.id}/members`;
+  const load = () => api<{ members: Member[] }>('GET', base).then((r) => setMembers(r.members), (e) => setErrors({ form: errorText(e) }));
+  useEffect(() => { load(); }, [workspace.id]);
+
+  const add = async (event: Event) => {
+    event.preventDefault();
+    try {
+      await api('POST', base, { email: email.trim(), role });
+      setEmail(''); setErrors({});
+      await load();
+    } catch (caught) {
+      setErrors(caught instanceof ApiError && caught.field() === 'email' ? { email: errorText(caught) } : { form: errorText(caught) });
+    }
+  };
+  const remove = async (member: Member) => {
+    try { await api('DELETE', `${base}/${member.user_id}`); await load(); } catch (caught) { setErrors({ form: errorText(caught) }); }
+  };
+
+  return (
+    <div class="card">
+      <h3>Members</h3>
+      <FormError message={errors.form} />
+      <ul class="members">
+        {members.map((m) => (
+          <li key={m.user_id}>
+            <span class="member-email">{m.email}</span> <span class="badge">{m.role}</span>
+            {canManage && m.role !== 'owner' && <button type="button" class="secondary" onClick={() => remove(m)} aria-label={`Remove ${m.email}`}>Remove</button>}
+          </li>
+        ))}
+      </ul>
+      {canManage && !workspace.is_personal && (
+        <form onSubmit={add} class="inline-form" noValidate>
+          <Field id="member-email" label="Add a registered user by email" type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} error={errors.email} />
+          <div class="field">
+            <label for="member-role">Role</label>
+            <select id="member-role" value={role} onChange={(e) => setRole(e.currentTarget.value as 'member' | 'admin')}>
+              <option value="member">member</option>
+              <option value="admin">admin</option>
+            </select>
+          </div>
+          <button type="submit">Add member</button>
+        </form>
+      )}
+    </div>
+  );
+}
+
+function ApiKeys({ workspace }: { workspace: Workspace }) {
+  const [keys, setKeys] = useState<ApiKey[]>([]);
+  const [name, setName] = useState('');
+  const [secret, setSecret] = useState<{ name: string; key: string }>();
+  const [errors, setErrors] = useState<{ name?: string; form?: string }>({});
+  const base = `/api/v1/workspaces/${workspace.id}/api-keys`;
+  const load = () => api<{ api_keys: ApiKey[] }>('GET', base).then((r) => setKeys(r.api_keys), (e) => setErrors({ form: errorText(e) }));
+  useEffect(() => { load(); }, [workspace.id]);
+
+  const create = async (event: Event) => {
+    event.preventDefault();
+    if (!name.trim()) { setErrors({ name: 'Give the key a name.' }); return; }
+    try {
+      const created = await api<ApiKey & { key: string }>('POST', base, { name: name.trim() });
+      setSecret({ name: created.name, key: created.key });
+      setName(''); setErrors({});
+      await load();
+    } catch (caught) {
+      setErrors({ name: errorText(caught) });
+    }
+  };
+  const revoke = async (key: ApiKey) => {
+    try { await api('DELETE', `${base}/${key.id}`); await load(); } catch (caught) { setErrors({ form: errorText(caught) }); }
+  };
+
+  return (
+    <div class="card">
+      <h3>API keys</h3>
+      <FormError message={errors.form} />
+      {secret && (
+        <div class="secret" role="status">
+          <p>The key <strong>{secret.name}</strong> is shown only this once: copy it now.</p>
+          <p><code data-testid="api-key-secret">{secret.key}</code> <CopyButton text={secret.key} label="Copy key" /></p>
+          <button type="button" class="secondary" onClick={() => setSecret(undefined)}>I have copied it</button>
+        </div>
+      )}
+      {keys.length === 0 ? <p class="muted">No API keys yet.</p> : (
+        <ul class="keys">
+          {keys.map((k) => (
+            <li key={k.id}>
+              <span class="key-name">{k.name}</span> <code>{k.prefix}…</code>
+              <span class="muted small"> created {dateTime(k.created_at)}, last used {k.last_used_at ? dateTime(k.last_used_at) : 'never'}</span>
+              <button type="button" class="secondary" onClick={() => revoke(k)} aria-label={`Revoke ${k.name}`}>Revoke</button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form onSubmit={create} class="inline-form" noValidate>
+        <Field id="key-name" label="New key name" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} error={errors.name} />
+        <button type="submit">Create API key</button>
+      </form>
+    </div>
+  );
+}
