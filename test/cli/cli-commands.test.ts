@@ -1,5 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
 import { createCliBackend, oneLine, type CliBackend } from '../support/cli.js';
 import { DEFAULT_PASSWORD } from '../support/users.js';
 
@@ -148,6 +151,24 @@ describe('linkforge commands, on a database of their own', () => {
     assert.equal(stats.code, 0, stats.stderr);
     assert.match(stats.stdout, /Cleanup runs:\s+1 succeeded, 0 failed/);
     assert.match(stats.stdout, /Active links:\s+\d+/);
+  });
+
+  test('cleanup without --once runs on the schedule until SIGTERM, then exits 0', { timeout: 90_000 }, async () => {
+    const before = JSON.parse((await cli.run(['stats', '--json'])).stdout).cleanup.successfulRuns as number;
+    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/cli/main.ts'), 'cleanup'], {
+      env: { ...process.env, ...cli.env, CLEANUP_INITIAL_DELAY: '0', CLEANUP_INTERVAL: '100ms' }, stdio: ['ignore', 'ignore', 'ignore'],
+    });
+    const exited = once(child, 'exit');
+    let ran = false;
+    for (const deadline = Date.now() + 60_000; !ran && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      ran = JSON.parse((await cli.run(['stats', '--json'])).stdout).cleanup.successfulRuns > before;
+    }
+    assert.equal(child.exitCode, null, 'still running on its schedule');
+    child.kill('SIGTERM');
+    const [code] = await exited;
+    assert.ok(ran, 'a scheduled run was recorded');
+    assert.equal(code, 0);
   });
 
   test('export of a workspace that does not exist is one line and exit 1', async () => {

@@ -54,6 +54,8 @@ export async function createCliBackend(): Promise<CliBackend> {
   const env: Record<string, string> = {
     DATA_DIR: dataDir, LOG_LEVEL: 'silent', BASE_URL: 'http://sho.rt', BCRYPT_COST: '4',
     CLEANUP_ENABLED: 'false', HEALTHCHECK_ENABLED: 'false',
+    // A reaper run keeps its lock this long after it ends (10 min by default): tests run it again sooner.
+    CLEANUP_LOCK_AT_LEAST: '0',
     ...(postgres ? postgresEnv(postgres) : {}),
   };
   return {

@@ -30,10 +30,13 @@ export function registerOperationsCommands(program: Command): void {
         if (!options.once) {
           deps.cleanup.scheduler.start(log);
           console.error('linkforge: the reaper runs on its schedule; stop with Ctrl-C');
+          // The scheduler's timers do not hold the process open (the server's listener does that): this does.
+          const keepAlive = setInterval(() => {}, 2 ** 30);
           await new Promise<void>((resolve) => {
             process.once('SIGINT', resolve);
             process.once('SIGTERM', resolve);
           });
+          clearInterval(keepAlive);
           return;
         }
         const result = await deps.cleanup.reaper.run({ trigger: 'manual', log });
