@@ -27,7 +27,7 @@ import { createAccountServices, type AccountServices } from './accounts/account-
 import type { WorkspaceAccess } from './accounts/workspace-access.js';
 import type { RecordVisit } from './analytics/visit-buffer.js';
 import { KyselyAccountStore } from './storage/account-store.js';
-import { KyselyAnalyticsStore } from './storage/analytics-store.js';
+import { analyticsStoreFor } from './storage/analytics-store.js';
 import { createAnalytics, type Analytics } from './analytics/create-analytics.js';
 
 /** Readiness: whether this instance can serve what needs the database. */
@@ -172,7 +172,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     cache,
   });
   const analytics = config.analytics.enabled
-    ? createAnalytics(config.analytics, new KyselyAnalyticsStore(database.db), clock, options.logger)
+    ? createAnalytics(config.analytics, analyticsStoreFor(database), clock, options.logger)
     : undefined;
   const healthCheck = createHealthCheckJobs({
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,

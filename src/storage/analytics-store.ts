@@ -1,8 +1,29 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
-import type { AnalyticsBatch, AnalyticsStore, Visit } from '../core/analytics-ports.js';
+import type { AnalyticsBatch, AnalyticsStore } from '../core/analytics-ports.js';
 import { rollUp, type VisitTotals } from '../core/analytics-rollups.js';
+import type { OpenDatabase } from './database.js';
 import type { Database } from './schema.js';
+import type { SqliteWriter } from './sqlite-writer.js';
 import { guarded } from './store-errors.js';
+
+/** The flush's store for the open database: the writer thread's task on SQLite, SQL from this thread on PostgreSQL. */
+export function analyticsStoreFor(database: OpenDatabase): AnalyticsStore {
+  return database.embedded ? new SqliteAnalyticsStore(database.embedded.writer) : new KyselyAnalyticsStore(database.db);
+}
+
+/**
+ * On SQLite the whole batch goes to the writer thread in one message and is rolled up and written
+ * there (storage/analytics-writer-task.ts, ADR 0016): the thread that answers redirects only
+ * classifies and copies a few typed arrays.
+ */
+export class SqliteAnalyticsStore implements AnalyticsStore {
+  constructor(private readonly writer: SqliteWriter) {}
+
+  recordBatch(batch: AnalyticsBatch): Promise<void> {
+    if (batch.size === 0) return Promise.resolve();
+    return guarded(() => this.writer.task('recordAnalytics', batch));
+  }
+}
 
 // Rows per statement: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
 const ROWS_PER_STATEMENT = 1_000;
@@ -11,6 +32,13 @@ function chunks<T>(items: readonly T[]): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < items.length; i += ROWS_PER_STATEMENT) result.push(items.slice(i, i + ROWS_PER_STATEMENT));
   return result;
+}
+
+/** The positions in the batch of the visits whose link still exists. */
+function visitsOf(batch: AnalyticsBatch, existing: ReadonlySet<number>): number[] {
+  const kept: number[] = [];
+  for (let i = 0; i < batch.size; i++) if (existing.has(batch.linkIds[i]!)) kept.push(i);
+  return kept;
 }
 
 /**
@@ -30,7 +58,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
 
   constructor(private readonly db: Kysely<Database>) {}
 
-  private insertVisits(trx: Transaction<Database>, visits: readonly Visit[]): Promise<unknown> {
+  private insertVisits(trx: Transaction<Database>, batch: AnalyticsBatch, visits: readonly number[]): Promise<unknown> {
     let text = this.insertVisitsSql.get(visits.length);
     if (text === undefined) {
       const row = { link_id: 0, visited_at: 0, referrer_host: null, browser: null, os: null, device: null, visitor_class: 'human', latency_ms: 0 } as const;
@@ -39,13 +67,16 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
       this.insertVisitsSql.set(visits.length, text);
     }
     const parameters: unknown[] = [];
-    for (const v of visits) parameters.push(v.linkId, v.visitedAt, v.referrerHost, v.browser, v.os, v.device, v.visitorClass, v.latencyMs);
+    for (const i of visits) {
+      const f = batch.facts[batch.factsIndex[i]!]!;
+      parameters.push(batch.linkIds[i], batch.visitedAt[i], f.referrerHost, f.browser, f.os, f.device, f.visitorClass, batch.latencyMs[i]);
+    }
     return trx.executeQuery(CompiledQuery.raw(text, parameters));
   }
 
   recordBatch(batch: AnalyticsBatch): Promise<void> {
-    if (batch.visits.length === 0) return Promise.resolve();
-    const rollups = rollUp(batch.visits);
+    if (batch.size === 0) return Promise.resolve();
+    const rollups = rollUp(batch);
     return guarded(() => this.db.transaction().execute(async (trx) => {
       await updateGlobal(trx, rollups.total);
       const existing = new Set<number>();
@@ -53,7 +84,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         for (const id of await updateLinks(trx, part)) existing.add(id);
       }
       const kept = <T extends { linkId: number }>(rows: readonly T[]) => rows.filter((row) => existing.has(row.linkId));
-      for (const part of chunks(kept(batch.visits))) await this.insertVisits(trx, part);
+      for (const part of chunks(visitsOf(batch, existing))) await this.insertVisits(trx, batch, part);
       for (const part of chunks(kept(rollups.hourly))) {
         await trx.insertInto('link_clicks_hourly')
           .values(part.map((row) => ({ link_id: row.linkId, hour_start: row.hourStart, visitor_class: row.visitorClass, clicks: row.clicks })))
