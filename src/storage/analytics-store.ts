@@ -42,7 +42,8 @@ function visitsOf(batch: AnalyticsBatch, existing: ReadonlySet<number>): number[
 }
 
 /**
- * The flusher's write side, the same SQL on SQLite and PostgreSQL. Means are merged in SQL as
+ * The flusher's write side on PostgreSQL (plain SQL that SQLite runs too; the app's SQLite flush is
+ * the writer thread's task above, which writes the same rows the same way). Means are merged in SQL as
  * core/welford.ts `mergeIntoMean` does: μ ← μ + (Σx − n·μ)/(count + n), with every right-hand side
  * reading the row as it was before the UPDATE (both databases evaluate SET that way).
  *
