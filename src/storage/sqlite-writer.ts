@@ -65,7 +65,8 @@ export class SqliteWriter {
 
   /**
    * Runs a named task of sqlite-writer-tasks.ts on the writer thread, in one transaction with the
-   * writes queued beside it; settles once committed. `input` is copied (structured clone).
+   * writes queued beside it; settles once committed. `input` is copied (structured clone). Statement
+   * counters (`onStatement`) see it as `task <name>`: its statements run on the writer thread.
    */
   async task(task: WriterTaskName, input: unknown): Promise<void> {
     this.sent++;
