@@ -15,6 +15,10 @@
  * is awaited. The round prints the process's CPU per visit (all threads, read from
  * /proc/self/task) and the main thread's share, and checks that every visit was counted. Rounds
  * alternate between the trees (ABBA …); ANALYTICS_BENCH_ROUNDS (2) per tree.
+ *
+ * ANALYTICS_BENCH_DATABASE=postgres runs the same on a PostgreSQL database of each round's own on
+ * 127.0.0.1:5432 (dropped at its end). There the flush runs on the main thread. The PostgreSQL
+ * server's own CPU is another process and is not counted.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,6 +30,7 @@ import { envInt, loadAverage } from './support/env.js';
 const RATE = envInt('ANALYTICS_BENCH_RATE', 20_000, 200);
 const SECONDS = envInt('ANALYTICS_BENCH_SECONDS', 10, 1);
 const ROUNDS = envInt('ANALYTICS_BENCH_ROUNDS', 2, 1);
+const POSTGRES = process.env.ANALYTICS_BENCH_DATABASE === 'postgres';
 const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 interface Round { readonly total: number; readonly main: number; readonly counted: number; readonly visits: number }
@@ -37,15 +42,22 @@ async function round(root: string): Promise<void> {
   const seed = await import(path.join(root, 'bench/support/seed-links.ts'));
   const { HUMAN_AGENTS } = await import(path.join(root, 'test/fixtures/user-agents.ts'));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-bench-analytics-'));
+  const postgres = POSTGRES ? await (await import(path.join(root, 'test/support/postgres.ts'))).createTestDatabase('linkforge_bench') : undefined;
   try {
     const config = loadConfig({
       NODE_ENV: 'production', DATA_DIR: dir, BASE_URL: 'http://localhost:8080', LOG_LEVEL: 'warn',
       HEALTHCHECK_ENABLED: 'false', CLEANUP_ENABLED: 'false', ANALYTICS_ENABLED: 'true',
+      ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     });
     let state = 1;
     const random = () => (state = (state * 48_271) % 2_147_483_647) / 2_147_483_647;
-    const domain = await seed.prepareDatabase(config);
-    seed.seedDatabase(config.database.path, domain, seed.makeLinks(100_000, 7, random, () => null));
+    const links = seed.makeLinks(100_000, 7, random, () => null);
+    if (postgres) {
+      await (await createDeps(config, {})).close(); // runs the migrations
+      await seed.seedPostgres(postgres.url, (await import(path.join(root, 'src/core/link.ts'))).DEFAULT_DOMAIN, links);
+    } else {
+      seed.seedDatabase(config.database.path, await seed.prepareDatabase(config), links);
+    }
     const deps = await createDeps(config, {});
     deps.analytics.flusher.start();
     const ids = (await deps.database.db.selectFrom('links').select('id').execute()).map((row: { id: number }) => Number(row.id));
@@ -75,6 +87,7 @@ async function round(root: string): Promise<void> {
     console.log(JSON.stringify(result));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+    await postgres?.drop();
   }
 }
 
@@ -99,7 +112,7 @@ const median = (values: number[]) => {
 
 async function main(): Promise<void> {
   const trees = [HERE, ...process.argv.slice(2).map((tree) => path.resolve(tree))];
-  console.log(`analytics flush bench: ${RATE}/s for ${SECONDS} s per round, ${ROUNDS} rounds per tree, node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAverage()}`);
+  console.log(`analytics flush bench on ${POSTGRES ? 'PostgreSQL' : 'SQLite'}: ${RATE}/s for ${SECONDS} s per round, ${ROUNDS} rounds per tree, node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAverage()}`);
   const results = new Map<string, Round[]>(trees.map((tree) => [tree, []]));
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0 ? trees : [...trees].reverse();
