@@ -47,7 +47,7 @@ async function round(root: string): Promise<void> {
     const config = loadConfig({
       NODE_ENV: 'production', DATA_DIR: dir, BASE_URL: 'http://localhost:8080', LOG_LEVEL: 'warn',
       HEALTHCHECK_ENABLED: 'false', CLEANUP_ENABLED: 'false', ANALYTICS_ENABLED: 'true',
-      ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+      ...(postgres ? { DATABASE_URL: postgres.url, JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123' } : {}),
     });
     let state = 1;
     const random = () => (state = (state * 48_271) % 2_147_483_647) / 2_147_483_647;
