@@ -9,7 +9,7 @@
  * 127.0.0.1, dropped at the end), migrated and served by the real app on 127.0.0.1 (in this
  * process, over a real socket). STATS_BENCH_LINKS links are stored in one user's workspace, then
  * STATS_BENCH_VISITS visits over the last 60 days are written through the write side's own path,
- * `KyselyAnalyticsStore.recordBatch`, in batches of 1,000 (as the flusher does): counters, raw
+ * `AnalyticsStore.recordBatch` (analyticsStoreFor: the writer thread's task on SQLite), in batches of 1,000 (as the flusher does): counters, raw
  * visit rows, hourly and daily roll-ups, the global row. Visits are skewed (link i gets a share
  * falling like a cube root), classed 80 % human, 15 % bot, 5 % preview, from a few dozen
  * referrers (30 % none), browsers, OSes and devices. PostgreSQL is ANALYZEd afterwards, as its
@@ -33,7 +33,8 @@ import { loadConfig } from '../src/config.js';
 import type { Visit, VisitorClass } from '../src/core/analytics-ports.js';
 import { DEFAULT_DOMAIN } from '../src/core/link.js';
 import { createDeps, type Composition } from '../src/deps.js';
-import { KyselyAnalyticsStore } from '../src/storage/analytics-store.js';
+import { batchOfVisits } from '../src/core/analytics-batch.js';
+import { analyticsStoreFor } from '../src/storage/analytics-store.js';
 import { createTestDatabase } from '../test/support/postgres.js';
 import { atCleanUp, makeTempDir, runBench } from './support/children.js';
 import { envInt, envList, loadAverage } from './support/env.js';
@@ -130,12 +131,12 @@ async function seedLinks(target: Target): Promise<number[]> {
 }
 
 async function seedVisits(target: Target, linkIds: readonly number[]): Promise<number> {
-  const store = new KyselyAnalyticsStore(target.deps.database.db);
+  const store = analyticsStoreFor(target.deps.database);
   const random = seededRandom(SEED);
   const now = Date.now();
   const started = performance.now();
   for (let done = 0; done < VISITS; done += BATCH) {
-    await store.recordBatch({ visits: visitBatch(random, linkIds, now, Math.min(BATCH, VISITS - done)) });
+    await store.recordBatch(batchOfVisits(visitBatch(random, linkIds, now, Math.min(BATCH, VISITS - done))));
   }
   const seconds = (performance.now() - started) / 1000;
   if (target.deps.database.dialect === 'postgres') await sql`analyze`.execute(target.deps.database.db);
@@ -187,7 +188,7 @@ async function benchDatabase(database: 'sqlite' | 'postgres'): Promise<void> {
   try {
     const linkIds = await seedLinks(target);
     const seconds = await seedVisits(target, linkIds);
-    console.log(`seeded ${fmtInt(VISITS)} visits over ${fmtInt(LINKS)} links through KyselyAnalyticsStore.recordBatch (the flusher's store path), batches of ${BATCH}: ${seconds.toFixed(1)} s (${fmtInt(VISITS / seconds)} visits/s)`);
+    console.log(`seeded ${fmtInt(VISITS)} visits over ${fmtInt(LINKS)} links through AnalyticsStore.recordBatch (the flusher's store path), batches of ${BATCH}: ${seconds.toFixed(1)} s (${fmtInt(VISITS / seconds)} visits/s)`);
     console.log(`rows: ${await rowCounts(target)}`);
     const to = new Date(Math.ceil(Date.now() / DAY) * DAY);
     const from = new Date(to.getTime() - 30 * DAY);

@@ -29,7 +29,7 @@ import { createAccountServices, type AccountServices } from './accounts/account-
 import type { WorkspaceAccess } from './accounts/workspace-access.js';
 import type { RecordVisit } from './analytics/visit-buffer.js';
 import { KyselyAccountStore } from './storage/account-store.js';
-import { KyselyAnalyticsStore } from './storage/analytics-store.js';
+import { analyticsStoreFor } from './storage/analytics-store.js';
 import { createAnalytics, type Analytics } from './analytics/create-analytics.js';
 import type { HttpMetrics } from './core/metrics-ports.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
@@ -187,7 +187,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     metrics,
   });
   const analytics = config.analytics.enabled
-    ? createAnalytics(config.analytics, new KyselyAnalyticsStore(database.db), clock, options.logger)
+    ? createAnalytics(config.analytics, analyticsStoreFor(database), clock, options.logger)
     : undefined;
   const healthCheck = createHealthCheckJobs({
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,

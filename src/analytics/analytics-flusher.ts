@@ -1,5 +1,5 @@
-import type { AnalyticsStore, Visit } from '../core/analytics-ports.js';
-import { classifyVisit } from './classify-visit.js';
+import type { AnalyticsStore } from '../core/analytics-ports.js';
+import { classifiedBatch } from './visit-batch.js';
 import type { RawVisit, VisitBuffer } from './visit-buffer.js';
 
 export interface AnalyticsFlusherOptions {
@@ -12,19 +12,16 @@ export interface AnalyticsFlusherOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-function visitOf(raw: RawVisit): Visit {
-  return { linkId: raw.linkId, visitedAt: raw.visitedAt, latencyMs: raw.latencyMs, ...classifyVisit(raw.userAgent, raw.referer) };
-}
-
 /**
  * Writes the buffered visits in one `recordBatch` every interval, or sooner when `maxEvents` wait.
- * One flush at a time. A failed flush keeps its visits and the next one writes them with the new
- * ones; they still count against the buffer's bound. `stop` writes what is left.
+ * One flush at a time. A failed flush keeps its events (raw: classifying again is a cache hit) and
+ * the next one writes them with the new ones; they still count against the buffer's bound. `stop`
+ * writes what is left.
  */
 export class AnalyticsFlusher {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private retry: Visit[] = [];
+  private retry: RawVisit[] = [];
   private stopped = false;
 
   constructor(private readonly options: AnalyticsFlusherOptions) {
@@ -52,12 +49,12 @@ export class AnalyticsFlusher {
 
   private async run(): Promise<unknown> {
     const { buffer, store } = this.options;
-    const visits = this.retry.concat(buffer.take().map(visitOf));
+    const visits = this.retry.length === 0 ? buffer.take() : this.retry.concat(buffer.take());
     if (visits.length === 0) return undefined;
     let done: () => void = () => {};
     this.running = new Promise((resolve) => { done = resolve; });
     try {
-      await store.recordBatch({ visits });
+      await store.recordBatch(classifiedBatch(visits));
       this.retry = [];
       buffer.release(visits.length);
       return undefined;

@@ -25,11 +25,20 @@ export interface Visit extends VisitFacts {
 }
 
 /**
- * Everything one flush writes, in one transaction: the classified visits of the interval. A
- * redirect whose event did not fit in the buffer is not here; the recorder counts those drops.
+ * Everything one flush writes, in one transaction: the classified visits of the interval, column by
+ * column. The facts of each distinct visitor (User-Agent and Referer) are in `facts` once; a visit
+ * is numbers only, so a batch crosses to the SQLite writer thread as a few typed arrays and a short
+ * list, and rolls up without building a string per visit. A redirect whose event did not fit in
+ * the buffer is not here; the recorder counts those drops.
  */
 export interface AnalyticsBatch {
-  readonly visits: readonly Visit[];
+  readonly size: number;
+  readonly linkIds: Float64Array;
+  readonly visitedAt: Float64Array;
+  readonly latencyMs: Float64Array;
+  /** The index in `facts` of each visit's facts. */
+  readonly factsIndex: Uint32Array;
+  readonly facts: readonly VisitFacts[];
 }
 
 /**

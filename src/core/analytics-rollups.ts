@@ -1,4 +1,4 @@
-import type { BreakdownDimension, Visit, VisitorClass } from './analytics-ports.js';
+import type { AnalyticsBatch, BreakdownDimension, VisitFacts, VisitorClass } from './analytics-ports.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -42,10 +42,10 @@ export interface BatchRollups {
 
 const emptyTotals = (): VisitTotals => ({ count: 0, latencySum: 0, human: 0, bot: 0, preview: 0 });
 
-function add(totals: VisitTotals, visit: Visit): void {
+function add(totals: VisitTotals, latencyMs: number, visitorClass: VisitorClass): void {
   totals.count += 1;
-  totals.latencySum += visit.latencyMs;
-  totals[visit.visitorClass] += 1;
+  totals.latencySum += latencyMs;
+  totals[visitorClass] += 1;
 }
 
 /** UTC buckets: epoch milliseconds are UTC, so flooring to a multiple gives the UTC hour or day. */
@@ -56,39 +56,53 @@ export const dayStartOf = (time: number) => Math.floor(time / DAY_MS) * DAY_MS;
  * Sums a batch. An unknown value of a dimension (null) adds no breakdown row: a day's clicks of
  * unknown referrer are its clicks (the hourly roll-up) less the sum of its known referrers.
  */
-export function rollUp(visits: readonly Visit[]): BatchRollups {
+export function rollUp(batch: AnalyticsBatch): BatchRollups {
   const total = emptyTotals();
   const perLink = new Map<number, VisitTotals>();
-  // Visits of one link, hour and set of facts count together first: one key per visit, and the
-  // hourly and daily rows are built once per group rather than once per visit.
-  const groups = new Map<string, { visit: Visit; clicks: number }>();
-  for (const visit of visits) {
-    add(total, visit);
-    let link = perLink.get(visit.linkId);
-    if (!link) perLink.set(visit.linkId, (link = emptyTotals()));
-    add(link, visit);
-    const key = `${visit.linkId}|${hourStartOf(visit.visitedAt)}|${visit.visitorClass}|${visit.referrerHost}|${visit.browser}|${visit.os}|${visit.device}`;
-    const group = groups.get(key);
-    if (group) group.clicks += 1;
-    else groups.set(key, { visit, clicks: 1 });
+  // Visits of one link, hour and facts count together first, under a number (hour · |facts| +
+  // facts index): no string per visit, and the hourly and daily rows are built once per group.
+  const groupsByLink = new Map<number, Map<number, number>>();
+  const factCount = batch.facts.length;
+  for (let i = 0; i < batch.size; i++) {
+    const linkId = batch.linkIds[i]!;
+    const factsIndex = batch.factsIndex[i]!;
+    const { visitorClass } = batch.facts[factsIndex]!;
+    const latencyMs = batch.latencyMs[i]!;
+    add(total, latencyMs, visitorClass);
+    let link = perLink.get(linkId);
+    let groups = groupsByLink.get(linkId);
+    if (!link || !groups) {
+      perLink.set(linkId, (link = emptyTotals()));
+      groupsByLink.set(linkId, (groups = new Map()));
+    }
+    add(link, latencyMs, visitorClass);
+    const key = Math.floor(batch.visitedAt[i]! / HOUR_MS) * factCount + factsIndex;
+    groups.set(key, (groups.get(key) ?? 0) + 1);
   }
   const hourly = new Map<string, HourlyClicks>();
   const daily = new Map<string, DailyBreakdown>();
-  for (const { visit, clicks } of groups.values()) {
-    const hourStart = hourStartOf(visit.visitedAt);
-    const hourKey = `${visit.linkId} ${hourStart} ${visit.visitorClass}`;
-    const hour = hourly.get(hourKey);
-    if (hour) hour.clicks += clicks;
-    else hourly.set(hourKey, { linkId: visit.linkId, hourStart, visitorClass: visit.visitorClass, clicks });
-    const dayStart = dayStartOf(visit.visitedAt);
-    const values: [BreakdownDimension, string | null][] = [['referrer', visit.referrerHost], ['browser', visit.browser], ['os', visit.os], ['device', visit.device]];
-    for (const [dimension, value] of values) {
-      if (value === null) continue;
-      const key = `${visit.linkId} ${dayStart} ${dimension} ${visit.visitorClass} ${value}`;
-      const row = daily.get(key);
-      if (row) row.clicks += clicks;
-      else daily.set(key, { linkId: visit.linkId, dayStart, dimension, value, visitorClass: visit.visitorClass, clicks });
+  for (const [linkId, groups] of groupsByLink) {
+    for (const [key, clicks] of groups) {
+      const hour = Math.floor(key / factCount);
+      addGroup(hourly, daily, linkId, hour * HOUR_MS, batch.facts[key - hour * factCount]!, clicks);
     }
   }
   return { total, perLink, hourly: [...hourly.values()], daily: [...daily.values()] };
+}
+
+function addGroup(hourly: Map<string, HourlyClicks>, daily: Map<string, DailyBreakdown>, linkId: number, hourStart: number, facts: VisitFacts, clicks: number): void {
+  const { visitorClass } = facts;
+  const hourKey = `${linkId} ${hourStart} ${visitorClass}`;
+  const hour = hourly.get(hourKey);
+  if (hour) hour.clicks += clicks;
+  else hourly.set(hourKey, { linkId, hourStart, visitorClass, clicks });
+  const dayStart = dayStartOf(hourStart);
+  const values: [BreakdownDimension, string | null][] = [['referrer', facts.referrerHost], ['browser', facts.browser], ['os', facts.os], ['device', facts.device]];
+  for (const [dimension, value] of values) {
+    if (value === null) continue;
+    const key = `${linkId} ${dayStart} ${dimension} ${visitorClass} ${value}`;
+    const row = daily.get(key);
+    if (row) row.clicks += clicks;
+    else daily.set(key, { linkId, dayStart, dimension, value, visitorClass, clicks });
+  }
 }

@@ -79,7 +79,11 @@ export interface ReaperStore {
    * their raw visits in the same transaction. Their roll-ups stay, like the archived counters.
    */
   purgeBatch(request: PurgeBatchRequest): Promise<PurgeBatchResult>;
-  /** Deletes at most `limit` raw visit rows older than `before`, oldest first; answers how many. */
+  /**
+   * Deletes raw visit rows older than `before` among the `limit` first in insertion order; answers
+   * how many. Rows are inserted in time order to within a flush's delay, so this is oldest first
+   * without an index on time, and a batch that deletes fewer than `limit` means none older wait.
+   */
   deleteVisitsBatch(request: VisitsBatchRequest): Promise<number>;
   /** Releases what the store holds of its own (a worker thread), after the last batch. */
   close?(): Promise<void>;
@@ -91,6 +95,8 @@ export interface CleanupRunTotals {
   readonly markedExpired: number;
   readonly purged: number;
   readonly archived: number;
+  /** Raw visit rows deleted for being older than VISITS_RETENTION. */
+  readonly visitsDeleted: number;
   readonly batches: number;
   readonly lastBatchSize: number;
 }
@@ -108,6 +114,7 @@ export interface CleanupRunSummary {
   readonly totalPurged: number;
   readonly totalMarkedExpired: number;
   readonly totalArchived: number;
+  readonly totalVisitsDeleted: number;
   /** Mean duration of the successful runs; null before the first one. */
   readonly averageDurationMs: number | null;
   /** The most recently started run that has finished, if any. */

@@ -17,6 +17,8 @@ export interface CleanupStats {
   readonly isRunning: boolean;
   readonly totalMarkedExpired: number;
   readonly totalArchived: number;
+  /** Raw visits deleted by VISITS_RETENTION, over all runs. */
+  readonly totalVisitsDeleted: number;
 }
 
 export interface CleanupStatsDeps {
@@ -37,5 +39,6 @@ export async function getCleanupStats(deps: CleanupStatsDeps): Promise<CleanupSt
     isRunning,
     totalMarkedExpired: summary.totalMarkedExpired,
     totalArchived: summary.totalArchived,
+    totalVisitsDeleted: summary.totalVisitsDeleted,
   };
 }

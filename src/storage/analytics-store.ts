@@ -1,8 +1,29 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
-import type { AnalyticsBatch, AnalyticsStore, Visit } from '../core/analytics-ports.js';
+import type { AnalyticsBatch, AnalyticsStore } from '../core/analytics-ports.js';
 import { rollUp, type VisitTotals } from '../core/analytics-rollups.js';
+import type { OpenDatabase } from './database.js';
 import type { Database } from './schema.js';
+import type { SqliteWriter } from './sqlite-writer.js';
 import { guarded } from './store-errors.js';
+
+/** The flush's store for the open database: the writer thread's task on SQLite, SQL from this thread on PostgreSQL. */
+export function analyticsStoreFor(database: OpenDatabase): AnalyticsStore {
+  return database.embedded ? new SqliteAnalyticsStore(database.embedded.writer) : new KyselyAnalyticsStore(database.db);
+}
+
+/**
+ * On SQLite the whole batch goes to the writer thread in one message and is rolled up and written
+ * there (storage/analytics-writer-task.ts, ADR 0016): the thread that answers redirects only
+ * classifies and copies a few typed arrays.
+ */
+export class SqliteAnalyticsStore implements AnalyticsStore {
+  constructor(private readonly writer: SqliteWriter) {}
+
+  recordBatch(batch: AnalyticsBatch): Promise<void> {
+    if (batch.size === 0) return Promise.resolve();
+    return guarded(() => this.writer.task('recordAnalytics', batch));
+  }
+}
 
 // Rows per statement: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
 const ROWS_PER_STATEMENT = 1_000;
@@ -13,8 +34,16 @@ function chunks<T>(items: readonly T[]): T[][] {
   return result;
 }
 
+/** The positions in the batch of the visits whose link still exists. */
+function visitsOf(batch: AnalyticsBatch, existing: ReadonlySet<number>): number[] {
+  const kept: number[] = [];
+  for (let i = 0; i < batch.size; i++) if (existing.has(batch.linkIds[i]!)) kept.push(i);
+  return kept;
+}
+
 /**
- * The flusher's write side, the same SQL on SQLite and PostgreSQL. Means are merged in SQL as
+ * The flusher's write side on PostgreSQL (plain SQL that SQLite runs too; the app's SQLite flush is
+ * the writer thread's task above, which writes the same rows the same way). Means are merged in SQL as
  * core/welford.ts `mergeIntoMean` does: μ ← μ + (Σx − n·μ)/(count + n), with every right-hand side
  * reading the row as it was before the UPDATE (both databases evaluate SET that way).
  *
@@ -25,27 +54,46 @@ function chunks<T>(items: readonly T[]): T[][] {
  * skipped. A soft-deleted link still has its row and keeps the clicks it had while live.
  */
 export class KyselyAnalyticsStore implements AnalyticsStore {
-  /** The visits INSERT for n rows, compiled once per n: building it per flush cost more than the rows. */
-  private readonly insertVisitsSql = new Map<number, string>();
+  /** Each multi-row INSERT compiled once per table and row count: building them per flush cost more than the rows. */
+  private readonly compiled = new Map<string, string>();
 
   constructor(private readonly db: Kysely<Database>) {}
 
-  private insertVisits(trx: Transaction<Database>, visits: readonly Visit[]): Promise<unknown> {
-    let text = this.insertVisitsSql.get(visits.length);
+  /** `compile` builds the statement for `rows` rows; `parameters` are theirs, row after row in its column order. */
+  private insertRows(trx: Transaction<Database>, table: string, rows: number, compile: (rows: number) => string, parameters: unknown[]): Promise<unknown> {
+    const key = `${table} ${rows}`;
+    let text = this.compiled.get(key);
     if (text === undefined) {
-      const row = { link_id: 0, visited_at: 0, referrer_host: null, browser: null, os: null, device: null, visitor_class: 'human', latency_ms: 0 } as const;
-      text = this.db.insertInto('visits').values(visits.map(() => row)).compile().sql;
-      if (this.insertVisitsSql.size >= 64) this.insertVisitsSql.clear(); // flushes smaller than a chunk vary in size
-      this.insertVisitsSql.set(visits.length, text);
+      text = compile(rows);
+      if (this.compiled.size >= 192) this.compiled.clear(); // the last chunk of each table varies in size
+      this.compiled.set(key, text);
     }
-    const parameters: unknown[] = [];
-    for (const v of visits) parameters.push(v.linkId, v.visitedAt, v.referrerHost, v.browser, v.os, v.device, v.visitorClass, v.latencyMs);
     return trx.executeQuery(CompiledQuery.raw(text, parameters));
   }
 
+  private readonly visitsSql = (rows: number) => {
+    const row = { link_id: 0, visited_at: 0, referrer_host: null, browser: null, os: null, device: null, visitor_class: 'human', latency_ms: 0 } as const;
+    return this.db.insertInto('visits').values(Array(rows).fill(row)).compile().sql;
+  };
+
+  private readonly hourlySql = (rows: number) => {
+    const row = { link_id: 0, hour_start: 0, visitor_class: 'human', clicks: 0 } as const;
+    return this.db.insertInto('link_clicks_hourly').values(Array(rows).fill(row))
+      .onConflict((oc) => oc.columns(['link_id', 'hour_start', 'visitor_class']).doUpdateSet({ clicks: sql`link_clicks_hourly.clicks + excluded.clicks` }))
+      .compile().sql;
+  };
+
+  private readonly dailySql = (rows: number) => {
+    const row = { link_id: 0, day_start: 0, dimension: 'referrer', value: '', visitor_class: 'human', clicks: 0 } as const;
+    return this.db.insertInto('link_breakdown_daily').values(Array(rows).fill(row))
+      .onConflict((oc) => oc.columns(['link_id', 'day_start', 'dimension', 'value', 'visitor_class'])
+        .doUpdateSet({ clicks: sql`link_breakdown_daily.clicks + excluded.clicks` }))
+      .compile().sql;
+  };
+
   recordBatch(batch: AnalyticsBatch): Promise<void> {
-    if (batch.visits.length === 0) return Promise.resolve();
-    const rollups = rollUp(batch.visits);
+    if (batch.size === 0) return Promise.resolve();
+    const rollups = rollUp(batch);
     return guarded(() => this.db.transaction().execute(async (trx) => {
       await updateGlobal(trx, rollups.total);
       const existing = new Set<number>();
@@ -53,22 +101,23 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         for (const id of await updateLinks(trx, part)) existing.add(id);
       }
       const kept = <T extends { linkId: number }>(rows: readonly T[]) => rows.filter((row) => existing.has(row.linkId));
-      for (const part of chunks(kept(batch.visits))) await this.insertVisits(trx, part);
+      for (const part of chunks(visitsOf(batch, existing))) {
+        const parameters: unknown[] = [];
+        for (const i of part) {
+          const f = batch.facts[batch.factsIndex[i]!]!;
+          parameters.push(batch.linkIds[i], batch.visitedAt[i], f.referrerHost, f.browser, f.os, f.device, f.visitorClass, batch.latencyMs[i]);
+        }
+        await this.insertRows(trx, 'visits', part.length, this.visitsSql, parameters);
+      }
       for (const part of chunks(kept(rollups.hourly))) {
-        await trx.insertInto('link_clicks_hourly')
-          .values(part.map((row) => ({ link_id: row.linkId, hour_start: row.hourStart, visitor_class: row.visitorClass, clicks: row.clicks })))
-          .onConflict((oc) => oc.columns(['link_id', 'hour_start', 'visitor_class'])
-            .doUpdateSet({ clicks: sql`link_clicks_hourly.clicks + excluded.clicks` }))
-          .execute();
+        const parameters: unknown[] = [];
+        for (const row of part) parameters.push(row.linkId, row.hourStart, row.visitorClass, row.clicks);
+        await this.insertRows(trx, 'hourly', part.length, this.hourlySql, parameters);
       }
       for (const part of chunks(kept(rollups.daily))) {
-        await trx.insertInto('link_breakdown_daily')
-          .values(part.map((row) => ({
-            link_id: row.linkId, day_start: row.dayStart, dimension: row.dimension, value: row.value, visitor_class: row.visitorClass, clicks: row.clicks,
-          })))
-          .onConflict((oc) => oc.columns(['link_id', 'day_start', 'dimension', 'value', 'visitor_class'])
-            .doUpdateSet({ clicks: sql`link_breakdown_daily.clicks + excluded.clicks` }))
-          .execute();
+        const parameters: unknown[] = [];
+        for (const row of part) parameters.push(row.linkId, row.dayStart, row.dimension, row.value, row.visitorClass, row.clicks);
+        await this.insertRows(trx, 'daily', part.length, this.dailySql, parameters);
       }
     }));
   }

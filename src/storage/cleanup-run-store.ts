@@ -19,6 +19,7 @@ export class KyselyCleanupRunStore implements CleanupRunStore {
         marked_expired: 0,
         purged: 0,
         archived: 0,
+        visits_deleted: 0,
         batches: 0,
         last_batch_size: 0,
         duration_ms: null,
@@ -37,6 +38,7 @@ export class KyselyCleanupRunStore implements CleanupRunStore {
         marked_expired: run.markedExpired,
         purged: run.purged,
         archived: run.archived,
+        visits_deleted: run.visitsDeleted,
         batches: run.batches,
         last_batch_size: run.lastBatchSize,
         error: run.error,
@@ -76,6 +78,7 @@ export class KyselyCleanupRunStore implements CleanupRunStore {
           eb.fn.sum('purged').as('purged'),
           eb.fn.sum('marked_expired').as('marked_expired'),
           eb.fn.sum('archived').as('archived'),
+          eb.fn.sum('visits_deleted').as('visits_deleted'),
           eb.fn.avg(eb.case().when('status', '=', 'succeeded').then(eb.ref('duration_ms')).end()).as('average_ms'),
         ])
         .executeTakeFirstOrThrow();
@@ -91,6 +94,7 @@ export class KyselyCleanupRunStore implements CleanupRunStore {
         totalPurged: count(totals.purged),
         totalMarkedExpired: count(totals.marked_expired),
         totalArchived: count(totals.archived),
+        totalVisitsDeleted: count(totals.visits_deleted),
         averageDurationMs: totals.average_ms === null || totals.average_ms === undefined ? null : Number(totals.average_ms),
         lastFinished: last && { finishedAt: Number(last.finished_at), lastBatchSize: Number(last.last_batch_size) },
       };

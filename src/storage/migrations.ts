@@ -265,6 +265,23 @@ const analytics: Migration = {
   },
 };
 
+/**
+ * `cleanup_runs.visits_deleted`: the reaper's retention of raw visits (issue 9 item 4) had no column.
+ * The health check picks active links whose last check is oldest first (never checked first): an
+ * index in that order, so a pick reads a few index entries instead of sorting every active link.
+ * SQLite puts NULLs first in ascending order already; PostgreSQL is told to. Retention deletes
+ * visits by id now (reaper-store.ts, ADR 0016), so the index on visits.visited_at goes: each visit
+ * row wrote it on the flush's hot loop.
+ */
+const cleanupVisitsAndCheckOrder = (dialect: Dialect): Migration => ({
+  async up(db: Db) {
+    await db.schema.alterTable('cleanup_runs').addColumn('visits_deleted', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+    const order = dialect === 'postgres' ? sql`status, last_checked_at nulls first, id` : sql`status, last_checked_at, id`;
+    await db.schema.createIndex('links_health_check_idx').on('links').expression(order).execute();
+    await db.schema.dropIndex('visits_visited_at_idx').execute();
+  },
+});
+
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return {
     '001_initial_schema': initialSchema(dialect),
@@ -273,6 +290,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '004_client_side_route_fragments': clientSideRouteFragments,
     '005_lean_link_indexes': leanLinkIndexes,
     '006_analytics': analytics,
+    '007_cleanup_visits_and_check_order': cleanupVisitsAndCheckOrder(dialect),
   };
 }
 

@@ -131,12 +131,15 @@ export class KyselyReaperStore implements ReaperStore {
     }));
   }
 
-  /** Raw visits past VISITS_RETENTION, by the index on visited_at; counters and roll-ups are other tables. */
+  /**
+   * Raw visits past VISITS_RETENTION among the first `limit` by id (the primary key; no index on
+   * time is kept for this, ADR 0016); counters and roll-ups are other tables.
+   */
   deleteVisitsBatch(request: VisitsBatchRequest): Promise<number> {
     const { before, limit, beforeCommit } = request;
     return guarded(() => this.db.transaction().execute(async (trx) => {
-      const oldest = trx.selectFrom('visits').select('visits.id').where('visits.visited_at', '<', before).orderBy('visits.visited_at').limit(limit);
-      const deleted = await trx.deleteFrom('visits').where('visits.id', 'in', oldest).executeTakeFirst();
+      const first = trx.selectFrom('visits').select('visits.id').orderBy('visits.id').limit(limit);
+      const deleted = await trx.deleteFrom('visits').where('visits.id', 'in', first).where('visits.visited_at', '<', before).executeTakeFirst();
       const rows = Number(deleted.numDeletedRows);
       await beforeCommit?.(rows);
       return rows;

@@ -90,6 +90,7 @@ export interface CleanupRunRow {
   archived: number;
   batches: number;
   last_batch_size: number;
+  visits_deleted: Generated<number>;
   duration_ms: number | null;
   error: string | null;
 }

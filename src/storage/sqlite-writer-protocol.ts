@@ -25,13 +25,22 @@ export interface WriterSettings {
 }
 
 /**
- * `write` is one autocommit statement; `begin` opens a session (an interactive transaction) whose
+ * Work the writer thread does itself, named here and defined in sqlite-writer-tasks.ts: a task
+ * gets its input by structured clone and runs its own prepared statements, so a write of
+ * thousands of rows is one message, not one per statement.
+ */
+export type WriterTaskName = 'recordAnalytics';
+
+/**
+ * `write` is one autocommit statement; `task` is one named task (committed like a write, inside a
+ * savepoint so that its failure undoes only itself); `begin` opens a session (an interactive transaction) whose
  * statements follow as `execute`, ended by `commit` or `rollback`. Every request carries its own
  * `id`, answered by exactly one reply. Writes and commits are answered only after the COMMIT that
  * made them durable.
  */
 export type ToWriter =
   | { readonly type: 'write'; readonly id: number; readonly statement: WriteStatement; readonly deadline: number }
+  | { readonly type: 'task'; readonly id: number; readonly task: WriterTaskName; readonly input: unknown; readonly deadline: number }
   | { readonly type: 'begin'; readonly id: number; readonly deadline: number }
   | { readonly type: 'execute'; readonly id: number; readonly session: number; readonly statement: WriteStatement }
   | { readonly type: 'commit'; readonly id: number; readonly session: number }

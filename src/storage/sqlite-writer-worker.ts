@@ -6,10 +6,12 @@ import { SqliteFileIdentity } from './sqlite-file-identity.js';
 import {
   serializeError, type FromWriter, type StatementResult, type ToWriter, type WriteStatement, type WriterSettings,
 } from './sqlite-writer-protocol.js';
+import { WRITER_TASKS } from './sqlite-writer-tasks.js';
 
 /**
  * The one thread that writes to the embedded database (SPEC section 9). Every write of the app,
- * the reaper and later the analytics flusher arrives here as a message, so a write lock held by
+ * the reaper and the analytics flusher arrives here as a message (a statement, a session of
+ * statements, or a named task of sqlite-writer-tasks.ts), so a write lock held by
  * another process, a page write or an fsync blocks this thread, never the event loop that answers
  * redirects.
  *
@@ -39,7 +41,7 @@ const statements = new Map<string, SQLite.Statement>();
 const GROUP_MAX_JOBS = 1000;
 const GROUP_MAX_MS = 50;
 
-type Job = Extract<ToWriter, { type: 'write' | 'begin' }>;
+type Job = Extract<ToWriter, { type: 'write' | 'task' | 'begin' }>;
 type SessionMessage = Extract<ToWriter, { type: 'execute' | 'commit' | 'rollback' }>;
 
 const queue: Job[] = [];
@@ -77,6 +79,7 @@ function run({ sql, parameters }: WriteStatement): StatementResult {
 port.on('message', (message: ToWriter) => {
   switch (message.type) {
     case 'write':
+    case 'task':
     case 'begin':
       queue.push(message);
       break;
@@ -155,7 +158,9 @@ async function runGroup(): Promise<void> {
       fail(job.id, busyError());
       continue;
     }
-    fatal = job.type === 'write' ? runWrite(job, waitingForCommit) : await runSession(job, waitingForCommit);
+    if (job.type === 'write') fatal = runWrite(job, waitingForCommit);
+    else if (job.type === 'task') fatal = runTask(job, waitingForCommit);
+    else fatal = await runSession(job, waitingForCommit);
   }
   finishGroup(waitingForCommit, fatal);
 }
@@ -171,6 +176,32 @@ function runWrite(job: Extract<Job, { type: 'write' }>, waitingForCommit: number
     fail(job.id, error);
     // Disk full, I/O errors and the like roll back the whole transaction, not just the statement.
     return db.inTransaction ? undefined : error;
+  }
+}
+
+/** Runs one task in a savepoint of the group: a task that fails leaves no row behind and its neighbours alone. */
+function runTask(job: Extract<Job, { type: 'task' }>, waitingForCommit: number[]): unknown {
+  try {
+    db.exec('SAVEPOINT task');
+  } catch (error) {
+    fail(job.id, error);
+    return db.inTransaction ? undefined : error;
+  }
+  try {
+    WRITER_TASKS[job.task](db, job.input);
+    db.exec('RELEASE task');
+    waitingForCommit.push(job.id);
+    pendingResults.set(job.id, { rows: [] });
+    return undefined;
+  } catch (error) {
+    fail(job.id, error);
+    if (!db.inTransaction) return error;
+    try {
+      db.exec('ROLLBACK TO task; RELEASE task');
+      return undefined;
+    } catch (rollbackError) {
+      return rollbackError;
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import {
-  deserializeError, type FromWriter, type StatementResult, type ToWriter, type WriteStatement, type WriterSettings,
+  deserializeError, type FromWriter, type StatementResult, type ToWriter, type WriterTaskName, type WriteStatement, type WriterSettings,
 } from './sqlite-writer-protocol.js';
 
 interface Pending {
@@ -66,6 +66,17 @@ export class SqliteWriter {
     this.sent++;
     this.onStatement?.(statement.sql);
     return this.request((id) => ({ type: 'write', id, statement, deadline: Date.now() + this.settings.writeTimeoutMs })) as Promise<StatementResult>;
+  }
+
+  /**
+   * Runs a named task of sqlite-writer-tasks.ts on the writer thread, in one transaction with the
+   * writes queued beside it; settles once committed. `input` is copied (structured clone). Statement
+   * counters (`onStatement`) see it as `task <name>`: its statements run on the writer thread.
+   */
+  async task(task: WriterTaskName, input: unknown): Promise<void> {
+    this.sent++;
+    this.onStatement?.(`task ${task}`);
+    await this.request((id) => ({ type: 'task', id, task, input, deadline: Date.now() + this.settings.writeTimeoutMs }));
   }
 
   /** Opens a session: the writer runs nothing else until it is committed or rolled back. */

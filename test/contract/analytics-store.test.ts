@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Visit, VisitFacts } from '../../src/core/analytics-ports.js';
 import { addToMean } from '../../src/core/welford.js';
-import { KyselyAnalyticsStore } from '../../src/storage/analytics-store.js';
+import { batchOfVisits } from '../../src/core/analytics-batch.js';
+import { analyticsStoreFor } from '../../src/storage/analytics-store.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 import { storesFor } from '../support/contract-stores.js';
 import { insertedLink } from '../support/contract-fixtures.js';
@@ -24,7 +25,7 @@ function assertClose(actual: number, expected: number): void {
 for (const backend of STORE_BACKENDS) {
   describe(`AnalyticsStore on ${backend.name}`, () => {
     const stores = storesFor(backend);
-    const store = () => new KyselyAnalyticsStore(stores.database.db);
+    const store = () => analyticsStoreFor(stores.database);
     const linkRow = (id: number) => stores.database.db.selectFrom('links')
       .select(['redirect_count', 'avg_redirect_ms', 'human_count', 'bot_count', 'preview_count'])
       .where('id', '=', id).executeTakeFirstOrThrow();
@@ -42,7 +43,7 @@ for (const backend of STORE_BACKENDS) {
         [visit(link.id, preview, T0, 7.5)],
         Array.from({ length: 50 }, (_, i) => visit(link.id, i % 5 === 0 ? bot : human, T0, 0.1 + i * 0.37)),
       ];
-      for (const batch of batches) await store().recordBatch({ visits: batch });
+      for (const batch of batches) await store().recordBatch(batchOfVisits(batch));
       const reference = batches.flat().reduce((running, v) => addToMean(running, v.latencyMs), { count: 0, mean: 0 });
       const row = await linkRow(link.id);
       assert.equal(Number(row.redirect_count), 54);
@@ -52,7 +53,7 @@ for (const backend of STORE_BACKENDS) {
 
     test('each visit is a row with its facts and latency, and nothing more', async () => {
       const link = await insertedLink(stores.links);
-      await store().recordBatch({ visits: [visit(link.id, human, T0, 2.5), visit(link.id, preview, T0 + 1, 0.5)] });
+      await store().recordBatch(batchOfVisits([visit(link.id, human, T0, 2.5), visit(link.id, preview, T0 + 1, 0.5)]));
       const rows = await visitsOf(link.id);
       assert.deepEqual(rows.map((r) => [Number(r.visited_at), r.visitor_class, r.referrer_host, r.browser, r.os, r.device, Number(r.latency_ms)]), [
         [T0, 'human', 'news.example', 'Firefox', 'Linux', 'desktop', 2.5],
@@ -65,8 +66,8 @@ for (const backend of STORE_BACKENDS) {
       const hour = Math.floor(T0 / HOUR) * HOUR;
       const day = Math.floor(T0 / DAY) * DAY;
       const chrome: VisitFacts = { ...human, browser: 'Chrome', referrerHost: null };
-      await store().recordBatch({ visits: [visit(link.id, human), visit(link.id, human, T0 + 60_000), visit(link.id, bot), visit(link.id, chrome, T0 + HOUR)] });
-      await store().recordBatch({ visits: [visit(link.id, human, T0 + 5_000)] });
+      await store().recordBatch(batchOfVisits([visit(link.id, human), visit(link.id, human, T0 + 60_000), visit(link.id, bot), visit(link.id, chrome, T0 + HOUR)]));
+      await store().recordBatch(batchOfVisits([visit(link.id, human, T0 + 5_000)]));
       assert.deepEqual((await hourlyOf(link.id)).map((r) => [Number(r.hour_start), r.visitor_class, Number(r.clicks)]), [
         [hour, 'bot', 1],
         [hour, 'human', 3],
@@ -89,7 +90,7 @@ for (const backend of STORE_BACKENDS) {
       const a = await insertedLink(stores.links);
       const b = await insertedLink(stores.links);
       const batch = [visit(a.id, human, T0, 1), visit(b.id, bot, T0, 2), visit(b.id, preview, T0, 4.5)];
-      await store().recordBatch({ visits: batch });
+      await store().recordBatch(batchOfVisits(batch));
       const after = await globalRow();
       const reference = batch.reduce((running, v) => addToMean(running, v.latencyMs), { count: Number(before.total_redirects), mean: Number(before.avg_latency_ms) });
       assert.equal(Number(after.total_redirects), Number(before.total_redirects) + 3);
@@ -104,7 +105,7 @@ for (const backend of STORE_BACKENDS) {
       const kept = await insertedLink(stores.links);
       await stores.database.db.deleteFrom('links').where('id', '=', purged.id).execute();
       const before = await globalRow();
-      await store().recordBatch({ visits: [visit(purged.id, human), visit(kept.id, human), visit(purged.id, bot)] });
+      await store().recordBatch(batchOfVisits([visit(purged.id, human), visit(kept.id, human), visit(purged.id, bot)]));
       assert.deepEqual([await visitsOf(purged.id), await hourlyOf(purged.id), await dailyOf(purged.id)], [[], [], []]);
       assert.equal(Number((await linkRow(kept.id)).redirect_count), 1);
       assert.equal((await visitsOf(kept.id)).length, 1);
@@ -114,14 +115,14 @@ for (const backend of STORE_BACKENDS) {
     test('a link soft-deleted since its redirect keeps the clicks it had while live', async () => {
       const link = await insertedLink(stores.links);
       await stores.links.markLinkDeleted(link.id, T0);
-      await store().recordBatch({ visits: [visit(link.id, human)] });
+      await store().recordBatch(batchOfVisits([visit(link.id, human)]));
       assert.equal(Number((await linkRow(link.id)).redirect_count), 1);
     });
 
     test('a batch of more visits than one statement holds is written whole', async () => {
       const links = [await insertedLink(stores.links), await insertedLink(stores.links)];
       const visits = Array.from({ length: 2_500 }, (_, i) => visit(links[i % 2]!.id, human, T0 + i * 1_000));
-      await store().recordBatch({ visits });
+      await store().recordBatch(batchOfVisits(visits));
       for (const link of links) {
         assert.equal(Number((await linkRow(link.id)).redirect_count), 1_250);
         assert.equal((await visitsOf(link.id)).length, 1_250);

@@ -10,7 +10,7 @@ const T = LATE_TIME;
 function finished(overrides: Partial<FinishedCleanupRun> = {}): FinishedCleanupRun {
   return {
     status: 'succeeded', finishedAt: T + 1_000, durationMs: 1_000, error: null,
-    markedExpired: 0, purged: 0, archived: 0, batches: 1, lastBatchSize: 0, ...overrides,
+    markedExpired: 0, purged: 0, archived: 0, visitsDeleted: 0, batches: 1, lastBatchSize: 0, ...overrides,
   };
 }
 
@@ -22,7 +22,7 @@ for (const backend of STORE_BACKENDS) {
 
     test('with no runs the summary is all zeros, no average and no last run', async () => {
       assert.deepEqual(await stores.cleanupRuns.summarize(), {
-        successfulRuns: 0, failedRuns: 0, totalPurged: 0, totalMarkedExpired: 0, totalArchived: 0,
+        successfulRuns: 0, failedRuns: 0, totalPurged: 0, totalMarkedExpired: 0, totalArchived: 0, totalVisitsDeleted: 0,
         averageDurationMs: null, lastFinished: undefined,
       });
     });
@@ -40,14 +40,14 @@ for (const backend of STORE_BACKENDS) {
     test('the summary counts runs by outcome, sums totals beyond 2^32 exactly and averages successful durations', async () => {
       const big = 2 ** 33 + 1;
       const first = await stores.cleanupRuns.startRun('a', T);
-      await stores.cleanupRuns.finishRun(first, finished({ purged: big, markedExpired: 5, archived: big, durationMs: 1_000 }));
+      await stores.cleanupRuns.finishRun(first, finished({ purged: big, markedExpired: 5, archived: big, visitsDeleted: big, durationMs: 1_000 }));
       const second = await stores.cleanupRuns.startRun('b', T + 10_000);
       await stores.cleanupRuns.finishRun(second, finished({ purged: big, markedExpired: 7, archived: 1, durationMs: 2_001, finishedAt: T + 12_001, lastBatchSize: 42 }));
       const failed = await stores.cleanupRuns.startRun('a', T + 5_000);
-      await stores.cleanupRuns.finishRun(failed, finished({ status: 'failed', error: 'boom', purged: 3, durationMs: 99_999, finishedAt: T + 50_000 }));
+      await stores.cleanupRuns.finishRun(failed, finished({ status: 'failed', error: 'boom', purged: 3, visitsDeleted: 4, durationMs: 99_999, finishedAt: T + 50_000 }));
       await stores.cleanupRuns.startRun('c', T + 20_000);
       assert.deepEqual(await stores.cleanupRuns.summarize(), {
-        successfulRuns: 2, failedRuns: 1, totalPurged: 2 * big + 3, totalMarkedExpired: 12, totalArchived: big + 1,
+        successfulRuns: 2, failedRuns: 1, totalPurged: 2 * big + 3, totalMarkedExpired: 12, totalArchived: big + 1, totalVisitsDeleted: big + 4,
         averageDurationMs: 1_500.5,
         lastFinished: { finishedAt: T + 12_001, lastBatchSize: 42 },
       });

@@ -8,7 +8,7 @@ import { DAY, expiredLinks, gate, HOUR, QUICK_REAPER, ran } from '../support/rea
 const ADMIN = 'admin@example.com';
 const STATS_FIELDS = [
   'average_cleanup_ms', 'failed_runs', 'is_running', 'last_batch_size', 'last_cleanup_time',
-  'successful_runs', 'total_archived', 'total_cleaned', 'total_marked_expired',
+  'successful_runs', 'total_archived', 'total_cleaned', 'total_marked_expired', 'total_visits_deleted',
 ];
 
 describe('admin cleanup routes', () => {
@@ -42,7 +42,7 @@ describe('admin cleanup routes', () => {
     assert.equal(response.statusCode, 200);
     assert.deepEqual(response.json(), {
       last_cleanup_time: null, total_cleaned: 0, last_batch_size: 0, successful_runs: 0, failed_runs: 0,
-      average_cleanup_ms: 0, is_running: false, total_marked_expired: 0, total_archived: 0,
+      average_cleanup_ms: 0, is_running: false, total_marked_expired: 0, total_archived: 0, total_visits_deleted: 0,
     });
   });
 
@@ -68,7 +68,7 @@ describe('admin cleanup routes', () => {
     const body = succeeded.json();
     assert.deepEqual(Object.keys(body).sort(), [
       'archived', 'batches', 'duration_ms', 'error', 'finished_at', 'instance', 'last_batch_size', 'marked_expired',
-      'purged', 'run_id', 'started_at', 'status', 'stopped_early',
+      'purged', 'run_id', 'started_at', 'status', 'stopped_early', 'visits_deleted',
     ]);
     assert.equal(body.status, 'succeeded');
     assert.equal(body.purged, 3);
@@ -91,6 +91,7 @@ describe('admin cleanup routes', () => {
       is_running: false,
       total_marked_expired: 7,
       total_archived: 5,
+      total_visits_deleted: 0,
     });
   });
 
@@ -117,7 +118,7 @@ describe('admin cleanup routes', () => {
   test('is_running is false for a run left "running" by an instance whose lock expired', async () => {
     await t.deps.database.db.insertInto('cleanup_runs').values({
       instance: 'dead-host:1:abcd', started_at: t.clock.now() - 2 * HOUR, finished_at: null, status: 'running',
-      marked_expired: 0, purged: 0, archived: 0, batches: 0, last_batch_size: 0, duration_ms: null, error: null,
+      marked_expired: 0, purged: 0, archived: 0, visits_deleted: 0, batches: 0, last_batch_size: 0, duration_ms: null, error: null,
     }).execute();
     assert.equal((await stats()).json().is_running, false);
     await t.deps.database.db.deleteFrom('cleanup_runs').where('instance', '=', 'dead-host:1:abcd').execute();

@@ -74,8 +74,13 @@ describe('migration 004 on a database written by the old rules', () => {
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/', ids.anonymous);
     // A row written by other rules that already holds the form the #!/x row would be given.
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/#!/x', ids.holder);
-    // Back to the schema as it was before 004: 006 (analytics) and 005 (leaner link indexes) undone,
-    // all three marked not run.
+    // Back to the schema as it was before 004: 007 (cleanup visits, check order), 006 (analytics) and
+    // 005 (leaner link indexes) undone, all four marked not run.
+    file.exec(`
+      drop index links_health_check_idx;
+      alter table cleanup_runs drop column visits_deleted;
+      create index visits_visited_at_idx on visits (visited_at);
+      delete from kysely_migration where name = '007_cleanup_visits_and_check_order';`);
     const analyticsColumns = { links: ['human_count', 'bot_count', 'preview_count'], links_archive: ['human_count', 'bot_count', 'preview_count'],
       global_stats: ['human_redirects', 'bot_redirects', 'preview_redirects'], visits: ['visitor_class', 'latency_ms'] };
     file.exec(`

@@ -43,6 +43,8 @@ describe('raw visits are bounded: VISITS_RETENTION and purged links', () => {
       assert.equal(run.status, 'succeeded');
       assert.deepEqual(events.filter((event) => event.startsWith('visits')), ['visits1:3', 'visits2:3', 'visits3:1']);
       assert.equal(run.visitsDeleted, 7);
+      const recorded = await db.selectFrom('cleanup_runs').select('visits_deleted').where('id', '=', run.runId!).executeTakeFirstOrThrow();
+      assert.equal(Number(recorded.visits_deleted), 7, 'the run\'s row in cleanup_runs records it');
       assert.equal(run.batches, 3);
       assert.equal(run.lastBatchSize, 1);
       assert.deepEqual(await visitTimes(t), [cutoff, cutoff + 60_000]);

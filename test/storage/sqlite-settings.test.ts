@@ -49,14 +49,17 @@ describe('the indexes of links', () => {
       const db = t.deps.database.db;
       const indexes = await sql<{ name: string; partial: number }>`select name, partial from pragma_index_list('links') where origin = 'c'`.execute(db);
       assert.deepEqual(indexes.rows.map((row) => `${row.name}${row.partial ? ' (partial)' : ''}`).sort(), [
-        'links_domain_code_key', 'links_status_deleted_at_idx', 'links_status_expires_at_idx', 'links_workspace_url_key (partial)',
-      ], 'a create writes four B-trees, an anonymous one three');
+        'links_domain_code_key', 'links_health_check_idx', 'links_status_deleted_at_idx', 'links_status_expires_at_idx',
+        'links_workspace_url_key (partial)',
+      ], 'a create writes five B-trees, an anonymous one four');
       const queries = [
         db.selectFrom('links').select('id').where(isMarkable(5)).orderBy('expires_at').orderBy('id').limit(10),
         db.selectFrom('links').select('id').where(isPurgeable(5)).limit(10),
         db.selectFrom('links').selectAll().where('domain', '=', 'd').where('code', '=', 'c'),
         db.selectFrom('links').selectAll().where('workspace_id', '=', 1).where('normalized_url', '=', 'u'),
         db.selectFrom('links').selectAll().where('workspace_id', 'in', [1, 2]).orderBy('id', 'desc').limit(10),
+        // The health check's pick (health-check-store.ts), oldest check first.
+        db.selectFrom('links').select('id').where('status', '=', 'ACTIVE').orderBy('last_checked_at', (ob) => ob.asc().nullsFirst()).orderBy('id').limit(10),
       ];
       for (const query of queries) {
         const { sql: text, parameters } = query.compile();

@@ -21,6 +21,7 @@ const CleanupStatsJson = Type.Object({
   is_running: Type.Boolean({ description: 'A run is in progress on the instance holding the lock.' }),
   total_marked_expired: Count,
   total_archived: Count,
+  total_visits_deleted: Type.Integer({ minimum: 0, description: 'Raw visits deleted for being older than VISITS_RETENTION, over all runs.' }),
 }, { additionalProperties: false });
 
 const CleanupRunJson = Type.Object({
@@ -33,6 +34,7 @@ const CleanupRunJson = Type.Object({
   marked_expired: Count,
   purged: Count,
   archived: Count,
+  visits_deleted: Count,
   batches: Count,
   last_batch_size: Count,
   stopped_early: Type.Union([Type.Literal('time_limit'), Type.Literal('shutdown'), Type.Null()]),
@@ -52,6 +54,7 @@ function statsToJson(stats: CleanupStats) {
     is_running: stats.isRunning,
     total_marked_expired: stats.totalMarkedExpired,
     total_archived: stats.totalArchived,
+    total_visits_deleted: stats.totalVisitsDeleted,
   };
 }
 
@@ -66,6 +69,7 @@ function runToJson(run: FinishedRun) {
     marked_expired: run.markedExpired,
     purged: run.purged,
     archived: run.archived,
+    visits_deleted: run.visitsDeleted,
     batches: run.batches,
     last_batch_size: run.lastBatchSize,
     stopped_early: run.stoppedEarly,

@@ -1,0 +1,63 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { batchOfVisits } from '../../src/core/analytics-batch.js';
+import type { Visit } from '../../src/core/analytics-ports.js';
+import { analyticsStoreFor } from '../../src/storage/analytics-store.js';
+import { insertLink } from '../support/links.js';
+import { createTestApp } from '../support/test-app.js';
+import { HUMAN_AGENTS } from '../fixtures/user-agents.js';
+
+// The AnalyticsStore contract itself runs on every backend in test/contract/analytics-store.test.ts.
+describe('the analytics flush on the embedded database', () => {
+  test('is one message to the writer thread: the main thread runs no statement of it', async () => {
+    const t = await createTestApp({ ANALYTICS_ENABLED: 'true' }, { database: 'sqlite' });
+    try {
+      const link = await insertLink(t.deps);
+      for (let i = 0; i < 3; i++) {
+        await t.app.inject({ url: `/${link.code}`, headers: { 'user-agent': HUMAN_AGENTS.firefoxLinux, referer: 'https://news.example/post' } });
+      }
+      const writer = t.deps.database.embedded!.writer;
+      const sentBefore = writer.sent;
+      t.statements.length = 0;
+      await t.deps.analytics!.flusher.flushNow();
+      assert.equal(writer.sent - sentBefore, 1, 'one writer request per flush');
+      // The reader's COMMIT ends its shared snapshot when a write settles (sqlite-reader.ts); it is no write.
+      assert.deepEqual(t.statements.filter((text) => !/^(begin|commit)$/i.test(text)), ['task recordAnalytics']);
+      const row = await t.deps.database.db.selectFrom('links').select(['redirect_count', 'human_count']).where('id', '=', link.id).executeTakeFirstOrThrow();
+      assert.deepEqual([Number(row.redirect_count), Number(row.human_count)], [3, 3]);
+      const visits = await t.deps.database.db.selectFrom('visits').select(['referrer_host', 'browser']).where('link_id', '=', link.id).execute();
+      assert.deepEqual(visits, Array(3).fill({ referrer_host: 'news.example', browser: 'Firefox' }));
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('a batch that fails part-way leaves nothing of itself, and the writes committed beside it stay', async () => {
+    const t = await createTestApp({}, { database: 'sqlite' });
+    try {
+      const db = t.deps.database.db;
+      const link = await insertLink(t.deps);
+      // The visit rows come after the global and per-link counters: a refused visit must undo those too.
+      await sql`create trigger refuse_visits before insert on visits begin select raise(abort, 'visits refused'); end`.execute(db);
+      const global = () => db.selectFrom('global_stats').select(['total_redirects', 'avg_latency_ms']).where('id', '=', 1).executeTakeFirstOrThrow();
+      const before = await global();
+      const visit: Visit = { linkId: link.id, visitedAt: t.clock.now(), latencyMs: 2, visitorClass: 'human', referrerHost: null, browser: null, os: null, device: null };
+      const store = analyticsStoreFor(t.deps.database);
+      const [flush, beside] = await Promise.allSettled([store.recordBatch(batchOfVisits([visit, visit])), insertLink(t.deps, { code: 'beside' })]);
+      assert.equal(flush.status, 'rejected');
+      assert.match(String((flush as PromiseRejectedResult).reason), /visits refused/);
+      assert.equal(beside.status, 'fulfilled');
+      assert.deepEqual(await global(), before);
+      const counts = await db.selectFrom('links').select('redirect_count').where('id', '=', link.id).executeTakeFirstOrThrow();
+      assert.equal(Number(counts.redirect_count), 0);
+      assert.deepEqual(await db.selectFrom('link_clicks_hourly').selectAll().where('link_id', '=', link.id).execute(), []);
+
+      await sql`drop trigger refuse_visits`.execute(db);
+      await store.recordBatch(batchOfVisits([visit, visit]));
+      assert.equal(Number((await db.selectFrom('links').select('redirect_count').where('id', '=', link.id).executeTakeFirstOrThrow()).redirect_count), 2);
+    } finally {
+      await t.close();
+    }
+  });
+});
