@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Visit } from '../core/analytics-ports.js';
 import { rollUp } from '../core/analytics-rollups.js';
+import { batchOfVisits } from '../core/analytics-batch.js';
 import type {
   ExportedLink, ExportFilter, ImportableLink, ImportOutcome, ImportTarget, LinkTransferStore, TransferVisit,
 } from '../core/link-transfer-ports.js';
@@ -181,7 +182,7 @@ async function insertVisits(trx: Transaction<Database>, links: readonly Importab
       visitor_class: v.visitorClass, latency_ms: v.latencyMs,
     }))).execute();
   }
-  const rollups = rollUp(visits);
+  const rollups = rollUp(batchOfVisits(visits));
   for (const part of chunks(rollups.hourly)) {
     await trx.insertInto('link_clicks_hourly')
       .values(part.map((row) => ({ link_id: row.linkId, hour_start: row.hourStart, visitor_class: row.visitorClass, clicks: row.clicks })))
