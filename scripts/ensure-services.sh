@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts PostgreSQL (127.0.0.1:5432) and Redis (127.0.0.1:6379) when they are not answering, with
 # the machine's own commands, and installs redis-server when a test needs a private one and it is
-# missing. Fails loudly when a service still does not answer: the suites that need it must run.
+# missing, and Debian's Chromium for the browser tests. Fails loudly when a service still does not answer: the suites that need it must run.
 set -euo pipefail
 
 wait_for() { # name, check command
@@ -29,3 +29,10 @@ if ! redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null | grep -q PONG; then
   redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log
 fi
 wait_for Redis "redis-cli -h 127.0.0.1 -p 6379 ping | grep -q PONG"
+
+# The browser tests (test/browser) drive Debian's Chromium and never skip: install it when missing.
+if [ ! -x /usr/bin/chromium ]; then
+  echo "== installing Chromium"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+/usr/bin/chromium --version
