@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { AnalyticsBatch, AnalyticsStore } from '../core/analytics-ports.js';
+import { visitsByLink } from '../core/analytics-batch.js';
 import { rollUp, type VisitTotals } from '../core/analytics-rollups.js';
 import type { OpenDatabase } from './database.js';
 import type { Database } from './schema.js';
@@ -32,13 +33,6 @@ function chunks<T>(items: readonly T[]): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < items.length; i += ROWS_PER_STATEMENT) result.push(items.slice(i, i + ROWS_PER_STATEMENT));
   return result;
-}
-
-/** The positions in the batch of the visits whose link still exists. */
-function visitsOf(batch: AnalyticsBatch, existing: ReadonlySet<number>): number[] {
-  const kept: number[] = [];
-  for (let i = 0; i < batch.size; i++) if (existing.has(batch.linkIds[i]!)) kept.push(i);
-  return kept;
 }
 
 /**
@@ -101,7 +95,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         for (const id of await updateLinks(trx, part)) existing.add(id);
       }
       const kept = <T extends { linkId: number }>(rows: readonly T[]) => rows.filter((row) => existing.has(row.linkId));
-      for (const part of chunks(visitsOf(batch, existing))) {
+      for (const part of chunks(visitsByLink(batch, existing))) {
         const parameters: unknown[] = [];
         for (const i of part) {
           const f = batch.facts[batch.factsIndex[i]!]!;

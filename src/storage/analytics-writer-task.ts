@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { AnalyticsBatch } from '../core/analytics-ports.js';
+import { visitsByLink } from '../core/analytics-batch.js';
 import { rollUp } from '../core/analytics-rollups.js';
 
 /**
@@ -99,8 +100,7 @@ export function recordAnalyticsOnWriter(db: SQLite.Database, batch: AnalyticsBat
   for (const [id, t] of perLink) {
     if (s.link.run({ ...t, id }).changes > 0) existing.add(id);
   }
-  const visits: number[] = [];
-  for (let i = 0; i < batch.size; i++) if (existing.has(batch.linkIds[i]!)) visits.push(i);
+  const visits = visitsByLink(batch, existing);
   s.insertRows(ROWS.visit, visits.length, (row, values) => {
     const i = visits[row]!;
     const f = batch.facts[batch.factsIndex[i]!]!;
