@@ -193,6 +193,8 @@ async function redirectScenarios(setup: Setup): Promise<BenchPart> {
       ['non-3xx in (a)', String(aApp.unexpected), '0', verdict(aApp.unexpected === 0)],
       ['event-loop delay p99, app (a)', `${fmtMs(aApp.eventLoopDelayP99Ms)} ms`, '< 20 ms (L-01)', verdict(aApp.eventLoopDelayP99Ms < 20)],
     );
+    const dropped = (await statsOf(appCached)).droppedVisits ?? 0;
+    ratioLines.push(['visits dropped by the full analytics buffer, app, since start', fmtInt(dropped), '0', verdict(dropped === 0)]);
   }
   if (SCENARIOS.has('hits')) ratioLines.push(...await metricsCost(setup, srcDir, appCached, hot.map((l) => l.code), hotFile));
   if (SCENARIOS.has('misses')) {

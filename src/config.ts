@@ -315,7 +315,7 @@ export function loadConfig(env: Env = process.env): Config {
     analytics: {
       enabled: read.bool('ANALYTICS_ENABLED', true),
       flushIntervalMs: read.duration('ANALYTICS_FLUSH_INTERVAL', '1s'),
-      flushMaxEvents: read.int('ANALYTICS_FLUSH_MAX_EVENTS', 1000, 1),
+      flushMaxEvents: read.int('ANALYTICS_FLUSH_MAX_EVENTS', 50_000, 1),
       bufferMax: read.int('ANALYTICS_BUFFER_MAX', 100_000, 1),
     },
     healthcheck: {

@@ -40,6 +40,7 @@ answerParent({
     cacheSize: deps.localCache.size,
     eventLoopDelayP99Ms: eventLoop.percentile(99) / 1e6,
     eventLoopDelayMaxMs: eventLoop.max / 1e6,
+    droppedVisits: deps.analytics?.buffer.dropped ?? 0,
   }),
   onReset: () => eventLoop.reset(),
   stop: () => void stop(),

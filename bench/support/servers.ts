@@ -20,6 +20,8 @@ export interface ServerStats {
   readonly cacheSize: number;
   readonly eventLoopDelayP99Ms: number;
   readonly eventLoopDelayMaxMs: number;
+  /** Visits the app's analytics buffer dropped since it started (the app only, with analytics on). */
+  readonly droppedVisits?: number;
   readonly cpuPercent: number;
   readonly cpuMicros: number;
   /** Responses by status, counted by the server itself (a writeHead probe) since the last reset. */
@@ -69,6 +71,7 @@ export function sumStats(all: readonly ServerStats[]): ServerStats {
     cacheSize: sum((s) => s.cacheSize),
     eventLoopDelayP99Ms: Math.max(...all.map((s) => s.eventLoopDelayP99Ms)),
     eventLoopDelayMaxMs: Math.max(...all.map((s) => s.eventLoopDelayMaxMs)),
+    droppedVisits: sum((s) => s.droppedVisits ?? 0),
     cpuPercent: sum((s) => s.cpuPercent),
     cpuMicros: sum((s) => s.cpuMicros),
     statusCounts,

@@ -13,8 +13,9 @@ export interface AnalyticsFlusherOptions {
 }
 
 /**
- * Writes the buffered visits in one `recordBatch` every interval, or sooner when `maxEvents` wait.
- * One flush at a time. A failed flush keeps its events (raw: classifying again is a cache hit) and
+ * Writes the buffered visits in one `recordBatch` every interval, or sooner when `maxEvents` wait
+ * (also when they came while the previous flush ran: it starts the next one at once). One flush at
+ * a time. A failed flush keeps its events (raw: classifying again is a cache hit) and
  * the next one writes them with the new ones; they still count against the buffer's bound. `stop`
  * writes what is left.
  */
@@ -57,6 +58,9 @@ export class AnalyticsFlusher {
       await store.recordBatch(classifiedBatch(visits));
       this.retry = [];
       buffer.release(visits.length);
+      // The threshold fires once, when it is reached: events that reached it again while this flush
+      // ran would otherwise wait for the interval, and under load fill the buffer up to its bound.
+      if (!this.stopped && buffer.size >= this.options.maxEvents) setImmediate(() => void this.flush());
       return undefined;
     } catch (error) {
       this.retry = visits;

@@ -7,6 +7,7 @@ import { createDeps } from '../../src/deps.js';
 import type { Composition } from '../../src/deps.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { insertLink, setLinkColumns } from '../support/links.js';
+import { eventually } from '../support/reaper-fixtures.js';
 
 // Real User-Agents of each class (the classifier's own corpus has many more).
 const HUMAN_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
@@ -96,6 +97,30 @@ describe('recording redirects for analytics', () => {
       await t.app.inject({ url: `/${link.code}`, headers: { 'user-agent': BOT_UA } });
       await analyticsOf(t).flusher.flushNow();
       assert.deepEqual(await countsOf(t.deps, link.id).then(({ avgMs: _, ...rest }) => rest), { total: 5, human: 4, bot: 1, preview: 0 });
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('events that reach ANALYTICS_FLUSH_MAX_EVENTS while a flush runs are written when it ends, not an interval later', async () => {
+    // No interval timer runs in a test app: only the threshold can start these flushes.
+    const t = await createTestApp({ ANALYTICS_FLUSH_MAX_EVENTS: '3' });
+    try {
+      const link = await insertLink(t.deps);
+      const redirects = async (count: number) => {
+        for (let i = 0; i < count; i++) assert.equal((await t.app.inject({ url: `/${link.code}`, headers: { 'user-agent': HUMAN_UA } })).statusCode, 301);
+      };
+      const unlock = await lockAnalyticsTables(t);
+      try {
+        await redirects(3);
+        await eventually(() => analyticsOf(t).buffer.size === 0, 5_000, 'the first flush took the first three events');
+        await redirects(3);
+        assert.equal(analyticsOf(t).buffer.size, 3, 'the next three wait while the first flush waits for the lock');
+      } finally {
+        await unlock();
+      }
+      await eventually(async () => (await countsOf(t.deps, link.id)).total === 6, 5_000, 'all six visits written without flushNow');
+      assert.equal(analyticsOf(t).buffer.dropped, 0);
     } finally {
       await t.close();
     }
