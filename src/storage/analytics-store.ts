@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type QueryResult, type Transaction } from 'kysely';
 import type { AnalyticsBatch, AnalyticsStore } from '../core/analytics-ports.js';
 import { visitsByLink } from '../core/analytics-batch.js';
 import { rollUp, type VisitTotals } from '../core/analytics-rollups.js';
@@ -6,6 +6,7 @@ import type { OpenDatabase } from './database.js';
 import type { Database } from './schema.js';
 import type { SqliteWriter } from './sqlite-writer.js';
 import { guarded } from './store-errors.js';
+import { visitRangesOf } from './visit-ranges.js';
 
 /** The flush's store for the open database: the writer thread's task on SQLite, SQL from this thread on PostgreSQL. */
 export function analyticsStoreFor(database: OpenDatabase): AnalyticsStore {
@@ -54,7 +55,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** `compile` builds the statement for `rows` rows; `parameters` are theirs, row after row in its column order. */
-  private insertRows(trx: Transaction<Database>, table: string, rows: number, compile: (rows: number) => string, parameters: unknown[]): Promise<unknown> {
+  private insertRows<R = unknown>(trx: Transaction<Database>, table: string, rows: number, compile: (rows: number) => string, parameters: unknown[]): Promise<QueryResult<R>> {
     const key = `${table} ${rows}`;
     let text = this.compiled.get(key);
     if (text === undefined) {
@@ -62,12 +63,17 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
       if (this.compiled.size >= 192) this.compiled.clear(); // the last chunk of each table varies in size
       this.compiled.set(key, text);
     }
-    return trx.executeQuery(CompiledQuery.raw(text, parameters));
+    return trx.executeQuery<R>(CompiledQuery.raw(text, parameters));
   }
 
   private readonly visitsSql = (rows: number) => {
     const row = { link_id: 0, visited_at: 0, referrer_host: null, browser: null, os: null, device: null, visitor_class: 'human', latency_ms: 0 } as const;
-    return this.db.insertInto('visits').values(Array(rows).fill(row)).compile().sql;
+    return this.db.insertInto('visits').values(Array(rows).fill(row)).returning(['id', 'link_id']).compile().sql;
+  };
+
+  private readonly rangesSql = (rows: number) => {
+    const row = { link_id: 0, first_id: 0, last_id: 0 };
+    return this.db.insertInto('visit_ranges').values(Array(rows).fill(row)).compile().sql;
   };
 
   private readonly hourlySql = (rows: number) => {
@@ -95,13 +101,23 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         for (const id of await updateLinks(trx, part)) existing.add(id);
       }
       const kept = <T extends { linkId: number }>(rows: readonly T[]) => rows.filter((row) => existing.has(row.linkId));
+      const ids: number[] = [];
+      const linkIds: number[] = [];
       for (const part of chunks(visitsByLink(batch, existing))) {
         const parameters: unknown[] = [];
         for (const i of part) {
           const f = batch.facts[batch.factsIndex[i]!]!;
           parameters.push(batch.linkIds[i], batch.visitedAt[i], f.referrerHost, f.browser, f.os, f.device, f.visitorClass, batch.latencyMs[i]);
         }
-        await this.insertRows(trx, 'visits', part.length, this.visitsSql, parameters);
+        const { rows } = await this.insertRows<{ id: number; link_id: number }>(trx, 'visits', part.length, this.visitsSql, parameters);
+        for (const row of rows) {
+          ids.push(Number(row.id));
+          linkIds.push(Number(row.link_id));
+        }
+      }
+      for (const part of chunks(visitRangesOf(ids, linkIds))) {
+        const parameters = part.flatMap((range) => [range.link_id, range.first_id, range.last_id]);
+        await this.insertRows(trx, 'ranges', part.length, this.rangesSql, parameters);
       }
       for (const part of chunks(kept(rollups.hourly))) {
         const parameters: unknown[] = [];

@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import type { AnalyticsBatch } from '../core/analytics-ports.js';
 import { visitsByLink } from '../core/analytics-batch.js';
 import { rollUp } from '../core/analytics-rollups.js';
+import { visitRangesOf } from './visit-ranges.js';
 
 /**
  * The analytics flush on the embedded database, run by the writer thread itself (ADR 0016): the
@@ -9,9 +10,9 @@ import { rollUp } from '../core/analytics-rollups.js';
  * the redirect thread neither groups visits nor binds a parameter. What it writes is what
  * analytics-store.ts writes on PostgreSQL, and the same contract suite holds both
  * (test/contract/analytics-store.test.ts): global row first with every visit; per-link counters
- * with the mean merged as core/welford.ts `mergeIntoMean` does; visits and roll-ups only for links
- * whose row still exists. The caller runs it inside a transaction (a savepoint of the writer's
- * group), so the batch is written whole or not at all.
+ * with the mean merged as core/welford.ts `mergeIntoMean` does; visits (with their ranges) and
+ * roll-ups only for links whose row still exists. The caller runs it inside a transaction (a
+ * savepoint of the writer's group), so the batch is written whole or not at all.
  */
 const SQL = {
   global: `update global_stats set
@@ -35,6 +36,7 @@ interface RowsStatement {
 
 const ROWS = {
   visit: { head: 'insert into visits (link_id, visited_at, referrer_host, browser, os, device, visitor_class, latency_ms)', columns: 8, tail: '' },
+  range: { head: 'insert into visit_ranges (link_id, first_id, last_id)', columns: 3, tail: '' },
   hourly: {
     head: 'insert into link_clicks_hourly (link_id, hour_start, visitor_class, clicks)', columns: 4,
     tail: 'on conflict (link_id, hour_start, visitor_class) do update set clicks = clicks + excluded.clicks',
@@ -61,14 +63,21 @@ class Statements {
     this.link = db.prepare(SQL.link);
   }
 
-  /** Inserts `rows` rows whose values `fill` pushes, row after row, `ROWS_PER_STATEMENT` per statement. */
-  insertRows(target: RowsStatement, rows: number, fill: (row: number, values: unknown[]) => void): void {
+  /**
+   * Inserts `rows` rows whose values `fill` pushes, row after row, `ROWS_PER_STATEMENT` per
+   * statement, and answers each row's id: the rows of one statement get consecutive ids (an
+   * AUTOINCREMENT key, and this thread the only writer), the last of them its lastInsertRowid.
+   */
+  insertRows(target: RowsStatement, rows: number, fill: (row: number, values: unknown[]) => void): Float64Array {
+    const ids = new Float64Array(rows);
     for (let first = 0; first < rows; first += ROWS_PER_STATEMENT) {
       const count = Math.min(ROWS_PER_STATEMENT, rows - first);
       const values: unknown[] = [];
       for (let row = first; row < first + count; row++) fill(row, values);
-      this.rowsStatement(target, count).run(values);
+      const last = Number(this.rowsStatement(target, count).run(values).lastInsertRowid);
+      for (let k = 0; k < count; k++) ids[first + k] = last - count + 1 + k;
     }
+    return ids;
   }
 
   private rowsStatement(target: RowsStatement, count: number): SQLite.Statement {
@@ -101,10 +110,15 @@ export function recordAnalyticsOnWriter(db: SQLite.Database, batch: AnalyticsBat
     if (s.link.run({ ...t, id }).changes > 0) existing.add(id);
   }
   const visits = visitsByLink(batch, existing);
-  s.insertRows(ROWS.visit, visits.length, (row, values) => {
+  const ids = s.insertRows(ROWS.visit, visits.length, (row, values) => {
     const i = visits[row]!;
     const f = batch.facts[batch.factsIndex[i]!]!;
     values.push(batch.linkIds[i], batch.visitedAt[i], f.referrerHost, f.browser, f.os, f.device, f.visitorClass, batch.latencyMs[i]);
+  });
+  const ranges = visitRangesOf(ids, visits.map((i) => batch.linkIds[i]!));
+  s.insertRows(ROWS.range, ranges.length, (row, values) => {
+    const { link_id, first_id, last_id } = ranges[row]!;
+    values.push(link_id, first_id, last_id);
   });
   const hours = hourly.filter((row) => existing.has(row.linkId));
   s.insertRows(ROWS.hourly, hours.length, (row, values) => {

@@ -7,6 +7,7 @@ import type {
 } from '../core/link-transfer-ports.js';
 import type { Database, LinkRow } from './schema.js';
 import { guarded } from './store-errors.js';
+import { visitIdsOf, visitRangesOf } from './visit-ranges.js';
 
 /** Rows per statement: far below SQLite's and PostgreSQL's limits on bound parameters. */
 const ROWS_PER_STATEMENT = 500;
@@ -86,7 +87,7 @@ export class KyselyLinkTransferStore implements LinkTransferStore {
       for (const part of chunks(linkIds)) {
         const rows = await this.db.selectFrom('visits')
           .select(['link_id', 'visited_at', 'latency_ms', 'visitor_class', 'referrer_host', 'browser', 'os', 'device'])
-          .where('link_id', 'in', part).orderBy('link_id').orderBy('visited_at').orderBy('id')
+          .where('id', 'in', visitIdsOf(this.db, part)).orderBy('link_id').orderBy('visited_at').orderBy('id')
           .execute();
         for (const row of rows) {
           visits.get(Number(row.link_id))!.push({
@@ -167,7 +168,7 @@ async function classifyRefused(trx: Transaction<Database>, target: ImportTarget,
   });
 }
 
-/** Visits of the links created here, with their hourly and daily roll-ups so that statistics show them. */
+/** Visits of the links created here, with their ranges, and their hourly and daily roll-ups so that statistics show them. */
 async function insertVisits(trx: Transaction<Database>, links: readonly ImportableLink[], outcomes: readonly (ImportOutcome | undefined)[]): Promise<void> {
   const visits: Visit[] = [];
   links.forEach((link, i) => {
@@ -176,12 +177,19 @@ async function insertVisits(trx: Transaction<Database>, links: readonly Importab
     for (const visit of link.visits) visits.push({ ...visit, linkId: outcome.linkId });
   });
   if (visits.length === 0) return;
+  const ids: number[] = [];
+  const linkIds: number[] = [];
   for (const part of chunks(visits)) {
-    await trx.insertInto('visits').values(part.map((v) => ({
+    const rows = await trx.insertInto('visits').values(part.map((v) => ({
       link_id: v.linkId, visited_at: v.visitedAt, referrer_host: v.referrerHost, browser: v.browser, os: v.os, device: v.device,
       visitor_class: v.visitorClass, latency_ms: v.latencyMs,
-    }))).execute();
+    }))).returning(['id', 'link_id']).execute();
+    for (const row of rows) {
+      ids.push(Number(row.id));
+      linkIds.push(Number(row.link_id));
+    }
   }
+  for (const part of chunks(visitRangesOf(ids, linkIds))) await trx.insertInto('visit_ranges').values(part).execute();
   const rollups = rollUp(batchOfVisits(visits));
   for (const part of chunks(rollups.hourly)) {
     await trx.insertInto('link_clicks_hourly')

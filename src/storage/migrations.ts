@@ -282,6 +282,29 @@ const cleanupVisitsAndCheckOrder = (dialect: Dialect): Migration => ({
   },
 });
 
+/**
+ * `visit_ranges` in place of the index on visits (link_id, visited_at) (ADR 0016, "Visit ranges"):
+ * each flush writes its visit rows grouped by link and one range per link, so finding a link's
+ * visits (purge, export) reads its ranges and then visits by id. Existing visits get a range per
+ * run of consecutive ids of one link (gaps and islands: id − row number is constant along a run).
+ */
+const visitRanges: Migration = {
+  async up(db: Db) {
+    await db.schema.createTable('visit_ranges')
+      .addColumn('link_id', 'bigint', (c) => c.notNull())
+      .addColumn('first_id', 'bigint', (c) => c.notNull())
+      .addColumn('last_id', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('visit_ranges_pkey', ['link_id', 'first_id'])
+      .execute();
+    await db.schema.createIndex('visit_ranges_last_id_idx').on('visit_ranges').column('last_id').execute();
+    await sql`insert into visit_ranges (link_id, first_id, last_id)
+      select link_id, min(id), max(id) from (
+        select id, link_id, id - row_number() over (partition by link_id order by id) as run from visits
+      ) as numbered group by link_id, run`.execute(db);
+    await db.schema.dropIndex('visits_link_time_idx').execute();
+  },
+};
+
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return {
     '001_initial_schema': initialSchema(dialect),
@@ -291,6 +314,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '005_lean_link_indexes': leanLinkIndexes,
     '006_analytics': analytics,
     '007_cleanup_visits_and_check_order': cleanupVisitsAndCheckOrder(dialect),
+    '008_visit_ranges': visitRanges,
   };
 }
 

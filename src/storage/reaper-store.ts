@@ -5,6 +5,7 @@ import type {
 import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
 import { guarded } from './store-errors.js';
+import { deleteVisitsOf } from './visit-ranges.js';
 
 type LinksBuilder = ExpressionBuilder<Database, 'links'>;
 
@@ -113,9 +114,8 @@ export class KyselyReaperStore implements ReaperStore {
       const deleted = await trx.deleteFrom('links').where('links.id', 'in', ids).where(isPurgeable(cutoff)).executeTakeFirst();
       const purged = Number(deleted.numDeletedRows);
       // Only the visits of links that are gone: under READ COMMITTED a chosen row may have been claimed meanwhile.
-      await trx.deleteFrom('visits').where('visits.link_id', 'in', ids)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('links').select('links.id').whereRef('links.id', '=', 'visits.link_id'))))
-        .execute();
+      const kept = new Set((await trx.selectFrom('links').select('links.id').where('links.id', 'in', ids).execute()).map((row) => row.id));
+      await deleteVisitsOf(trx, ids.filter((id) => !kept.has(id)));
       if (archived > purged) {
         // Only under PostgreSQL's READ COMMITTED: a row claimed or restored between the copy and the
         // DELETE was copied but is still live; its copy goes, so the archive holds exactly the purged rows.
@@ -133,7 +133,8 @@ export class KyselyReaperStore implements ReaperStore {
 
   /**
    * Raw visits past VISITS_RETENTION among the first `limit` by id (the primary key; no index on
-   * time is kept for this, ADR 0016); counters and roll-ups are other tables.
+   * time is kept for this, ADR 0016), and the visit ranges wholly below what is left; counters and
+   * roll-ups are other tables.
    */
   deleteVisitsBatch(request: VisitsBatchRequest): Promise<number> {
     const { before, limit, beforeCommit } = request;
@@ -141,6 +142,8 @@ export class KyselyReaperStore implements ReaperStore {
       const first = trx.selectFrom('visits').select('visits.id').orderBy('visits.id').limit(limit);
       const deleted = await trx.deleteFrom('visits').where('visits.id', 'in', first).where('visits.visited_at', '<', before).executeTakeFirst();
       const rows = Number(deleted.numDeletedRows);
+      // Ranges below the oldest visit left point at nothing (none is left at all: the next batch takes them).
+      await trx.deleteFrom('visit_ranges').where('visit_ranges.last_id', '<', trx.selectFrom('visits').select((eb) => eb.fn.min('visits.id').as('oldest'))).execute();
       await beforeCommit?.(rows);
       return rows;
     }));

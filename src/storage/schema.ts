@@ -109,6 +109,18 @@ export interface VisitRow {
   latency_ms: number;
 }
 
+/**
+ * Where one link's visit rows are (migration 008, ADR 0016): every visit of `link_id` in this flush
+ * has an id from `first_id` to `last_id`. Rows of other links may lie between on PostgreSQL (two
+ * instances flushing at once), so a reader also matches `visits.link_id`. Stands in for an index on
+ * visits.link_id, which cost the writer a B-tree entry per visit; a range costs one per link and flush.
+ */
+export interface VisitRangeRow {
+  link_id: number;
+  first_id: number;
+  last_id: number;
+}
+
 /** Clicks of one link in one UTC hour, by visitor class: the time series sums these. */
 export interface LinkClicksHourlyRow {
   link_id: number;
@@ -146,6 +158,7 @@ export interface Database {
   shedlock: ShedlockRow;
   cleanup_runs: CleanupRunRow;
   visits: VisitRow;
+  visit_ranges: VisitRangeRow;
   global_stats: GlobalStatsRow;
   link_clicks_hourly: LinkClicksHourlyRow;
   link_breakdown_daily: LinkBreakdownDailyRow;

@@ -7,6 +7,7 @@ import { analyticsStoreFor } from '../../src/storage/analytics-store.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 import { storesFor } from '../support/contract-stores.js';
 import { insertedLink } from '../support/contract-fixtures.js';
+import { visitIdsAndRanges } from '../support/analytics-rows.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -68,6 +69,16 @@ for (const backend of STORE_BACKENDS) {
       await store().recordBatch(batchOfVisits([visit(high.id, human, T0), visit(low.id, human, T0 + 1), visit(high.id, bot, T0 + 2), visit(low.id, bot, T0 + 3)]));
       const rows = await stores.database.db.selectFrom('visits').select(['link_id', 'visited_at']).where('link_id', 'in', [low.id, high.id]).orderBy('id').execute();
       assert.deepEqual(rows.map((r) => [Number(r.link_id), Number(r.visited_at)]), [[low.id, T0 + 1], [low.id, T0 + 3], [high.id, T0], [high.id, T0 + 2]]);
+    });
+
+    test('a flush writes one visit range per link, from its first to its last visit row, and nothing else in it', async () => {
+      const [a, b] = [await insertedLink(stores.links), await insertedLink(stores.links)];
+      await store().recordBatch(batchOfVisits([visit(a.id, human), visit(b.id, human), visit(a.id, bot), visit(b.id, bot), visit(a.id, human)]));
+      await store().recordBatch(batchOfVisits([visit(a.id, preview)]));
+      const [ofA, ofB] = [await visitIdsAndRanges(stores.database.db, a.id), await visitIdsAndRanges(stores.database.db, b.id)];
+      assert.deepEqual(ofA.ranges, [[ofA.ids[0], ofA.ids[2]], [ofA.ids[3], ofA.ids[3]]], 'one range per flush');
+      assert.deepEqual(ofB.ranges, [[ofB.ids[0], ofB.ids[1]]]);
+      assert.equal(ofA.ids[2]! - ofA.ids[0]!, 2, "the first flush's rows of a are side by side");
     });
 
     test('clicks roll up per UTC hour and class, and per UTC day, dimension, value and class', async () => {

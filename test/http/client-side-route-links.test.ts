@@ -74,8 +74,12 @@ describe('migration 004 on a database written by the old rules', () => {
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/', ids.anonymous);
     // A row written by other rules that already holds the form the #!/x row would be given.
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/#!/x', ids.holder);
-    // Back to the schema as it was before 004: 007 (cleanup visits, check order), 006 (analytics) and
-    // 005 (leaner link indexes) undone, all four marked not run.
+    // Back to the schema as it was before 004: 008 (visit ranges), 007 (cleanup visits, check order),
+    // 006 (analytics) and 005 (leaner link indexes) undone, all five marked not run.
+    file.exec(`
+      drop table visit_ranges;
+      create index visits_link_time_idx on visits (link_id, visited_at);
+      delete from kysely_migration where name = '008_visit_ranges';`);
     file.exec(`
       drop index links_health_check_idx;
       alter table cleanup_runs drop column visits_deleted;

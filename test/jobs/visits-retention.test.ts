@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { DAY, HOUR, linkInState, ran, QUICK_REAPER } from '../support/reaper-fixtures.js';
-import { insertBreakdown, insertHourlyClicks, insertVisits, setGlobalStats, visitLinkIds } from '../support/analytics-rows.js';
+import { insertBreakdown, insertHourlyClicks, insertVisits, setGlobalStats, visitIdsAndRanges, visitLinkIds } from '../support/analytics-rows.js';
 
 /** Everything the read side answers from: it must come through a run unchanged. */
 async function summaries(t: TestApp) {
@@ -48,6 +48,8 @@ describe('raw visits are bounded: VISITS_RETENTION and purged links', () => {
       assert.equal(run.batches, 3);
       assert.equal(run.lastBatchSize, 1);
       assert.deepEqual(await visitTimes(t), [cutoff, cutoff + 60_000]);
+      const left = await visitIdsAndRanges(db, link.id);
+      assert.deepEqual(left.ranges, [[left.ids[0], left.ids[1]]], 'the range of the deleted visits went with them');
       assert.deepEqual(await summaries(t), before, 'counters, roll-ups and the global row are untouched');
       assert.equal(ran(await t.deps.cleanup.reaper.run()).visitsDeleted, 0, 'the next run finds nothing');
     } finally {
@@ -82,6 +84,11 @@ describe('raw visits are bounded: VISITS_RETENTION and purged links', () => {
       await insertVisits(db, purged.id, now - 3 * DAY, 4);
       await insertVisits(db, kept.id, now - 3 * DAY, 2);
       await insertHourlyClicks(db, purged.id, now - 3 * DAY, { human: 4 });
+      // A range of the purged link that also spans the kept link's rows (two PostgreSQL instances
+      // flushing at once interleave their ids): the purge goes by link as well as by range.
+      const keptRows = await visitIdsAndRanges(db, kept.id);
+      const purgedRows = await visitIdsAndRanges(db, purged.id);
+      await db.insertInto('visit_ranges').values({ link_id: purged.id, first_id: purgedRows.ids[1]!, last_id: keptRows.ids[1]! }).execute();
 
       // A purge batch that fails keeps the link and its visits: one transaction.
       t.deps.cleanup.reaper.hooks = { beforeCommit: ({ phase }) => { if (phase === 'purge') throw new Error('injected failure in purge'); } };
@@ -93,6 +100,8 @@ describe('raw visits are bounded: VISITS_RETENTION and purged links', () => {
       assert.equal(run.purged, 1);
       assert.equal(run.visitsDeleted, 0, 'retention counts only visits past VISITS_RETENTION');
       assert.deepEqual(await visitLinkIds(db), [kept.id, kept.id]);
+      assert.deepEqual(await visitIdsAndRanges(db, purged.id), { ids: [], ranges: [] }, 'its visit ranges went too');
+      assert.deepEqual(await visitIdsAndRanges(db, kept.id), keptRows);
       const rollup = await db.selectFrom('link_clicks_hourly').select('clicks').where('link_id', '=', purged.id).execute();
       assert.deepEqual(rollup.map((row) => Number(row.clicks)), [4], 'the roll-up stays, like the archived counters');
     } finally {

@@ -19,7 +19,8 @@ describe('KyselyReaperStore on the embedded database', () => {
       await store.deleteVisitsBatch({ before: t.clock.now() - DAY, limit: 10 });
       assert.equal(writer.sent - sentBefore, 3, 'one writer transaction per batch');
       assert.deepEqual(t.statements.map((s) => s.trim().split(/\s+/)[0]!.toLowerCase()),
-        ['update', 'select', 'insert', 'delete', 'delete', 'delete'], 'every statement went to the writer, in order');
+        // mark; purge: pick, archive, delete links, keep what was claimed meanwhile, their visits, their visit ranges; retention: visits, ranges
+        ['update', 'select', 'insert', 'delete', 'select', 'delete', 'delete', 'delete', 'delete'], 'every statement went to the writer, in order');
     } finally {
       await t.close();
     }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { VisitorClass } from '../../src/core/analytics-ports.js';
 import type { Database, LinkBreakdownDailyRow } from '../../src/storage/schema.js';
+import { visitRangesOf } from '../../src/storage/visit-ranges.js';
 
 /**
  * Rows of the analytics tables written straight with Kysely, as the write side (the flusher's
@@ -33,13 +34,23 @@ export async function setGlobalStats(db: Kysely<Database>, values: { total: numb
   }).where('id', '=', 1).execute();
 }
 
-/** `count` raw visit rows of one link, one a minute apart from `from`. */
+/** `count` raw visit rows of one link, one a minute apart from `from`, with their range as a flush writes it. */
 export async function insertVisits(db: Kysely<Database>, linkId: number, from: number, count: number, visitorClass: VisitorClass = 'human'): Promise<void> {
   const rows = Array.from({ length: count }, (_, i) => ({
     link_id: linkId, visited_at: from + i * 60_000, referrer_host: 'news.example', browser: 'Firefox', os: 'Linux',
     device: 'desktop', visitor_class: visitorClass, latency_ms: 1.5,
   }));
-  for (let i = 0; i < rows.length; i += 200) await db.insertInto('visits').values(rows.slice(i, i + 200)).execute();
+  for (let i = 0; i < rows.length; i += 200) {
+    const inserted = await db.insertInto('visits').values(rows.slice(i, i + 200)).returning(['id', 'link_id']).execute();
+    await db.insertInto('visit_ranges').values(visitRangesOf(inserted.map((row) => Number(row.id)), inserted.map((row) => Number(row.link_id)))).execute();
+  }
+}
+
+/** The ids of a link's visit rows, and its visit ranges as [first, last], both in order. */
+export async function visitIdsAndRanges(db: Kysely<Database>, linkId: number): Promise<{ ids: number[]; ranges: number[][] }> {
+  const ids = await db.selectFrom('visits').select('id').where('link_id', '=', linkId).orderBy('id').execute();
+  const ranges = await db.selectFrom('visit_ranges').select(['first_id', 'last_id']).where('link_id', '=', linkId).orderBy('first_id').execute();
+  return { ids: ids.map((row) => Number(row.id)), ranges: ranges.map((row) => [Number(row.first_id), Number(row.last_id)]) };
 }
 
 export async function visitLinkIds(db: Kysely<Database>): Promise<number[]> {
