@@ -45,7 +45,7 @@ function responder(withMetrics: boolean): Measured {
     domain: DEFAULT_DOMAIN, clock: systemClock, permanentStatus: 301, temporaryStatus: 302, maxAgeSeconds: 300,
     recordVisit: buffer?.record, metrics: metrics?.redirects,
   });
-  const drain = () => { if (buffer) buffer.release(buffer.take().length); };
+  const drain = () => { if (buffer) buffer.release(buffer.take().size); };
   return Object.assign(answering, { drain });
 }
 

@@ -1,6 +1,6 @@
 import type { AnalyticsStore } from '../core/analytics-ports.js';
 import { classifiedBatch } from './visit-batch.js';
-import type { RawVisit, VisitBuffer } from './visit-buffer.js';
+import { concatVisits, type RawVisits, type VisitBuffer } from './visit-buffer.js';
 
 export interface AnalyticsFlusherOptions {
   readonly buffer: VisitBuffer;
@@ -22,7 +22,7 @@ export interface AnalyticsFlusherOptions {
 export class AnalyticsFlusher {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private retry: RawVisit[] = [];
+  private retry: RawVisits | undefined;
   private stopped = false;
 
   constructor(private readonly options: AnalyticsFlusherOptions) {
@@ -50,14 +50,14 @@ export class AnalyticsFlusher {
 
   private async run(): Promise<unknown> {
     const { buffer, store } = this.options;
-    const visits = this.retry.length === 0 ? buffer.take() : this.retry.concat(buffer.take());
-    if (visits.length === 0) return undefined;
+    const visits = this.retry === undefined ? buffer.take() : concatVisits(this.retry, buffer.take());
+    if (visits.size === 0) return undefined;
     let done: () => void = () => {};
     this.running = new Promise((resolve) => { done = resolve; });
     try {
       await store.recordBatch(classifiedBatch(visits));
-      this.retry = [];
-      buffer.release(visits.length);
+      this.retry = undefined;
+      buffer.release(visits.size);
       // The threshold fires once, when it is reached: events that reached it again while this flush
       // ran would otherwise wait for the interval, and under load fill the buffer up to its bound.
       if (!this.stopped && buffer.size >= this.options.maxEvents) setImmediate(() => void this.flush());

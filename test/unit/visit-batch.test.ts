@@ -3,29 +3,60 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { classifyVisit } from '../../src/analytics/classify-visit.js';
 import { classifiedBatch } from '../../src/analytics/visit-batch.js';
-import type { RawVisit } from '../../src/analytics/visit-buffer.js';
+import { concatVisits, VisitBuffer } from '../../src/analytics/visit-buffer.js';
 import { batchOfVisits } from '../../src/core/analytics-batch.js';
-import type { Visit, VisitorClass } from '../../src/core/analytics-ports.js';
+import type { AnalyticsBatch, Visit, VisitorClass } from '../../src/core/analytics-ports.js';
 import { dayStartOf, hourStartOf, rollUp } from '../../src/core/analytics-rollups.js';
 import { BOT_AGENTS, HUMAN_AGENTS, PREVIEW_USER_AGENTS } from '../fixtures/user-agents.js';
 
 const AGENTS = [HUMAN_AGENTS.firefoxLinux, HUMAN_AGENTS.safariIphone, BOT_AGENTS.googlebotSmartphone, PREVIEW_USER_AGENTS.appleMessages, undefined, ''];
 const REFERERS = ['https://news.example/a?b', 'https://news.example/c', 'https://other.example/', undefined, ''];
 
+interface Event { linkId: number; visitedAt: number; latencyMs: number; userAgent: string | undefined; referer: string | undefined }
+
+/** `count` events of 7 links, their headers cycling through AGENTS and REFERERS. */
+function events(count: number, from = 0): Event[] {
+  return Array.from({ length: count }, (_, n) => {
+    const i = from + n;
+    return { linkId: 1 + (i % 7), visitedAt: 1_000 + i, latencyMs: i / 8, userAgent: AGENTS[i % AGENTS.length], referer: REFERERS[(i * 7) % REFERERS.length] };
+  });
+}
+
+/** The events recorded into a buffer as the redirect path does, and taken as a flush does. */
+function buffered(list: readonly Event[]) {
+  let clock = 0;
+  const buffer = new VisitBuffer(1_000_000, () => list[clock++]!.visitedAt);
+  for (const event of list) buffer.record(event.linkId, event.latencyMs, event.userAgent, event.referer);
+  return buffer.take();
+}
+
+function assertBatchOf(list: readonly Event[], batch: AnalyticsBatch): void {
+  assert.equal(batch.size, list.length);
+  list.forEach((event, i) => {
+    assert.deepEqual([batch.linkIds[i], batch.visitedAt[i], batch.latencyMs[i]], [event.linkId, event.visitedAt, event.latencyMs]);
+    assert.deepEqual(batch.facts[batch.factsIndex[i]!], classifyVisit(event.userAgent ?? '', event.referer || undefined));
+  });
+}
+
 describe('a flush batch from buffered events', () => {
   test('every visit carries the facts classifyVisit gives its headers; each distinct pair is classified once', () => {
-    const events: RawVisit[] = Array.from({ length: 300 }, (_, i) => ({
-      linkId: 1 + (i % 7), visitedAt: 1_000 + i, latencyMs: i / 8,
-      userAgent: AGENTS[i % AGENTS.length], referer: REFERERS[(i * 7) % REFERERS.length],
-    }));
-    const batch = classifiedBatch(events);
-    assert.equal(batch.size, events.length);
-    events.forEach((event, i) => {
-      assert.deepEqual([batch.linkIds[i], batch.visitedAt[i], batch.latencyMs[i]], [event.linkId, event.visitedAt, event.latencyMs]);
-      assert.deepEqual(batch.facts[batch.factsIndex[i]!], classifyVisit(event.userAgent, event.referer));
-    });
+    const list = events(300);
+    const batch = classifiedBatch(buffered(list));
+    assertBatchOf(list, batch);
     // A missing header is classified as an empty one: 5 agents × 4 referers at most.
     assert.ok(batch.facts.length <= 5 * 4, `${batch.facts.length} facts`);
+  });
+
+  test('the buffer keeps every event in order past its first allocation, each distinct header once', () => {
+    const list = events(10_000);
+    const visits = buffered(list);
+    assertBatchOf(list, classifiedBatch(visits));
+    assert.deepEqual([visits.agents.length, visits.referers.length], [5, 4], 'a missing header and an empty one are the same');
+  });
+
+  test("a failed flush's visits followed by the next ones are one batch of both, in order", () => {
+    const [failed, next] = [events(40), events(25, 40)];
+    assertBatchOf([...failed, ...next], classifiedBatch(concatVisits(buffered(failed), buffered(next))));
   });
 });
 
