@@ -9,6 +9,15 @@ import type SQLite from 'better-sqlite3';
 const OPEN_BUSY_TIMEOUT_MS = 5_000;
 
 /**
+ * Each connection's page cache, in KiB (cache_size takes a negative number as KiB). better-sqlite3
+ * builds SQLite with 16 MB, and both connections filled it: the writer touches a random page of
+ * `links` for every visited link it counts, and the reader one for every cache miss. 2 MB is
+ * SQLite's own default and holds the B-trees' interior pages; the leaves come from the OS's file
+ * cache, which is not the process's memory (SPEC section 11: under 200 MB; docs/adr/0020).
+ */
+export const PAGE_CACHE_KIB = 2_048;
+
+/**
  * Two processes turning one new file to WAL at once can deadlock on the upgrade from a shared to
  * an exclusive lock, and SQLite then answers SQLITE_BUSY at once instead of calling the busy
  * handler: retry for as long as the busy timeout would have waited.
@@ -35,6 +44,7 @@ export function configureConnection(db: SQLite.Database, options: { busyTimeoutM
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs))}`);
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   // A write on the reader would be a bug (and would block the event loop): make it fail loudly.
   if (options.readOnly) db.pragma('query_only = ON');
 }
