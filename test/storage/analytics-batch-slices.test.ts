@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { batchOfVisits } from '../../src/core/analytics-batch.js';
 import type { Visit } from '../../src/core/analytics-ports.js';
 import { analyticsStoreFor } from '../../src/storage/analytics-store.js';
-import { ANALYTICS_SLICE_VISITS, batchSlices } from '../../src/storage/analytics-batch-slices.js';
+import { ANALYTICS_SLICE_LINKS, batchSlices } from '../../src/storage/analytics-batch-slices.js';
 import { createTestApp } from '../support/test-app.js';
 
 const visitOf = (linkId: number, i: number): Visit => ({
@@ -13,7 +13,7 @@ const visitOf = (linkId: number, i: number): Visit => ({
 });
 
 describe('the analytics flush on the writer thread, in slices', () => {
-  test('slices are consecutive views of the batch, none larger than asked, sharing its facts', () => {
+  test('slices are consecutive views of the batch, none with more distinct links than asked, sharing its facts', () => {
     const batch = batchOfVisits(Array.from({ length: 25 }, (_, i) => visitOf(i + 1, i)));
     const slices = [...batchSlices(batch, 10)];
     assert.deepEqual(slices.map((slice) => slice.size), [10, 10, 5]);
@@ -23,11 +23,18 @@ describe('the analytics flush on the writer thread, in slices', () => {
     assert.deepEqual([...batchSlices(batch, 25)], [batch]);
   });
 
+  test('a batch of many visits to a few links stays whole: their counters and roll-ups are written once', () => {
+    const batch = batchOfVisits(Array.from({ length: 1_000 }, (_, i) => visitOf(1 + (i % 3), i)));
+    assert.deepEqual([...batchSlices(batch, 10)], [batch]);
+    const mixed = batchOfVisits([1, 2, 1, 3, 2, 4, 1].map(visitOf));
+    assert.deepEqual([...batchSlices(mixed, 3)].map((slice) => [...slice.linkIds]), [[1, 2, 1, 3, 2], [4, 1]]);
+  });
+
   test('a flush of 60,000 visits to distinct links is written whole (rolled up at once, it ran the writer out of heap)', async () => {
     const t = await createTestApp({}, { database: 'sqlite' });
     try {
       const db = t.deps.database.db;
-      const links = 6 * ANALYTICS_SLICE_VISITS;
+      const links = 6 * ANALYTICS_SLICE_LINKS;
       await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${links})
         insert into links (domain, code, original_url, normalized_url, link_type, status, created_at, updated_at)
         select 'default', 'slice' || i, 'https://example.com/' || i, 'https://example.com/' || i, 'PERMANENT', 'ACTIVE', 0, 0 from n`.execute(db);
