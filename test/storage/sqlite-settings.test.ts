@@ -17,7 +17,7 @@ describe('the embedded SQLite database', () => {
         assert.equal(await pragma('foreign_keys'), 1);
         assert.equal(await pragma('busy_timeout'), 4000);
         assert.equal(await pragma('query_only'), 0);
-        assert.equal(await pragma('cache_size'), -PAGE_CACHE_KIB);
+        assert.equal(await pragma('cache_size'), -PAGE_CACHE_KIB.writer);
       });
       const reader = t.deps.database.embedded!.reader;
       const readerPragma = (name: string) => Object.values(reader.all<Record<string, unknown>>(`pragma ${name}`, [])[0] ?? {})[0];
@@ -25,7 +25,7 @@ describe('the embedded SQLite database', () => {
       assert.equal(readerPragma('foreign_keys'), 1);
       assert.equal(readerPragma('busy_timeout'), 0, 'the event loop never waits for a lock');
       assert.equal(readerPragma('query_only'), 1);
-      assert.equal(readerPragma('cache_size'), -PAGE_CACHE_KIB);
+      assert.equal(readerPragma('cache_size'), -PAGE_CACHE_KIB.reader);
     } finally {
       await t.close();
     }
