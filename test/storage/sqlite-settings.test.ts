@@ -2,10 +2,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { isMarkable, isPurgeable } from '../../src/storage/reaper-store.js';
+import { PAGE_CACHE_KIB } from '../../src/storage/sqlite-connection.js';
 import { createTestApp } from '../support/test-app.js';
 
 describe('the embedded SQLite database', () => {
-  test('runs in WAL mode with synchronous=FULL and foreign keys; only the writer waits for locks (RELIABILITY D-02)', async () => {
+  test('runs in WAL mode with synchronous=FULL, foreign keys and a bounded page cache on each connection; only the writer waits for locks (RELIABILITY D-02)', async () => {
     const t = await createTestApp({ DB_WRITE_TIMEOUT: '4s' });
     try {
       // Inside a transaction a pragma runs on the writer thread; the reader is asked directly.
@@ -16,6 +17,7 @@ describe('the embedded SQLite database', () => {
         assert.equal(await pragma('foreign_keys'), 1);
         assert.equal(await pragma('busy_timeout'), 4000);
         assert.equal(await pragma('query_only'), 0);
+        assert.equal(await pragma('cache_size'), -PAGE_CACHE_KIB.writer);
       });
       const reader = t.deps.database.embedded!.reader;
       const readerPragma = (name: string) => Object.values(reader.all<Record<string, unknown>>(`pragma ${name}`, [])[0] ?? {})[0];
@@ -23,6 +25,7 @@ describe('the embedded SQLite database', () => {
       assert.equal(readerPragma('foreign_keys'), 1);
       assert.equal(readerPragma('busy_timeout'), 0, 'the event loop never waits for a lock');
       assert.equal(readerPragma('query_only'), 1);
+      assert.equal(readerPragma('cache_size'), -PAGE_CACHE_KIB.reader);
     } finally {
       await t.close();
     }

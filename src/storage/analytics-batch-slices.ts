@@ -1,0 +1,42 @@
+import type { AnalyticsBatch } from '../core/analytics-ports.js';
+
+/**
+ * Distinct links the writer thread rolls up at once. Rolling a batch up costs its heap about 1 KB
+ * per distinct link, and the writer's heap is capped (sqlite-writer.ts): a flush of 40,000
+ * distinct links (ANALYTICS_BUFFER_MAX allows 100,000) ended the thread with "JS heap out of
+ * memory", failed every write in flight with it, and its retry did the same (docs/adr/0020).
+ */
+export const ANALYTICS_SLICE_LINKS = 10_000;
+
+/**
+ * The batch in consecutive slices of at most `maxLinks` distinct links, sharing its `facts`:
+ * views of its arrays, no copies. A batch of a few hot links stays whole, so its links' counters
+ * and roll-up rows are written once. Writing the slices one after the other in one transaction
+ * writes what the whole batch would: counters add up, and the mean merge of each slice is exact.
+ */
+export function* batchSlices(batch: AnalyticsBatch, maxLinks = ANALYTICS_SLICE_LINKS): Generator<AnalyticsBatch> {
+  let start = 0;
+  let links = new Set<number>();
+  for (let i = 0; i < batch.size; i++) {
+    const linkId = batch.linkIds[i]!;
+    if (links.has(linkId)) continue;
+    if (links.size === maxLinks) {
+      yield slice(batch, start, i);
+      start = i;
+      links = new Set();
+    }
+    links.add(linkId);
+  }
+  yield start === 0 ? batch : slice(batch, start, batch.size);
+}
+
+function slice(batch: AnalyticsBatch, start: number, end: number): AnalyticsBatch {
+  return {
+    size: end - start,
+    linkIds: batch.linkIds.subarray(start, end),
+    visitedAt: batch.visitedAt.subarray(start, end),
+    latencyMs: batch.latencyMs.subarray(start, end),
+    factsIndex: batch.factsIndex.subarray(start, end),
+    facts: batch.facts,
+  };
+}
