@@ -142,17 +142,19 @@ export class VisitBuffer {
 
   private grow(): void {
     this.capacity = Math.min(this.max, this.capacity * 2);
-    const grown = <T extends Float64Array | Uint32Array>(from: T, make: (length: number) => T): T => {
-      const to = make(this.capacity);
-      to.set(from);
-      return to;
-    };
-    this.linkIds = grown(this.linkIds, (n) => new Float64Array(n));
-    this.visitedAt = grown(this.visitedAt, (n) => new Float64Array(n));
-    this.latencyMs = grown(this.latencyMs, (n) => new Float64Array(n));
-    this.agentIndex = grown(this.agentIndex, (n) => new Uint32Array(n));
-    this.refererIndex = grown(this.refererIndex, (n) => new Uint32Array(n));
+    this.linkIds = copied(this.linkIds, new Float64Array(this.capacity));
+    this.visitedAt = copied(this.visitedAt, new Float64Array(this.capacity));
+    this.latencyMs = copied(this.latencyMs, new Float64Array(this.capacity));
+    this.agentIndex = copied(this.agentIndex, new Uint32Array(this.capacity));
+    this.refererIndex = copied(this.refererIndex, new Uint32Array(this.capacity));
   }
+}
+
+/** `to`, holding `from` at its start and then `after`. */
+function copied<T extends Float64Array | Uint32Array>(from: T, to: T, after?: T): T {
+  to.set(from);
+  if (after) to.set(after, from.length);
+  return to;
 }
 
 /** `first`'s visits, then `second`'s, as one (a failed flush's visits with the next ones). */
@@ -162,12 +164,6 @@ export function concatVisits(first: RawVisits, second: RawVisits): RawVisits {
   const size = first.size + second.size;
   const agentIndex = new Uint32Array(size);
   const refererIndex = new Uint32Array(size);
-  const joined = <T extends Float64Array>(a: T, b: T, make: (length: number) => T): T => {
-    const to = make(size);
-    to.set(a);
-    to.set(b, a.length);
-    return to;
-  };
   let at = 0;
   for (const part of [first, second]) {
     for (let i = 0; i < part.size; i++, at++) {
@@ -175,12 +171,11 @@ export function concatVisits(first: RawVisits, second: RawVisits): RawVisits {
       refererIndex[at] = referers.indexOf(part.referers[part.refererIndex[i]!]!);
     }
   }
-  const float = (n: number) => new Float64Array(n);
   return {
     size,
-    linkIds: joined(first.linkIds, second.linkIds, float),
-    visitedAt: joined(first.visitedAt, second.visitedAt, float),
-    latencyMs: joined(first.latencyMs, second.latencyMs, float),
+    linkIds: copied(first.linkIds, new Float64Array(size), second.linkIds),
+    visitedAt: copied(first.visitedAt, new Float64Array(size), second.visitedAt),
+    latencyMs: copied(first.latencyMs, new Float64Array(size), second.latencyMs),
     agentIndex,
     refererIndex,
     agents: agents.values,

@@ -32,9 +32,8 @@ export function batchOfVisits(visits: readonly Visit[]): AnalyticsBatch {
 
 /**
  * The positions in `batch` of the visits whose link is in `existing`, by link and then in arrival
- * order. Writing a flush's visit rows grouped by link puts each link's entries of the
- * (link_id, visited_at) index side by side: on SQLite that halved the writer thread's cost per
- * visit against arrival order, where consecutive rows land on different index pages (ADR 0016).
+ * order. A flush writes its visit rows in this order, so each link's rows get consecutive ids and
+ * one visit range covers exactly them (storage/visit-ranges.ts, ADR 0016).
  */
 export function visitsByLink(batch: AnalyticsBatch, existing: ReadonlySet<number>): number[] {
   const kept: number[] = [];

@@ -142,7 +142,8 @@ export class KyselyReaperStore implements ReaperStore {
       const first = trx.selectFrom('visits').select('visits.id').orderBy('visits.id').limit(limit);
       const deleted = await trx.deleteFrom('visits').where('visits.id', 'in', first).where('visits.visited_at', '<', before).executeTakeFirst();
       const rows = Number(deleted.numDeletedRows);
-      // Ranges below the oldest visit left point at nothing (none is left at all: the next batch takes them).
+      // Ranges wholly below the oldest visit left point at nothing. With no visit left, min is null and
+      // nothing goes: a later batch, once visits exist again, takes them.
       await trx.deleteFrom('visit_ranges').where('visit_ranges.last_id', '<', trx.selectFrom('visits').select((eb) => eb.fn.min('visits.id').as('oldest'))).execute();
       await beforeCommit?.(rows);
       return rows;

@@ -65,7 +65,7 @@ for (const backend of STORE_BACKENDS) {
     test("a batch's visit rows are stored grouped by link, each link's in arrival order", async () => {
       const [first, second] = [await insertedLink(stores.links), await insertedLink(stores.links)];
       const [low, high] = first.id < second.id ? [first, second] : [second, first];
-      // Arrival order interleaves the links; the rows come out link by link (ADR 0016: the index on (link_id, visited_at) is then written page by page).
+      // Arrival order interleaves the links; the rows come out link by link, so each link's rows of a flush are one visit range (ADR 0016).
       await store().recordBatch(batchOfVisits([visit(high.id, human, T0), visit(low.id, human, T0 + 1), visit(high.id, bot, T0 + 2), visit(low.id, bot, T0 + 3)]));
       const rows = await stores.database.db.selectFrom('visits').select(['link_id', 'visited_at']).where('link_id', 'in', [low.id, high.id]).orderBy('id').execute();
       assert.deepEqual(rows.map((r) => [Number(r.link_id), Number(r.visited_at)]), [[low.id, T0 + 1], [low.id, T0 + 3], [high.id, T0], [high.id, T0 + 2]]);

@@ -1,32 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Migrator, sql } from 'kysely';
-import { openSqlite, type OpenDatabase } from '../../src/storage/database.js';
-import { migrationsFor, migrateToLatest } from '../../src/storage/migrations.js';
-import { openPostgres } from '../../src/storage/postgres-database.js';
+import { sql } from 'kysely';
+import { migrateToLatest } from '../../src/storage/migrations.js';
 import { visitIdsOf } from '../../src/storage/visit-ranges.js';
-import { createTestDatabase } from '../support/postgres.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
-
-/** A database of `name`'s kind, migrated up to `migration` only; `close` removes it. */
-async function openAt(name: 'sqlite' | 'postgres', migration: string): Promise<OpenDatabase> {
-  let database: OpenDatabase;
-  if (name === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-ranges-'));
-    const opened = openSqlite(path.join(dir, 'linkforge.db'));
-    database = { ...opened, close: async () => { await opened.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
-  } else {
-    const testDatabase = await createTestDatabase();
-    const opened = openPostgres(testDatabase.url, { poolMax: 2, poolMin: 0, statementTimeoutMs: 10_000, connectTimeoutMs: 5_000 });
-    database = { ...opened, close: async () => { await opened.close(); await testDatabase.drop(); } };
-  }
-  const migrator = new Migrator({ db: database.db, provider: { getMigrations: async () => migrationsFor(database.dialect) } });
-  assert.equal((await migrator.migrateTo(migration)).error, undefined);
-  return database;
-}
 
 for (const backend of STORE_BACKENDS) {
   describe(`visit ranges on ${backend.name} (migration 008)`, () => {
@@ -50,7 +27,7 @@ for (const backend of STORE_BACKENDS) {
     });
 
     test('existing visits get a range per run of consecutive rows of one link, and the index on visits.link_id goes', async () => {
-      const database = await openAt(backend.name, '007_cleanup_visits_and_check_order');
+      const database = await backend.open('007_cleanup_visits_and_check_order');
       try {
         const links = ['a', 'b'].map((code) => ({
           domain: 'x', code, original_url: `https://example.com/${code}`, normalized_url: `https://example.com/${code}`,
