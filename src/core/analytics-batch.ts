@@ -36,7 +36,15 @@ export function batchOfVisits(visits: readonly Visit[]): AnalyticsBatch {
  * one visit range covers exactly them (storage/visit-ranges.ts, ADR 0016).
  */
 export function visitsByLink(batch: AnalyticsBatch, existing: ReadonlySet<number>): number[] {
-  const kept: number[] = [];
-  for (let i = 0; i < batch.size; i++) if (existing.has(batch.linkIds[i]!)) kept.push(i);
-  return kept.sort((a, b) => batch.linkIds[a]! - batch.linkIds[b]! || a - b);
+  // Buckets, not a sort of the visits with a comparator: that sort was a tenth of the writer
+  // thread's time per flush of 50,000 visits; here only the distinct links are sorted.
+  const byLink = new Map<number, number[]>();
+  for (let i = 0; i < batch.size; i++) {
+    const linkId = batch.linkIds[i]!;
+    if (!existing.has(linkId)) continue;
+    const visits = byLink.get(linkId);
+    if (visits === undefined) byLink.set(linkId, [i]);
+    else visits.push(i);
+  }
+  return [...byLink.keys()].sort((a, b) => a - b).flatMap((linkId) => byLink.get(linkId)!);
 }
