@@ -6,6 +6,7 @@ import type { OpenDatabase } from './database.js';
 import type { Database } from './schema.js';
 import type { SqliteWriter } from './sqlite-writer.js';
 import { guarded } from './store-errors.js';
+import { visitFactsIds } from './visit-facts.js';
 import { visitRangesOf } from './visit-ranges.js';
 
 /** The flush's store for the open database: the writer thread's task on SQLite, SQL from this thread on PostgreSQL. */
@@ -67,7 +68,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
   }
 
   private readonly visitsSql = (rows: number) => {
-    const row = { link_id: 0, visited_at: 0, referrer_host: null, browser: null, os: null, device: null, visitor_class: 'human', latency_ms: 0 } as const;
+    const row = { link_id: 0, visited_at: 0, facts_id: 0, latency_ms: 0 };
     return this.db.insertInto('visits').values(Array(rows).fill(row)).returning(['id', 'link_id']).compile().sql;
   };
 
@@ -103,12 +104,11 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
       const kept = <T extends { linkId: number }>(rows: readonly T[]) => rows.filter((row) => existing.has(row.linkId));
       const ids: number[] = [];
       const linkIds: number[] = [];
-      for (const part of chunks(visitsByLink(batch, existing))) {
+      const visits = visitsByLink(batch, existing);
+      const factsIds = visits.length === 0 ? [] : await visitFactsIds(trx, batch.facts);
+      for (const part of chunks(visits)) {
         const parameters: unknown[] = [];
-        for (const i of part) {
-          const f = batch.facts[batch.factsIndex[i]!]!;
-          parameters.push(batch.linkIds[i], batch.visitedAt[i], f.referrerHost, f.browser, f.os, f.device, f.visitorClass, batch.latencyMs[i]);
-        }
+        for (const i of part) parameters.push(batch.linkIds[i], batch.visitedAt[i], factsIds[batch.factsIndex[i]!], batch.latencyMs[i]);
         const { rows } = await this.insertRows<{ id: number; link_id: number }>(trx, 'visits', part.length, this.visitsSql, parameters);
         for (const row of rows) {
           ids.push(Number(row.id));

@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import type { AnalyticsBatch } from '../core/analytics-ports.js';
 import { visitsByLink } from '../core/analytics-batch.js';
 import { rollUp } from '../core/analytics-rollups.js';
+import { visitFactsIdsOnWriter } from './visit-facts.js';
 import { visitRangesOf } from './visit-ranges.js';
 
 /**
@@ -35,7 +36,7 @@ interface RowsStatement {
 }
 
 const ROWS = {
-  visit: { head: 'insert into visits (link_id, visited_at, referrer_host, browser, os, device, visitor_class, latency_ms)', columns: 8, tail: '' },
+  visit: { head: 'insert into visits (link_id, visited_at, facts_id, latency_ms)', columns: 4, tail: '' },
   range: { head: 'insert into visit_ranges (link_id, first_id, last_id)', columns: 3, tail: '' },
   hourly: {
     head: 'insert into link_clicks_hourly (link_id, hour_start, visitor_class, clicks)', columns: 4,
@@ -110,10 +111,10 @@ export function recordAnalyticsOnWriter(db: SQLite.Database, batch: AnalyticsBat
     if (s.link.run({ ...t, id }).changes > 0) existing.add(id);
   }
   const visits = visitsByLink(batch, existing);
+  const factsIds = visits.length === 0 ? [] : visitFactsIdsOnWriter(db, batch.facts);
   const ids = s.insertRows(ROWS.visit, visits.length, (row, values) => {
     const i = visits[row]!;
-    const f = batch.facts[batch.factsIndex[i]!]!;
-    values.push(batch.linkIds[i], batch.visitedAt[i], f.referrerHost, f.browser, f.os, f.device, f.visitorClass, batch.latencyMs[i]);
+    values.push(batch.linkIds[i], batch.visitedAt[i], factsIds[batch.factsIndex[i]!], batch.latencyMs[i]);
   });
   const ranges = visitRangesOf(ids, visits.map((i) => batch.linkIds[i]!));
   s.insertRows(ROWS.range, ranges.length, (row, values) => {

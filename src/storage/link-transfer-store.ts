@@ -7,6 +7,7 @@ import type {
 } from '../core/link-transfer-ports.js';
 import type { Database, LinkRow } from './schema.js';
 import { guarded } from './store-errors.js';
+import { visitFactsIds } from './visit-facts.js';
 import { visitIdsOf, visitRangesOf } from './visit-ranges.js';
 
 /** Rows per statement: far below SQLite's and PostgreSQL's limits on bound parameters. */
@@ -86,8 +87,9 @@ export class KyselyLinkTransferStore implements LinkTransferStore {
       const visits = new Map<number, TransferVisit[]>(linkIds.map((id) => [id, []]));
       for (const part of chunks(linkIds)) {
         const rows = await this.db.selectFrom('visits')
-          .select(['link_id', 'visited_at', 'latency_ms', 'visitor_class', 'referrer_host', 'browser', 'os', 'device'])
-          .where('id', 'in', visitIdsOf(this.db, part)).orderBy('link_id').orderBy('visited_at').orderBy('id')
+          .innerJoin('visit_facts as f', 'f.id', 'visits.facts_id')
+          .select(['visits.link_id', 'visits.visited_at', 'visits.latency_ms', 'f.visitor_class', 'f.referrer_host', 'f.browser', 'f.os', 'f.device'])
+          .where('visits.id', 'in', visitIdsOf(this.db, part)).orderBy('visits.link_id').orderBy('visits.visited_at').orderBy('visits.id')
           .execute();
         for (const row of rows) {
           visits.get(Number(row.link_id))!.push({
@@ -179,10 +181,11 @@ async function insertVisits(trx: Transaction<Database>, links: readonly Importab
   if (visits.length === 0) return;
   const ids: number[] = [];
   const linkIds: number[] = [];
-  for (const part of chunks(visits)) {
-    const rows = await trx.insertInto('visits').values(part.map((v) => ({
-      link_id: v.linkId, visited_at: v.visitedAt, referrer_host: v.referrerHost, browser: v.browser, os: v.os, device: v.device,
-      visitor_class: v.visitorClass, latency_ms: v.latencyMs,
+  const factsIds = await visitFactsIds(trx, visits);
+  for (let start = 0; start < visits.length; start += ROWS_PER_STATEMENT) {
+    const part = visits.slice(start, start + ROWS_PER_STATEMENT);
+    const rows = await trx.insertInto('visits').values(part.map((v, i) => ({
+      link_id: v.linkId, visited_at: v.visitedAt, facts_id: factsIds[start + i]!, latency_ms: v.latencyMs,
     }))).returning(['id', 'link_id']).execute();
     for (const row of rows) {
       ids.push(Number(row.id));

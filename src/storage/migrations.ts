@@ -305,6 +305,34 @@ const visitRanges: Migration = {
   },
 };
 
+/**
+ * Each distinct set of a visit's facts (class, referrer host, browser, OS, device) once, in
+ * `visit_facts`, and a visit row points at it (ADR 0016, "Narrow visit rows"): a visit row is four
+ * numbers instead of four strings and a class. The writer thread's flush took 1.0 µs per visit to
+ * insert the wide rows and 0.37 µs for the narrow ones, and the rows take half the disk. The
+ * unique index treats an unknown value (NULL) as one value, so a set of facts is there once
+ * however many of its values are unknown; an empty string, which no classifier gives, is read as
+ * unknown too.
+ */
+const visitFacts = (dialect: Dialect): Migration => ({
+  async up(db: Db) {
+    const factColumns = ['referrer_host', 'browser', 'os', 'device'] as const;
+    let table = withId(db.schema.createTable('visit_facts'), dialect).addColumn('visitor_class', 'text', (c) => c.notNull());
+    for (const column of factColumns) table = table.addColumn(column, 'text');
+    await table.execute();
+    const key = sql.join([sql.ref('visitor_class'), ...factColumns.map((column) => sql`(coalesce(${sql.ref(column)}, ''))`)]);
+    await db.schema.createIndex('visit_facts_key').on('visit_facts').unique().expression(key).execute();
+    await sql`insert into visit_facts (visitor_class, referrer_host, browser, os, device)
+      select distinct visitor_class, nullif(referrer_host, ''), nullif(browser, ''), nullif(os, ''), nullif(device, '') from visits`.execute(db);
+    await db.schema.alterTable('visits').addColumn('facts_id', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+    await sql`update visits set facts_id = (
+      select f.id from visit_facts f where f.visitor_class = visits.visitor_class
+        and coalesce(f.referrer_host, '') = coalesce(visits.referrer_host, '') and coalesce(f.browser, '') = coalesce(visits.browser, '')
+        and coalesce(f.os, '') = coalesce(visits.os, '') and coalesce(f.device, '') = coalesce(visits.device, ''))`.execute(db);
+    for (const column of [...factColumns, 'visitor_class', 'is_bot']) await db.schema.alterTable('visits').dropColumn(column).execute();
+  },
+});
+
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return {
     '001_initial_schema': initialSchema(dialect),
@@ -315,6 +343,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '006_analytics': analytics,
     '007_cleanup_visits_and_check_order': cleanupVisitsAndCheckOrder(dialect),
     '008_visit_ranges': visitRanges,
+    '009_visit_facts': visitFacts(dialect),
   };
 }
 

@@ -99,14 +99,19 @@ export interface VisitRow {
   id: Generated<number>;
   link_id: number;
   visited_at: number;
+  /** The visit's class, referrer host, browser, OS and device: a `visit_facts` row (migration 009). */
+  facts_id: number;
+  latency_ms: number;
+}
+
+/** Each distinct set of visit facts once; NULL is an unknown value. */
+export interface VisitFactsRow {
+  id: Generated<number>;
+  visitor_class: 'human' | 'bot' | 'preview';
   referrer_host: string | null;
   browser: string | null;
   os: string | null;
   device: string | null;
-  /** Unused since migration 006 (visitor_class says it); kept for rows written before. */
-  is_bot: Generated<number>;
-  visitor_class: 'human' | 'bot' | 'preview';
-  latency_ms: number;
 }
 
 /**
@@ -158,6 +163,7 @@ export interface Database {
   shedlock: ShedlockRow;
   cleanup_runs: CleanupRunRow;
   visits: VisitRow;
+  visit_facts: VisitFactsRow;
   visit_ranges: VisitRangeRow;
   global_stats: GlobalStatsRow;
   link_clicks_hourly: LinkClicksHourlyRow;

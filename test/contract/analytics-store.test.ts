@@ -7,7 +7,7 @@ import { analyticsStoreFor } from '../../src/storage/analytics-store.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 import { storesFor } from '../support/contract-stores.js';
 import { insertedLink } from '../support/contract-fixtures.js';
-import { visitIdsAndRanges } from '../support/analytics-rows.js';
+import { visitIdsAndRanges, visitsWithFacts } from '../support/analytics-rows.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -31,7 +31,7 @@ for (const backend of STORE_BACKENDS) {
       .select(['redirect_count', 'avg_redirect_ms', 'human_count', 'bot_count', 'preview_count'])
       .where('id', '=', id).executeTakeFirstOrThrow();
     const globalRow = () => stores.database.db.selectFrom('global_stats').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
-    const visitsOf = (id: number) => stores.database.db.selectFrom('visits').selectAll().where('link_id', '=', id).orderBy('id').execute();
+    const visitsOf = (id: number) => visitsWithFacts(stores.database.db).where('visits.link_id', '=', id).execute();
     const hourlyOf = (id: number) => stores.database.db.selectFrom('link_clicks_hourly').selectAll().where('link_id', '=', id)
       .orderBy('hour_start').orderBy('visitor_class').execute();
     const dailyOf = (id: number) => stores.database.db.selectFrom('link_breakdown_daily').selectAll().where('link_id', '=', id)

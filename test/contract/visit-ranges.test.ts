@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { migrateToLatest } from '../../src/storage/migrations.js';
 import { visitIdsOf } from '../../src/storage/visit-ranges.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
@@ -36,7 +36,8 @@ for (const backend of STORE_BACKENDS) {
         const [a, b] = (await database.db.insertInto('links').values(links).returning('id').execute()).map((row) => Number(row.id));
         const order = [a, a, b, a, b, b, a];
         const visits = order.map((linkId, i) => ({ link_id: linkId!, visited_at: 1_000 + i, referrer_host: null, browser: null, os: null, device: null, visitor_class: 'human' as const, latency_ms: 1 }));
-        const ids = (await database.db.insertInto('visits').values(visits).returning('id').execute()).map((row) => Number(row.id));
+        // Visit rows as they were before migration 009 (visit_facts), which the row types describe now.
+        const ids = (await (database.db as Kysely<any>).insertInto('visits').values(visits).returning('id').execute()).map((row) => Number(row.id));
 
         await migrateToLatest(database.db, database.dialect);
 

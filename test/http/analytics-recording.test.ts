@@ -8,6 +8,7 @@ import type { Composition } from '../../src/deps.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { insertLink, setLinkColumns } from '../support/links.js';
 import { eventually } from '../support/reaper-fixtures.js';
+import { visitsWithFacts } from '../support/analytics-rows.js';
 
 // Real User-Agents of each class (the classifier's own corpus has many more).
 const HUMAN_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
@@ -58,7 +59,7 @@ describe('recording redirects for analytics', () => {
       assert.equal((await countsOf(t.deps, gone.id)).total, 0);
       const global = await t.deps.database.db.selectFrom('global_stats').selectAll().executeTakeFirstOrThrow();
       assert.deepEqual([global.total_redirects, global.human_redirects, global.bot_redirects, global.preview_redirects].map(Number), [60, 30, 20, 10]);
-      const visits = await t.deps.database.db.selectFrom('visits').select(['referrer_host', 'visitor_class']).execute();
+      const visits = await visitsWithFacts(t.deps.database.db).execute();
       assert.equal(visits.length, 60);
       assert.ok(visits.every((v) => v.referrer_host === 'news.example'), 'the referrer host only');
     } finally {

@@ -74,8 +74,15 @@ describe('migration 004 on a database written by the old rules', () => {
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/', ids.anonymous);
     // A row written by other rules that already holds the form the #!/x row would be given.
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/#!/x', ids.holder);
-    // Back to the schema as it was before 004: 008 (visit ranges), 007 (cleanup visits, check order),
-    // 006 (analytics) and 005 (leaner link indexes) undone, all five marked not run.
+    // Back to the schema as it was before 004: 009 (visit facts), 008 (visit ranges), 007 (cleanup
+    // visits, check order), 006 (analytics) and 005 (leaner link indexes) undone, all six marked not run.
+    file.exec(`
+      alter table visits drop column facts_id;
+      drop table visit_facts;
+      ${['referrer_host', 'browser', 'os', 'device'].map((column) => `alter table visits add column ${column} text;`).join('\n')}
+      alter table visits add column is_bot integer not null default 0;
+      alter table visits add column visitor_class text not null default 'human';
+      delete from kysely_migration where name = '009_visit_facts';`);
     file.exec(`
       drop table visit_ranges;
       create index visits_link_time_idx on visits (link_id, visited_at);

@@ -6,6 +6,7 @@ import type { Visit } from '../../src/core/analytics-ports.js';
 import { analyticsStoreFor } from '../../src/storage/analytics-store.js';
 import { insertLink } from '../support/links.js';
 import { createTestApp } from '../support/test-app.js';
+import { visitsWithFacts } from '../support/analytics-rows.js';
 import { HUMAN_AGENTS } from '../fixtures/user-agents.js';
 
 // The AnalyticsStore contract itself runs on every backend in test/contract/analytics-store.test.ts.
@@ -26,8 +27,8 @@ describe('the analytics flush on the embedded database', () => {
       assert.deepEqual(t.statements.filter((text) => !/^(begin|commit)$/i.test(text)), ['task recordAnalytics']);
       const row = await t.deps.database.db.selectFrom('links').select(['redirect_count', 'human_count']).where('id', '=', link.id).executeTakeFirstOrThrow();
       assert.deepEqual([Number(row.redirect_count), Number(row.human_count)], [3, 3]);
-      const visits = await t.deps.database.db.selectFrom('visits').select(['referrer_host', 'browser']).where('link_id', '=', link.id).execute();
-      assert.deepEqual(visits, Array(3).fill({ referrer_host: 'news.example', browser: 'Firefox' }));
+      const visits = await visitsWithFacts(t.deps.database.db).where('visits.link_id', '=', link.id).execute();
+      assert.deepEqual(visits.map((v) => ({ referrer_host: v.referrer_host, browser: v.browser })), Array(3).fill({ referrer_host: 'news.example', browser: 'Firefox' }));
     } finally {
       await t.close();
     }

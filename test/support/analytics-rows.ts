@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { VisitorClass } from '../../src/core/analytics-ports.js';
 import type { Database, LinkBreakdownDailyRow } from '../../src/storage/schema.js';
+import { visitFactsIds } from '../../src/storage/visit-facts.js';
 import { visitRangesOf } from '../../src/storage/visit-ranges.js';
 
 /**
@@ -36,14 +37,19 @@ export async function setGlobalStats(db: Kysely<Database>, values: { total: numb
 
 /** `count` raw visit rows of one link, one a minute apart from `from`, with their range as a flush writes it. */
 export async function insertVisits(db: Kysely<Database>, linkId: number, from: number, count: number, visitorClass: VisitorClass = 'human'): Promise<void> {
-  const rows = Array.from({ length: count }, (_, i) => ({
-    link_id: linkId, visited_at: from + i * 60_000, referrer_host: 'news.example', browser: 'Firefox', os: 'Linux',
-    device: 'desktop', visitor_class: visitorClass, latency_ms: 1.5,
-  }));
+  const [factsId] = await visitFactsIds(db, [{ visitorClass, referrerHost: 'news.example', browser: 'Firefox', os: 'Linux', device: 'desktop' }]);
+  const rows = Array.from({ length: count }, (_, i) => ({ link_id: linkId, visited_at: from + i * 60_000, facts_id: factsId!, latency_ms: 1.5 }));
   for (let i = 0; i < rows.length; i += 200) {
     const inserted = await db.insertInto('visits').values(rows.slice(i, i + 200)).returning(['id', 'link_id']).execute();
     await db.insertInto('visit_ranges').values(visitRangesOf(inserted.map((row) => Number(row.id)), inserted.map((row) => Number(row.link_id)))).execute();
   }
+}
+
+/** Visit rows with their facts (a join with visit_facts, migration 009), in id order. */
+export function visitsWithFacts(db: Kysely<Database>) {
+  return db.selectFrom('visits').innerJoin('visit_facts as f', 'f.id', 'visits.facts_id')
+    .select(['visits.id', 'visits.link_id', 'visits.visited_at', 'visits.latency_ms', 'f.visitor_class', 'f.referrer_host', 'f.browser', 'f.os', 'f.device'])
+    .orderBy('visits.id');
 }
 
 /** The ids of a link's visit rows, and its visit ranges as [first, last], both in order. */

@@ -1,0 +1,102 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql, type Kysely } from 'kysely';
+import type { VisitFacts } from '../../src/core/analytics-ports.js';
+import { batchOfVisits } from '../../src/core/analytics-batch.js';
+import { analyticsStoreFor } from '../../src/storage/analytics-store.js';
+import type { OpenDatabase } from '../../src/storage/database.js';
+import { migrateToLatest } from '../../src/storage/migrations.js';
+import { visitFactsIds } from '../../src/storage/visit-facts.js';
+import { visitsWithFacts } from '../support/analytics-rows.js';
+import { STORE_BACKENDS } from '../support/store-backends.js';
+
+const chrome: VisitFacts = { visitorClass: 'human', referrerHost: 'news.example', browser: 'Chrome', os: 'Windows', device: 'desktop' };
+const unknown: VisitFacts = { visitorClass: 'human', referrerHost: null, browser: null, os: null, device: null };
+const crawler: VisitFacts = { visitorClass: 'bot', referrerHost: null, browser: null, os: null, device: 'bot' };
+
+async function insertLinks(db: Kysely<any>, codes: readonly string[]): Promise<number[]> {
+  const links = codes.map((code) => ({
+    domain: 'x', code, original_url: `https://example.com/${code}`, normalized_url: `https://example.com/${code}`,
+    link_type: 'PERMANENT', status: 'ACTIVE', created_at: 1, updated_at: 1,
+  }));
+  return (await db.insertInto('links').values(links).returning('id').execute()).map((row) => Number(row.id));
+}
+
+async function columnsOf(database: OpenDatabase, table: string): Promise<string[]> {
+  const { rows } = database.dialect === 'sqlite'
+    ? await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(database.db)
+    : await sql<{ name: string }>`select column_name as name from information_schema.columns where table_name = ${table}`.execute(database.db);
+  return rows.map((row) => row.name).sort();
+}
+
+const factsRows = (database: OpenDatabase) => database.db.selectFrom('visit_facts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow().then((row) => Number(row.n));
+
+for (const backend of STORE_BACKENDS) {
+  describe(`visit facts on ${backend.name} (migration 009)`, () => {
+    test('a visit row is four numbers: its facts are a visit_facts row', async () => {
+      const database = await backend.open();
+      try {
+        assert.deepEqual(await columnsOf(database, 'visits'), ['facts_id', 'id', 'latency_ms', 'link_id', 'visited_at']);
+      } finally {
+        await database.close();
+      }
+    });
+
+    test('each distinct set of facts is stored once, unknown values included, however many flushes carry it', async () => {
+      const database = await backend.open();
+      try {
+        const [linkId] = await insertLinks(database.db, ['a']);
+        const visit = (facts: VisitFacts, visitedAt: number) => ({ ...facts, linkId: linkId!, visitedAt, latencyMs: 1 });
+        const store = analyticsStoreFor(database);
+        await store.recordBatch(batchOfVisits([visit(chrome, 1), visit(unknown, 2), visit(crawler, 3)]));
+        await store.recordBatch(batchOfVisits([visit(unknown, 4), visit(chrome, 5)]));
+        assert.equal(await factsRows(database), 3);
+        const rows = await visitsWithFacts(database.db).execute();
+        assert.deepEqual(rows.map((r) => [Number(r.visited_at), r.visitor_class, r.referrer_host, r.browser, r.os, r.device]), [
+          [1, 'human', 'news.example', 'Chrome', 'Windows', 'desktop'],
+          [2, 'human', null, null, null, null],
+          [3, 'bot', null, null, null, 'bot'],
+          [4, 'human', null, null, null, null],
+          [5, 'human', 'news.example', 'Chrome', 'Windows', 'desktop'],
+        ]);
+        // The same set given twice in one call, next to a new one: one id each, in the order asked.
+        const ids = await visitFactsIds(database.db, [crawler, { ...crawler, visitorClass: 'preview' }, crawler]);
+        assert.equal(ids[0], ids[2]);
+        assert.notEqual(ids[0], ids[1]);
+        assert.equal(await factsRows(database), 4);
+      } finally {
+        await database.close();
+      }
+    });
+
+    test("existing visits keep their facts: one visit_facts row per distinct set, '' read as unknown", async () => {
+      const database = await backend.open('008_visit_ranges');
+      try {
+        const db = database.db as Kysely<any>; // the schema as it was before 009
+        const [a, b] = await insertLinks(db, ['a', 'b']);
+        const wide = [
+          [a, 'human', 'news.example', 'Firefox', 'Linux', 'desktop'],
+          [b, 'human', 'news.example', 'Firefox', 'Linux', 'desktop'],
+          [a, 'bot', null, null, null, 'bot'],
+          [a, 'human', null, null, null, null],
+          [b, 'human', '', null, null, null],
+          [b, 'preview', 'chat.example', null, null, 'bot'],
+        ] as const;
+        await db.insertInto('visits').values(wide.map(([linkId, visitorClass, referrerHost, browser, os, device], i) => ({
+          link_id: linkId, visited_at: 1_000 + i, visitor_class: visitorClass, referrer_host: referrerHost, browser, os, device, latency_ms: i,
+        }))).execute();
+
+        await migrateToLatest(database.db, database.dialect);
+
+        const rows = await visitsWithFacts(database.db).execute();
+        assert.deepEqual(rows.map((r) => [Number(r.link_id), r.visitor_class, r.referrer_host, r.browser, r.os, r.device, Number(r.latency_ms)]), wide.map(
+          ([linkId, visitorClass, referrerHost, browser, os, device], i) => [linkId, visitorClass, referrerHost || null, browser, os, device, i],
+        ));
+        assert.equal(await factsRows(database), 4);
+        assert.deepEqual(await columnsOf(database, 'visits'), ['facts_id', 'id', 'latency_ms', 'link_id', 'visited_at']);
+      } finally {
+        await database.close();
+      }
+    });
+  });
+}
