@@ -104,9 +104,9 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
       const kept = <T extends { linkId: number }>(rows: readonly T[]) => rows.filter((row) => existing.has(row.linkId));
       const ids: number[] = [];
       const linkIds: number[] = [];
-      const visits = visitsByLink(batch, existing);
-      const factsIds = visits.length === 0 ? [] : await visitFactsIds(trx, batch.facts);
-      for (const part of chunks(visits)) {
+      const { order } = visitsByLink(batch, existing);
+      const factsIds = order.length === 0 ? [] : await visitFactsIds(trx, batch.facts);
+      for (const part of chunks(Array.from(order))) {
         const parameters: unknown[] = [];
         for (const i of part) parameters.push(batch.linkIds[i], batch.visitedAt[i], factsIds[batch.factsIndex[i]!], batch.latencyMs[i]);
         const { rows } = await this.insertRows<{ id: number; link_id: number }>(trx, 'visits', part.length, this.visitsSql, parameters);

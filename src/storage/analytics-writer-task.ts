@@ -3,7 +3,6 @@ import type { AnalyticsBatch } from '../core/analytics-ports.js';
 import { visitsByLink } from '../core/analytics-batch.js';
 import { rollUp } from '../core/analytics-rollups.js';
 import { visitFactsIdsOnWriter } from './visit-facts.js';
-import { visitRangesOf } from './visit-ranges.js';
 
 /**
  * The analytics flush on the embedded database, run by the writer thread itself (ADR 0016): the
@@ -58,6 +57,7 @@ class Statements {
   readonly global: SQLite.Statement;
   readonly link: SQLite.Statement;
   private readonly byRows = new Map<string, SQLite.Statement>();
+  private readonly values = new Map<RowsStatement, unknown[]>();
 
   constructor(private readonly db: SQLite.Database) {
     this.global = db.prepare(SQL.global);
@@ -65,16 +65,20 @@ class Statements {
   }
 
   /**
-   * Inserts `rows` rows whose values `fill` pushes, row after row, `ROWS_PER_STATEMENT` per
-   * statement, and answers each row's id: the rows of one statement get consecutive ids (an
+   * Inserts `rows` rows whose values `fill` sets, row after row from `at`, `ROWS_PER_STATEMENT`
+   * per statement, and answers each row's id: the rows of one statement get consecutive ids (an
    * AUTOINCREMENT key, and this thread the only writer), the last of them its lastInsertRowid.
+   * A full statement's values go in one array per table, used again: numbers only stay unboxed in
+   * it, so the visit rows allocate nothing on the heap.
    */
-  insertRows(target: RowsStatement, rows: number, fill: (row: number, values: unknown[]) => void): Float64Array {
+  insertRows(target: RowsStatement, rows: number, fill: (row: number, values: unknown[], at: number) => void): Float64Array {
     const ids = new Float64Array(rows);
+    let full = this.values.get(target);
+    if (full === undefined) this.values.set(target, (full = new Array<unknown>(ROWS_PER_STATEMENT * target.columns).fill(0)));
     for (let first = 0; first < rows; first += ROWS_PER_STATEMENT) {
       const count = Math.min(ROWS_PER_STATEMENT, rows - first);
-      const values: unknown[] = [];
-      for (let row = first; row < first + count; row++) fill(row, values);
+      const values = count === ROWS_PER_STATEMENT ? full : new Array<unknown>(count * target.columns);
+      for (let row = first, at = 0; row < first + count; row++, at += target.columns) fill(row, values, at);
       const last = Number(this.rowsStatement(target, count).run(values).lastInsertRowid);
       for (let k = 0; k < count; k++) ids[first + k] = last - count + 1 + k;
     }
@@ -110,25 +114,37 @@ export function recordAnalyticsOnWriter(db: SQLite.Database, batch: AnalyticsBat
   for (const [id, t] of perLink) {
     if (s.link.run({ ...t, id }).changes > 0) existing.add(id);
   }
-  const visits = visitsByLink(batch, existing);
-  const factsIds = visits.length === 0 ? [] : visitFactsIdsOnWriter(db, batch.facts);
-  const ids = s.insertRows(ROWS.visit, visits.length, (row, values) => {
-    const i = visits[row]!;
-    values.push(batch.linkIds[i], batch.visitedAt[i], factsIds[batch.factsIndex[i]!], batch.latencyMs[i]);
+  const { order, linkIds, starts } = visitsByLink(batch, existing);
+  const factsIds = order.length === 0 ? [] : visitFactsIdsOnWriter(db, batch.facts);
+  const ids = s.insertRows(ROWS.visit, order.length, (row, values, at) => {
+    const i = order[row]!;
+    values[at] = batch.linkIds[i];
+    values[at + 1] = batch.visitedAt[i];
+    values[at + 2] = factsIds[batch.factsIndex[i]!];
+    values[at + 3] = batch.latencyMs[i];
   });
-  const ranges = visitRangesOf(ids, visits.map((i) => batch.linkIds[i]!));
-  s.insertRows(ROWS.range, ranges.length, (row, values) => {
-    const { link_id, first_id, last_id } = ranges[row]!;
-    values.push(link_id, first_id, last_id);
+  // Each link's rows were inserted one after the other: its range is from its first id to its last.
+  s.insertRows(ROWS.range, linkIds.length, (k, values, at) => {
+    values[at] = linkIds[k];
+    values[at + 1] = ids[starts[k]!];
+    values[at + 2] = ids[starts[k + 1]! - 1];
   });
   const hours = hourly.filter((row) => existing.has(row.linkId));
-  s.insertRows(ROWS.hourly, hours.length, (row, values) => {
+  s.insertRows(ROWS.hourly, hours.length, (row, values, at) => {
     const { linkId, hourStart, visitorClass, clicks } = hours[row]!;
-    values.push(linkId, hourStart, visitorClass, clicks);
+    values[at] = linkId;
+    values[at + 1] = hourStart;
+    values[at + 2] = visitorClass;
+    values[at + 3] = clicks;
   });
   const days = daily.filter((row) => existing.has(row.linkId));
-  s.insertRows(ROWS.daily, days.length, (row, values) => {
+  s.insertRows(ROWS.daily, days.length, (row, values, at) => {
     const { linkId, dayStart, dimension, value, visitorClass, clicks } = days[row]!;
-    values.push(linkId, dayStart, dimension, value, visitorClass, clicks);
+    values[at] = linkId;
+    values[at + 1] = dayStart;
+    values[at + 2] = dimension;
+    values[at + 3] = value;
+    values[at + 4] = visitorClass;
+    values[at + 5] = clicks;
   });
 }
