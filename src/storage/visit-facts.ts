@@ -13,7 +13,8 @@ import type { Database } from './schema.js';
 /** The facts as the unique index sees them, in its column order. */
 const keyOf = (f: VisitFacts) => [f.visitorClass, f.referrerHost ?? '', f.browser ?? '', f.os ?? '', f.device ?? ''] as const;
 
-const rowOf = (f: VisitFacts) => ({ visitor_class: f.visitorClass, referrer_host: f.referrerHost, browser: f.browser, os: f.os, device: f.device });
+/** The row of a new set: '' is stored as unknown, as migration 009 stored it. */
+const rowOf = (f: VisitFacts) => ({ visitor_class: f.visitorClass, referrer_host: f.referrerHost || null, browser: f.browser || null, os: f.os || null, device: f.device || null });
 
 /** Facts per statement: six parameters each, well under either database's bound. */
 const FACTS_PER_STATEMENT = 500;
@@ -24,22 +25,23 @@ const FACTS_PER_STATEMENT = 500;
  * (two instances flushing on PostgreSQL): the second waits for the first and then finds its row.
  */
 export async function visitFactsIds(db: Kysely<Database>, facts: readonly VisitFacts[]): Promise<number[]> {
+  const keys = facts.map((f) => JSON.stringify(keyOf(f)));
   const distinct = new Map<string, VisitFacts>();
-  for (const f of facts) distinct.set(JSON.stringify(keyOf(f)), f);
+  facts.forEach((f, i) => distinct.set(keys[i]!, f));
   const ids = new Map<string, number>();
-  const sets = [...distinct.values()];
+  const sets = [...distinct];
   for (let start = 0; start < sets.length; start += FACTS_PER_STATEMENT) {
     const part = sets.slice(start, start + FACTS_PER_STATEMENT);
-    await db.insertInto('visit_facts').values(part.map(rowOf)).onConflict((oc) => oc.doNothing()).execute();
+    await db.insertInto('visit_facts').values(part.map(([, f]) => rowOf(f))).onConflict((oc) => oc.doNothing()).execute();
     // VALUES columns are column1, column2, … on both databases.
-    const wanted = part.map((f, i) => sql`(cast(${i} as integer), ${sql.join(keyOf(f))})`);
+    const wanted = part.map(([, f], i) => sql`(cast(${i} as integer), ${sql.join(keyOf(f))})`);
     const { rows } = await sql<{ id: number; position: number }>`
       select f.id, v.column1 as position from (values ${sql.join(wanted)}) as v
       join visit_facts f on f.visitor_class = v.column2 and coalesce(f.referrer_host, '') = v.column3
         and coalesce(f.browser, '') = v.column4 and coalesce(f.os, '') = v.column5 and coalesce(f.device, '') = v.column6`.execute(db);
-    for (const row of rows) ids.set(JSON.stringify(keyOf(part[Number(row.position)]!)), Number(row.id));
+    for (const row of rows) ids.set(part[Number(row.position)]![0], Number(row.id));
   }
-  return facts.map((f) => ids.get(JSON.stringify(keyOf(f)))!);
+  return keys.map((key) => ids.get(key)!);
 }
 
 const SQLITE_SQL = {
@@ -69,7 +71,8 @@ export function visitFactsIdsOnWriter(db: SQLite.Database, facts: readonly Visit
     let id = ids.get(text);
     if (id === undefined) {
       const found = find.get(...key) as number | undefined;
-      id = found ?? Number(add.run(f.visitorClass, f.referrerHost, f.browser, f.os, f.device).lastInsertRowid);
+      const row = rowOf(f);
+      id = found ?? Number(add.run(row.visitor_class, row.referrer_host, row.browser, row.os, row.device).lastInsertRowid);
       ids.set(text, id);
     }
     return id;

@@ -69,6 +69,25 @@ for (const backend of STORE_BACKENDS) {
       }
     });
 
+    test("an empty value is stored and matched as unknown, on the writer's path and the other", async () => {
+      const database = await backend.open();
+      try {
+        const [linkId] = await insertLinks(database.db, ['a']);
+        const blank: VisitFacts = { visitorClass: 'preview', referrerHost: '', browser: '', os: null, device: 'bot' };
+        await analyticsStoreFor(database).recordBatch(batchOfVisits([{ ...blank, linkId: linkId!, visitedAt: 1, latencyMs: 1 }]));
+        const rows = await visitsWithFacts(database.db).execute();
+        assert.deepEqual(rows.map((r) => [r.visitor_class, r.referrer_host, r.browser, r.os, r.device]), [['preview', null, null, null, 'bot']]);
+        const [id] = await visitFactsIds(database.db, [{ ...blank, referrerHost: null, browser: null }]);
+        const { facts_id: stored } = await database.db.selectFrom('visits').select('facts_id').executeTakeFirstOrThrow();
+        assert.equal(id, Number(stored));
+        const [added] = await visitFactsIds(database.db, [{ visitorClass: 'bot', referrerHost: '', browser: null, os: '', device: null }]);
+        const row = await database.db.selectFrom('visit_facts').selectAll().where('id', '=', added!).executeTakeFirstOrThrow();
+        assert.deepEqual([row.referrer_host, row.os], [null, null]);
+      } finally {
+        await database.close();
+      }
+    });
+
     test("existing visits keep their facts: one visit_facts row per distinct set, '' read as unknown", async () => {
       const database = await backend.open('008_visit_ranges');
       try {
