@@ -8,7 +8,7 @@ import type { OpenDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrations.js';
 import { visitFactsIds } from '../../src/storage/visit-facts.js';
 import { visitsWithFacts } from '../support/analytics-rows.js';
-import { STORE_BACKENDS } from '../support/store-backends.js';
+import { STORE_BACKENDS, type StoreBackend } from '../support/store-backends.js';
 
 const chrome: VisitFacts = { visitorClass: 'human', referrerHost: 'news.example', browser: 'Chrome', os: 'Windows', device: 'desktop' };
 const unknown: VisitFacts = { visitorClass: 'human', referrerHost: null, browser: null, os: null, device: null };
@@ -31,91 +31,81 @@ async function columnsOf(database: OpenDatabase, table: string): Promise<string[
 
 const factsRows = (database: OpenDatabase) => database.db.selectFrom('visit_facts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow().then((row) => Number(row.n));
 
+/** Runs `use` on a database of its own, migrated to the latest migration or up to `upTo`, then removes it. */
+async function withDatabase(backend: StoreBackend, use: (database: OpenDatabase) => Promise<void>, upTo?: string): Promise<void> {
+  const database = await backend.open(upTo);
+  try {
+    await use(database);
+  } finally {
+    await database.close();
+  }
+}
+
 for (const backend of STORE_BACKENDS) {
   describe(`visit facts on ${backend.name} (migration 009)`, () => {
-    test('a visit row is four numbers: its facts are a visit_facts row', async () => {
-      const database = await backend.open();
-      try {
-        assert.deepEqual(await columnsOf(database, 'visits'), ['facts_id', 'id', 'latency_ms', 'link_id', 'visited_at']);
-      } finally {
-        await database.close();
-      }
-    });
+    test('a visit row is four numbers: its facts are a visit_facts row', () => withDatabase(backend, async (database) => {
+      assert.deepEqual(await columnsOf(database, 'visits'), ['facts_id', 'id', 'latency_ms', 'link_id', 'visited_at']);
+    }));
 
-    test('each distinct set of facts is stored once, unknown values included, however many flushes carry it', async () => {
-      const database = await backend.open();
-      try {
-        const [linkId] = await insertLinks(database.db, ['a']);
-        const visit = (facts: VisitFacts, visitedAt: number) => ({ ...facts, linkId: linkId!, visitedAt, latencyMs: 1 });
-        const store = analyticsStoreFor(database);
-        await store.recordBatch(batchOfVisits([visit(chrome, 1), visit(unknown, 2), visit(crawler, 3)]));
-        await store.recordBatch(batchOfVisits([visit(unknown, 4), visit(chrome, 5)]));
-        assert.equal(await factsRows(database), 3);
-        const rows = await visitsWithFacts(database.db).execute();
-        assert.deepEqual(rows.map((r) => [Number(r.visited_at), r.visitor_class, r.referrer_host, r.browser, r.os, r.device]), [
-          [1, 'human', 'news.example', 'Chrome', 'Windows', 'desktop'],
-          [2, 'human', null, null, null, null],
-          [3, 'bot', null, null, null, 'bot'],
-          [4, 'human', null, null, null, null],
-          [5, 'human', 'news.example', 'Chrome', 'Windows', 'desktop'],
-        ]);
-        // The same set given twice in one call, next to a new one: one id each, in the order asked.
-        const ids = await visitFactsIds(database.db, [crawler, { ...crawler, visitorClass: 'preview' }, crawler]);
-        assert.equal(ids[0], ids[2]);
-        assert.notEqual(ids[0], ids[1]);
-        assert.equal(await factsRows(database), 4);
-      } finally {
-        await database.close();
-      }
-    });
+    test('each distinct set of facts is stored once, unknown values included, however many flushes carry it', () => withDatabase(backend, async (database) => {
+      const [linkId] = await insertLinks(database.db, ['a']);
+      const visit = (facts: VisitFacts, visitedAt: number) => ({ ...facts, linkId: linkId!, visitedAt, latencyMs: 1 });
+      const store = analyticsStoreFor(database);
+      await store.recordBatch(batchOfVisits([visit(chrome, 1), visit(unknown, 2), visit(crawler, 3)]));
+      await store.recordBatch(batchOfVisits([visit(unknown, 4), visit(chrome, 5)]));
+      assert.equal(await factsRows(database), 3);
+      const rows = await visitsWithFacts(database.db).execute();
+      assert.deepEqual(rows.map((r) => [Number(r.visited_at), r.visitor_class, r.referrer_host, r.browser, r.os, r.device]), [
+        [1, 'human', 'news.example', 'Chrome', 'Windows', 'desktop'],
+        [2, 'human', null, null, null, null],
+        [3, 'bot', null, null, null, 'bot'],
+        [4, 'human', null, null, null, null],
+        [5, 'human', 'news.example', 'Chrome', 'Windows', 'desktop'],
+      ]);
+      // The same set given twice in one call, next to a new one: one id each, in the order asked.
+      const ids = await visitFactsIds(database.db, [crawler, { ...crawler, visitorClass: 'preview' }, crawler]);
+      assert.equal(ids[0], ids[2]);
+      assert.notEqual(ids[0], ids[1]);
+      assert.equal(await factsRows(database), 4);
+    }));
 
-    test("an empty value is stored and matched as unknown, on the writer's path and the other", async () => {
-      const database = await backend.open();
-      try {
-        const [linkId] = await insertLinks(database.db, ['a']);
-        const blank: VisitFacts = { visitorClass: 'preview', referrerHost: '', browser: '', os: null, device: 'bot' };
-        await analyticsStoreFor(database).recordBatch(batchOfVisits([{ ...blank, linkId: linkId!, visitedAt: 1, latencyMs: 1 }]));
-        const rows = await visitsWithFacts(database.db).execute();
-        assert.deepEqual(rows.map((r) => [r.visitor_class, r.referrer_host, r.browser, r.os, r.device]), [['preview', null, null, null, 'bot']]);
-        const [id] = await visitFactsIds(database.db, [{ ...blank, referrerHost: null, browser: null }]);
-        const { facts_id: stored } = await database.db.selectFrom('visits').select('facts_id').executeTakeFirstOrThrow();
-        assert.equal(id, Number(stored));
-        const [added] = await visitFactsIds(database.db, [{ visitorClass: 'bot', referrerHost: '', browser: null, os: '', device: null }]);
-        const row = await database.db.selectFrom('visit_facts').selectAll().where('id', '=', added!).executeTakeFirstOrThrow();
-        assert.deepEqual([row.referrer_host, row.os], [null, null]);
-      } finally {
-        await database.close();
-      }
-    });
+    test("an empty value is stored and matched as unknown, on the writer's path and the other", () => withDatabase(backend, async (database) => {
+      const [linkId] = await insertLinks(database.db, ['a']);
+      const blank: VisitFacts = { visitorClass: 'preview', referrerHost: '', browser: '', os: null, device: 'bot' };
+      await analyticsStoreFor(database).recordBatch(batchOfVisits([{ ...blank, linkId: linkId!, visitedAt: 1, latencyMs: 1 }]));
+      const rows = await visitsWithFacts(database.db).execute();
+      assert.deepEqual(rows.map((r) => [r.visitor_class, r.referrer_host, r.browser, r.os, r.device]), [['preview', null, null, null, 'bot']]);
+      const [id] = await visitFactsIds(database.db, [{ ...blank, referrerHost: null, browser: null }]);
+      const { facts_id: stored } = await database.db.selectFrom('visits').select('facts_id').executeTakeFirstOrThrow();
+      assert.equal(id, Number(stored));
+      const [added] = await visitFactsIds(database.db, [{ visitorClass: 'bot', referrerHost: '', browser: null, os: '', device: null }]);
+      const row = await database.db.selectFrom('visit_facts').selectAll().where('id', '=', added!).executeTakeFirstOrThrow();
+      assert.deepEqual([row.referrer_host, row.os], [null, null]);
+    }));
 
-    test("existing visits keep their facts: one visit_facts row per distinct set, '' read as unknown", async () => {
-      const database = await backend.open('008_visit_ranges');
-      try {
-        const db = database.db as Kysely<any>; // the schema as it was before 009
-        const [a, b] = await insertLinks(db, ['a', 'b']);
-        const wide = [
-          [a, 'human', 'news.example', 'Firefox', 'Linux', 'desktop'],
-          [b, 'human', 'news.example', 'Firefox', 'Linux', 'desktop'],
-          [a, 'bot', null, null, null, 'bot'],
-          [a, 'human', null, null, null, null],
-          [b, 'human', '', null, null, null],
-          [b, 'preview', 'chat.example', null, null, 'bot'],
-        ] as const;
-        await db.insertInto('visits').values(wide.map(([linkId, visitorClass, referrerHost, browser, os, device], i) => ({
-          link_id: linkId, visited_at: 1_000 + i, visitor_class: visitorClass, referrer_host: referrerHost, browser, os, device, latency_ms: i,
-        }))).execute();
+    test("existing visits keep their facts: one visit_facts row per distinct set, '' read as unknown", () => withDatabase(backend, async (database) => {
+      const db = database.db as Kysely<any>; // the schema as it was before 009
+      const [a, b] = await insertLinks(db, ['a', 'b']);
+      const wide = [
+        [a, 'human', 'news.example', 'Firefox', 'Linux', 'desktop'],
+        [b, 'human', 'news.example', 'Firefox', 'Linux', 'desktop'],
+        [a, 'bot', null, null, null, 'bot'],
+        [a, 'human', null, null, null, null],
+        [b, 'human', '', null, null, null],
+        [b, 'preview', 'chat.example', null, null, 'bot'],
+      ] as const;
+      await db.insertInto('visits').values(wide.map(([linkId, visitorClass, referrerHost, browser, os, device], i) => ({
+        link_id: linkId, visited_at: 1_000 + i, visitor_class: visitorClass, referrer_host: referrerHost, browser, os, device, latency_ms: i,
+      }))).execute();
 
-        await migrateToLatest(database.db, database.dialect);
+      await migrateToLatest(database.db, database.dialect);
 
-        const rows = await visitsWithFacts(database.db).execute();
-        assert.deepEqual(rows.map((r) => [Number(r.link_id), r.visitor_class, r.referrer_host, r.browser, r.os, r.device, Number(r.latency_ms)]), wide.map(
-          ([linkId, visitorClass, referrerHost, browser, os, device], i) => [linkId, visitorClass, referrerHost || null, browser, os, device, i],
-        ));
-        assert.equal(await factsRows(database), 4);
-        assert.deepEqual(await columnsOf(database, 'visits'), ['facts_id', 'id', 'latency_ms', 'link_id', 'visited_at']);
-      } finally {
-        await database.close();
-      }
-    });
+      const rows = await visitsWithFacts(database.db).execute();
+      assert.deepEqual(rows.map((r) => [Number(r.link_id), r.visitor_class, r.referrer_host, r.browser, r.os, r.device, Number(r.latency_ms)]), wide.map(
+        ([linkId, visitorClass, referrerHost, browser, os, device], i) => [linkId, visitorClass, referrerHost || null, browser, os, device, i],
+      ));
+      assert.equal(await factsRows(database), 4);
+      assert.deepEqual(await columnsOf(database, 'visits'), ['facts_id', 'id', 'latency_ms', 'link_id', 'visited_at']);
+    }, '008_visit_ranges'));
   });
 }
