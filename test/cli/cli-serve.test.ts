@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { createCliBackend, type CliBackend } from '../support/cli.js';
-import { freePort } from '../support/server-process.js';
+import { freePort } from '../support/free-port.js';
 
 describe('linkforge serve', () => {
   let cli: CliBackend;

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../support/server-process.js';
+import { freePort } from '../support/free-port.js';
 import { mountSmallFilesystem } from '../support/small-filesystem.js';
 
 const GRACE_MS = 10_000;

@@ -17,7 +17,7 @@ import { createDeps, type Composition } from '../../src/deps.js';
 import { insertLink } from '../support/links.js';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { eventually, freshKeyPrefix, startPrivateRedis, testRedisClient, type PrivateRedis } from '../support/redis.js';
-import { freePort } from '../support/server-process.js';
+import { freePort } from '../support/free-port.js';
 import { postgresEnv, testConfig } from '../support/test-app.js';
 import { TestClock } from '../support/test-clock.js';
 import { bearer, registerUser } from '../support/users.js';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../support/server-process.js';
+import { freePort } from '../support/free-port.js';
 import { runToExit, type Exit } from '../support/run-to-exit.js';
 
 /** The process failed with exactly one line on stderr, and no stack trace. */

@@ -200,7 +200,7 @@ describe('GET /metrics: cache tiers', () => {
   });
 
   test('a Redis that cannot be reached counts as a Redis error, and the lookup goes on to the database', async () => {
-    const { freePort } = await import('../support/server-process.js');
+    const { freePort } = await import('../support/free-port.js');
     const t = await createTestApp({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` }, { database: 'postgres' });
     try {
       const link = await insertLink(t.deps);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from './server-process.js';
+import { freePort } from './free-port.js';
 import type { TestDatabase } from './postgres.js';
 
 const run = promisify(execFile);

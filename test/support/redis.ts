@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
-import { freePort } from './server-process.js';
+import { freePort } from './free-port.js';
 
 /** The machine's shared Redis; tests keep to a key prefix of their own on it and never stop it. */
 export const REDIS_SERVER = process.env.LINKFORGE_TEST_REDIS ?? 'redis://127.0.0.1:6379';
