@@ -6,35 +6,45 @@ import { createSecondInstance, type SecondInstance } from '../support/second-ins
 import { createAnonymousLink, createLink } from '../support/owned-links.js';
 import { bearer, registerUser } from '../support/users.js';
 import { linkInState, HOUR, QUICK_REAPER } from '../support/reaper-fixtures.js';
-import { deleteKeysUnder, eventually, freshKeyPrefix, REDIS_SERVER } from '../support/redis.js';
+import { deleteKeysUnder, eventually, freshKeyPrefix, REDIS_SERVER, testRedisClient } from '../support/redis.js';
 
 /** Two instances on one fresh PostgreSQL database and one Redis, under a key prefix of their own. */
 async function twoInstances(env: Record<string, string> = {}) {
   const prefix = freshKeyPrefix();
   const shared = { REDIS_URL: REDIS_SERVER, REDIS_KEY_PREFIX: prefix, ...env };
-  const a = await createTestApp(shared, { database: 'postgres' });
-  const b = await createSecondInstance(a, shared);
-  await Promise.all([subscribed(a), subscribed(b)]);
-  return {
-    a, b,
-    async close() {
-      await b.close();
-      await a.close();
-      await deleteKeysUnder(prefix);
-    },
+  const opened: Array<TestApp | SecondInstance> = [];
+  // Closes what is open even when a later step failed: an instance left open keeps the test
+  // file's process, and with it the whole test run, alive.
+  const close = async () => {
+    for (const instance of opened.reverse()) await instance.close();
+    await deleteKeysUnder(prefix);
   };
+  try {
+    const a = await createTestApp(shared, { database: 'postgres' });
+    opened.push(a);
+    const b = await createSecondInstance(a, shared);
+    opened.push(b);
+    await subscribed(a, b);
+    return { a, b, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
 
-/** An instance listens to the other's changes only once its subscriber is up. */
-async function subscribed(instance: TestApp | SecondInstance): Promise<void> {
-  const { subscriber } = instance.deps.redis!.connection;
-  assert.ok(await eventually(async () => subscriber.status === 'ready' && (await pubsubCount(instance)) > 0, 5_000));
-}
-
-async function pubsubCount(instance: TestApp | SecondInstance): Promise<number> {
-  const channel = `${instance.config.redis.keyPrefix}invalidate`;
-  const [, count] = (await instance.deps.redis!.connection.commands.pubsub('NUMSUB', channel)) as [string, number];
-  return Number(count);
+/** An instance listens to the other's changes only once their subscribers are up. */
+async function subscribed(...instances: Array<TestApp | SecondInstance>): Promise<void> {
+  const channel = `${instances[0]!.config.redis.keyPrefix}invalidate`;
+  // A client of the test's own: the instances' command timeout is short, and a loaded machine can
+  // pause this process for longer.
+  const redis = testRedisClient();
+  try {
+    const listening = async () => Number(((await redis.pubsub('NUMSUB', channel)) as [string, number])[1]);
+    assert.ok(await eventually(async () => instances.every((i) => i.deps.redis!.connection.subscriber.status === 'ready')
+      && (await listening()) === instances.length, 10_000), 'both instances subscribed');
+  } finally {
+    redis.disconnect();
+  }
 }
 
 const redirect = async (instance: TestApp | SecondInstance, code: string) => {
@@ -55,7 +65,7 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     pair = await twoInstances({ ...QUICK_REAPER, RATE_LIMIT_ANON: '0', CACHE_TTL: '1d', CACHE_LOCAL_TTL: '1d' });
     token = (await registerUser(pair.a.app)).token;
   });
-  after(() => pair.close());
+  after(() => pair?.close());
 
   test('a code created on A redirects on B at once, even right after B answered 404 for it', async () => {
     const code = `fresh${Date.now().toString(36)}`;
