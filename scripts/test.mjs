@@ -18,8 +18,14 @@ function testFiles(dir) {
   });
 }
 
+// No test file can stall the run. --test-force-exit ends a file once its tests are done, even if a
+// failed test left a server or a connection open (without it the file's process, and the run, wait
+// for ever, and its failure is never printed). --test-timeout, given to the runner, bounds each
+// file: one that hangs inside a test fails by name after ten minutes and the others go on.
+const FILE_TIMEOUT_MS = 10 * 60 * 1000;
+
 function run(files, env) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-force-exit', `--test-timeout=${FILE_TIMEOUT_MS}`, ...files], {
     stdio: 'inherit',
     env: { ...process.env, ...env },
   });
