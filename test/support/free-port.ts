@@ -18,9 +18,9 @@ export function ephemeralPortsStartAt(): number {
 /**
  * A loopback port nobody listens on, below the ephemeral range. Tests stop the servers they start
  * on these ports (a private Redis or PostgreSQL, the app) and expect reconnects to be refused; on a
- * port inside the ephemeral range, one of those thousands of reconnects eventually gets the same
- * port as its own source port and connects to itself (TCP simultaneous open), so the client sees
- * its own bytes echoed as a server's answer.
+ * port inside the ephemeral range, a reconnect can, rarely, get that very port as its own source
+ * port and connect to itself (TCP simultaneous open), so the client sees its own bytes echoed as a
+ * server's answer.
  */
 export async function freePort(): Promise<number> {
   const high = ephemeralPortsStartAt() - 1;
