@@ -14,6 +14,10 @@ interface Pending {
  */
 const WRITER_HEAP = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 };
 
+function writerExited(how: string, cause?: unknown): Error {
+  return Object.assign(new Error(`the database writer thread ${how}`, { cause }), { code: 'SQLITE_WRITER_EXITED' });
+}
+
 function startWorker(settings: WriterSettings): Worker {
   const here = import.meta.url;
   if (here.endsWith('.js')) return new Worker(new URL('./sqlite-writer-worker.js', here), { workerData: settings, resourceLimits: WRITER_HEAP });
@@ -142,9 +146,10 @@ export class SqliteWriter {
   private start(): Worker {
     const worker = startWorker(this.settings);
     worker.on('message', (message: FromWriter) => this.settle(worker, message));
-    worker.on('error', (error) => this.failAll(worker, error));
-    worker.on('exit', (code) => this.failAll(worker, Object.assign(
-      new Error(`the database writer thread exited (code ${code})`), { code: 'SQLITE_WRITER_EXITED' })));
+    // Whatever ended the thread (its heap ran out, a native error, an exit), the writes it held are
+    // not done and the next write starts a new one: SQLITE_WRITER_EXITED is a 503 (store-errors.ts).
+    worker.on('error', (error) => this.failAll(worker, writerExited(`failed: ${error.message}`, error)));
+    worker.on('exit', (code) => this.failAll(worker, writerExited(`exited (code ${code})`)));
     worker.unref();
     this.worker = worker;
     return worker;

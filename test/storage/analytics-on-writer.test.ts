@@ -61,4 +61,46 @@ describe('the analytics flush on the embedded database', () => {
       await t.close();
     }
   });
+
+  test('a flush of 100,000 visits, each from a new referrer host, is written whole: the writer thread does not run out of its heap', async () => {
+    const t = await createTestApp({}, { database: 'sqlite' });
+    try {
+      const link = await insertLink(t.deps);
+      const analytics = t.deps.analytics!;
+      const host = 'a'.repeat(140);
+      // As the redirect path records them: hosts of ~160 characters, as many as the buffer's text bound holds.
+      for (let i = 0; i < 100_000; i++) analytics.buffer.record(link.id, 1, HUMAN_AGENTS.firefoxLinux, `https://${host}${i}.example.org/`);
+      await analytics.flusher.flushNow();
+      const row = await t.deps.database.db.selectFrom('links').select('redirect_count').where('id', '=', link.id).executeTakeFirstOrThrow();
+      assert.equal(Number(row.redirect_count), 100_000);
+      assert.equal(analytics.buffer.dropped, 0);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('writes held by a writer thread that dies answer 503 with Retry-After, none is stored, and the next write starts a new thread', async () => {
+    const t = await createTestApp({}, { database: 'sqlite' });
+    try {
+      const link = await insertLink(t.deps);
+      const writer = t.deps.database.embedded!.writer;
+      // A fault: one task larger than the thread's heap, sent to it directly (the flusher never sends one).
+      const visits: Visit[] = Array.from({ length: 150_000 }, (_, i) => ({
+        linkId: link.id, visitedAt: t.clock.now(), latencyMs: 1, visitorClass: 'human', referrerHost: `${'b'.repeat(230)}${i}.example.org`, browser: 'Firefox', os: 'Linux', device: 'desktop',
+      }));
+      const killer = writer.task('recordAnalytics', batchOfVisits(visits));
+      const held = t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'https://example.com/held' } });
+      await assert.rejects(killer, (error: { code?: string }) => error.code === 'SQLITE_WRITER_EXITED');
+      const answer = await held;
+      assert.equal(answer.statusCode, 503, answer.body);
+      assert.ok(answer.headers['retry-after']);
+      assert.equal(answer.json().code, 'store_unavailable');
+      const next = await t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'https://example.com/next' } });
+      assert.equal(next.statusCode, 201, next.body);
+      const urls = await t.deps.database.db.selectFrom('links').select('original_url').where('original_url', 'in', ['https://example.com/held', 'https://example.com/next']).execute();
+      assert.deepEqual(urls.map((row) => row.original_url), ['https://example.com/next']);
+    } finally {
+      await t.close();
+    }
+  });
 });
