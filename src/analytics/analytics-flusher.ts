@@ -1,6 +1,7 @@
-import type { AnalyticsStore } from '../core/analytics-ports.js';
+import type { AnalyticsBatch, AnalyticsStore } from '../core/analytics-ports.js';
+import { splitBatch, type BatchPartLimits } from '../core/analytics-batch.js';
 import { classifiedBatch } from './visit-batch.js';
-import { concatVisits, type RawVisits, type VisitBuffer } from './visit-buffer.js';
+import type { VisitBuffer } from './visit-buffer.js';
 
 export interface AnalyticsFlusherOptions {
   readonly buffer: VisitBuffer;
@@ -8,24 +9,48 @@ export interface AnalyticsFlusherOptions {
   readonly intervalMs: number;
   /** A flush starts as soon as this many events wait, without waiting for the interval. */
   readonly maxEvents: number;
-  /** A flush that failed; its visits are kept for the next one. */
+  /** A write that failed; its visits are kept for the next flush. */
   readonly onError?: (error: unknown) => void;
+  /** Visits given up on: their write failed MAX_ATTEMPTS times. They count as dropped. */
+  readonly onGiveUp?: (visits: number, error: unknown) => void;
 }
 
 /**
- * Writes the buffered visits in one `recordBatch` every interval, or sooner when `maxEvents` wait
- * (also when they came while the previous flush ran: it starts the next one at once). One flush at
- * a time. A failed flush keeps its events (raw: classifying again is a cache hit) and
- * the next one writes them with the new ones; they still count against the buffer's bound. `stop`
- * writes what is left.
+ * What one write carries at most. The embedded writer thread has a heap of its own (ADR 0020):
+ * ten thousand distinct sets of facts, a few megabytes of text, is a small part of it whatever
+ * the headers were, where a hundred thousand new referrer hosts in one write ran it out of memory.
+ */
+const MAX_FACTS_PER_WRITE = 10_000;
+const MAX_FACTS_CHARS_PER_WRITE = 2 * 1024 * 1024;
+
+/** Writes a part of a flush may fail before its visits are given up on (ADR 0013, "Bounded writes"). */
+export const MAX_ATTEMPTS = 5;
+
+interface PendingPart {
+  readonly batch: AnalyticsBatch;
+  readonly attempts: number;
+}
+
+/**
+ * Writes the buffered visits every interval, or sooner when `maxEvents` wait (also when they came
+ * while the previous flush ran: it starts the next one at once). One flush at a time. A flush
+ * classifies its visits (a few milliseconds per turn of the event loop) and cuts them into parts
+ * no larger than one write may carry, written in order with one `recordBatch` each.
+ *
+ * A part whose write fails stays first in line and is retried by the next flush, cut in two, so
+ * that a part too large for the database's writer goes through in pieces; one that failed
+ * MAX_ATTEMPTS times is given up on and counted as dropped, never retried for ever. Visits not yet
+ * written still count against the buffer's bound. `stop` writes what is left.
  */
 export class AnalyticsFlusher {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private retry: RawVisits | undefined;
+  private pending: PendingPart[] = [];
   private stopped = false;
+  private readonly limits: BatchPartLimits;
 
   constructor(private readonly options: AnalyticsFlusherOptions) {
+    this.limits = { visits: options.maxEvents, facts: MAX_FACTS_PER_WRITE, factsChars: MAX_FACTS_CHARS_PER_WRITE };
     options.buffer.onReach(options.maxEvents, () => setImmediate(() => void this.flush()));
   }
 
@@ -35,7 +60,7 @@ export class AnalyticsFlusher {
     this.timer.unref();
   }
 
-  /** Writes what waits now (after the flush in progress, if any); rejects when the write failed. */
+  /** Writes what waits now (after the flush in progress, if any); rejects when a write failed. */
   async flushNow(): Promise<void> {
     while (this.running) await this.running.catch(() => {});
     const failed = await this.run();
@@ -49,27 +74,47 @@ export class AnalyticsFlusher {
   }
 
   private async run(): Promise<unknown> {
-    const { buffer, store } = this.options;
-    const visits = this.retry === undefined ? buffer.take() : concatVisits(this.retry, buffer.take());
-    if (visits.size === 0) return undefined;
+    const visits = this.options.buffer.take();
+    if (visits.size === 0 && this.pending.length === 0) return undefined;
     let done: () => void = () => {};
     this.running = new Promise((resolve) => { done = resolve; });
     try {
-      await store.recordBatch(classifiedBatch(visits));
-      this.retry = undefined;
-      buffer.release(visits.size);
+      if (visits.size > 0) {
+        for (const batch of splitBatch(await classifiedBatch(visits), this.limits)) this.pending.push({ batch, attempts: 0 });
+      }
+      const failed = await this.writePending();
       // The threshold fires once, when it is reached: events that reached it again while this flush
       // ran would otherwise wait for the interval, and under load fill the buffer up to its bound.
-      if (!this.stopped && buffer.size >= this.options.maxEvents) setImmediate(() => void this.flush());
-      return undefined;
-    } catch (error) {
-      this.retry = visits;
-      this.options.onError?.(error);
-      return error;
+      if (failed === undefined && !this.stopped && this.options.buffer.wantsFlush) setImmediate(() => void this.flush());
+      return failed;
     } finally {
       this.running = undefined;
       done();
     }
+  }
+
+  /** Writes the pending parts in order; stops at the first that fails and answers its error. */
+  private async writePending(): Promise<unknown> {
+    const { buffer, store } = this.options;
+    while (this.pending.length > 0) {
+      const part = this.pending.shift()!;
+      try {
+        await store.recordBatch(part.batch);
+        buffer.release(part.batch.size);
+      } catch (error) {
+        this.options.onError?.(error);
+        const attempts = part.attempts + 1;
+        if (attempts >= MAX_ATTEMPTS) {
+          buffer.release(part.batch.size, true);
+          this.options.onGiveUp?.(part.batch.size, error);
+        } else {
+          const halves = part.batch.size > 1 ? splitBatch(part.batch, { ...this.limits, visits: Math.ceil(part.batch.size / 2) }) : [part.batch];
+          this.pending.unshift(...halves.map((batch) => ({ batch, attempts })));
+        }
+        return error;
+      }
+    }
+    return undefined;
   }
 
   /** Stops the timer and writes everything buffered; rejects when that last write fails. */

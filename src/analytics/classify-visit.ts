@@ -2,6 +2,7 @@ import { isbot } from 'isbot';
 import { LRUCache } from 'lru-cache';
 import { UAParser } from 'ua-parser-js';
 import type { VisitFacts, VisitorClass } from '../core/analytics-ports.js';
+import { headerPrefix, MAX_USER_AGENT, refererPrefix } from './header-prefix.js';
 import { isPreviewAgent } from './preview-agents.js';
 
 /**
@@ -19,26 +20,28 @@ import { isPreviewAgent } from './preview-agents.js';
  * browser and OS null: what a crawler claims to run is a disguise, not a visitor's browser.
  */
 export function classifyVisit(userAgent: string | undefined, referer: string | undefined): VisitFacts {
-  return { ...agentFactsOf(userAgent ?? ''), referrerHost: referrerHostOf(referer) };
+  return { ...agentFactsOf(userAgent ?? ''), referrerHost: referrerHostOf(referer === undefined ? undefined : refererPrefix(referer)) };
 }
 
 type AgentFacts = Omit<VisitFacts, 'referrerHost'>;
 
 // The same few hundred User-Agents make most traffic, and classifying one costs about 35 µs (isbot
 // and ua-parser-js, measured on the corpus of test/fixtures/user-agents.ts); a hit costs a map lookup.
-// 1,000 entries hold the common ones in well under a megabyte; longer strings are not kept (a real
-// User-Agent is a few hundred characters) so that odd clients cannot fill the cache with kilobytes each.
+// 1,000 entries hold the common ones in well under a megabyte. Only the first MAX_USER_AGENT
+// characters are read (a real User-Agent is a few hundred; the parsers' regular expressions cost
+// time in proportion to the length), so every agent can be cached and none costs more than one of
+// that length (ADR 0013, "Classification off the redirect's way").
 const CACHE_ENTRIES = 1_000;
-const MAX_CACHED_USER_AGENT = 512;
 const MAX_HOSTNAME_LENGTH = 253;
 
 const agentCache = new LRUCache<string, AgentFacts>({ max: CACHE_ENTRIES });
 
 function agentFactsOf(userAgent: string): AgentFacts {
-  const cached = agentCache.get(userAgent);
+  const read = headerPrefix(userAgent, MAX_USER_AGENT);
+  const cached = agentCache.get(read);
   if (cached !== undefined) return cached;
-  const facts = Object.freeze(parseAgent(userAgent));
-  if (userAgent.length <= MAX_CACHED_USER_AGENT) agentCache.set(userAgent, facts);
+  const facts = Object.freeze(parseAgent(read));
+  agentCache.set(read, facts);
   return facts;
 }
 

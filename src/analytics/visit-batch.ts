@@ -1,17 +1,26 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AnalyticsBatch, VisitFacts } from '../core/analytics-ports.js';
 import { classifyVisit } from './classify-visit.js';
 import type { RawVisits } from './visit-buffer.js';
+
+/**
+ * The longest classification runs before it lets the event loop answer what waits: a batch of new
+ * User-Agents (each parsed afresh) then costs redirects a few milliseconds per turn, never the
+ * whole batch at once (ADR 0013, "Classification off the redirect's way").
+ */
+const SLICE_MS = 4;
 
 /**
  * Classifies buffered events into a batch for the store. Each distinct (User-Agent, Referer) pair
  * is classified once per batch (the same few browsers and referrers make most traffic); a visit
  * costs one map lookup by two numbers. A missing header classifies as an empty one.
  */
-export function classifiedBatch(visits: RawVisits): AnalyticsBatch {
+export async function classifiedBatch(visits: RawVisits, sliceMs = SLICE_MS): Promise<AnalyticsBatch> {
   const { size, agents, referers } = visits;
   const factsIndex = new Uint32Array(size);
   const facts: VisitFacts[] = [];
   const byPair = new Map<number, number>();
+  let sliceStart = performance.now();
   for (let i = 0; i < size; i++) {
     const agent = visits.agentIndex[i]!;
     const referer = visits.refererIndex[i]!;
@@ -21,6 +30,10 @@ export function classifiedBatch(visits: RawVisits): AnalyticsBatch {
       const refererValue = referers[referer]!;
       index = facts.push(classifyVisit(agents[agent]!, refererValue === '' ? undefined : refererValue)) - 1;
       byPair.set(pair, index);
+      if (performance.now() - sliceStart >= sliceMs) {
+        await nextTurn();
+        sliceStart = performance.now();
+      }
     }
     factsIndex[i] = index;
   }

@@ -1,3 +1,5 @@
+import { headerPrefix, MAX_USER_AGENT, refererPrefix } from './header-prefix.js';
+
 /**
  * Buffered visits as the hot path leaves them, in columns: visit i is of link `linkIds[i]`, at
  * `visitedAt[i]`, with its User-Agent `agents[agentIndex[i]]` and Referer
@@ -20,16 +22,21 @@ export type RecordVisit = (linkId: number, latencyMs: number, userAgent: string 
 /** Each distinct header value once, by the index the columns hold. */
 class Dictionary {
   readonly values: string[] = [];
+  /** Characters of all the values. */
+  chars = 0;
   private readonly indexes = new Map<string, number>();
   private lastValue: string | undefined;
   private lastIndex = 0;
 
-  indexOf(value: string): number {
+  /** The value's index; -1 when it is new and would take the values past `maxChars`. */
+  indexOf(value: string, maxChars = Number.POSITIVE_INFINITY): number {
     if (value === this.lastValue) return this.lastIndex; // one client's requests come in runs
     let index = this.indexes.get(value);
     if (index === undefined) {
+      if (this.chars + value.length > maxChars) return -1;
       index = this.values.push(value) - 1;
       this.indexes.set(value, index);
+      this.chars += value.length;
     }
     this.lastValue = value;
     this.lastIndex = index;
@@ -38,6 +45,14 @@ class Dictionary {
 }
 
 const FIRST_CAPACITY = 4_096;
+
+/**
+ * Header text one generation of the buffer may hold (both dictionaries): a flood of distinct
+ * User-Agents or Referers is bounded in memory as the events are in count. Past TEXT_FLUSH_CHARS a
+ * flush starts early; a visit whose new header value would pass MAX_TEXT_CHARS is dropped and counted.
+ */
+const MAX_TEXT_CHARS = 16 * 1024 * 1024;
+const TEXT_FLUSH_CHARS = 4 * 1024 * 1024;
 
 /**
  * The in-memory buffer between the redirect path and the flusher. Bounded by `max` events counting
@@ -63,6 +78,7 @@ export class VisitBuffer {
   private heldSince: number | undefined;
   private droppedCount = 0;
   private threshold = Number.POSITIVE_INFINITY;
+  private textFlushAsked = false;
   private onThreshold: () => void = () => {};
 
   constructor(private readonly max: number, private readonly now: () => number) {
@@ -79,17 +95,28 @@ export class VisitBuffer {
       this.droppedCount += 1;
       return;
     }
+    const room = MAX_TEXT_CHARS - this.referers.chars;
+    const agent = this.agents.indexOf(userAgent === undefined ? '' : headerPrefix(userAgent, MAX_USER_AGENT), room);
+    const refererIndex = agent < 0 ? -1 : this.referers.indexOf(referer === undefined ? '' : refererPrefix(referer), MAX_TEXT_CHARS - this.agents.chars);
+    if (refererIndex < 0) {
+      this.droppedCount += 1;
+      return;
+    }
     if (this.count === this.capacity) this.grow();
     const i = this.count++;
     this.linkIds[i] = linkId;
     this.visitedAt[i] = this.now();
     this.latencyMs[i] = latencyMs;
-    this.agentIndex[i] = this.agents.indexOf(userAgent ?? '');
-    this.refererIndex[i] = this.referers.indexOf(referer ?? '');
+    this.agentIndex[i] = agent;
+    this.refererIndex[i] = refererIndex;
     if (this.count === this.threshold) this.onThreshold();
+    else if (!this.textFlushAsked && this.agents.chars + this.referers.chars >= TEXT_FLUSH_CHARS) {
+      this.textFlushAsked = true;
+      this.onThreshold();
+    }
   };
 
-  /** Calls `listener` whenever the waiting events reach `count` (the flusher's early flush). */
+  /** Calls `listener` whenever the waiting events reach `count`, or their header text TEXT_FLUSH_CHARS (the flusher's early flush). */
   onReach(count: number, listener: () => void): void {
     this.threshold = count;
     this.onThreshold = listener;
@@ -100,7 +127,7 @@ export class VisitBuffer {
     return this.count;
   }
 
-  /** Events dropped because the buffer was full, since start. */
+  /** Events dropped since start: the buffer was full, or a flush gave up on them. */
   get dropped(): number {
     return this.droppedCount;
   }
@@ -129,15 +156,22 @@ export class VisitBuffer {
     this.count = 0;
     this.agents = new Dictionary();
     this.referers = new Dictionary();
+    this.textFlushAsked = false;
     if (this.held === 0) this.heldSince = size > 0 ? taken.visitedAt[0] : undefined;
     this.held += size;
     return taken;
   }
 
-  /** The flush that took `count` events is done with them (written, or kept by the flusher for a retry). */
-  release(count: number): void {
+  /** The flush that took `count` events is done with them: written, or given up on (`lost`: counted as dropped). */
+  release(count: number, lost = false): void {
     this.held -= count;
+    if (lost) this.droppedCount += count;
     if (this.held === 0) this.heldSince = undefined;
+  }
+
+  /** Whether the waiting events should be flushed now, without waiting for the interval. */
+  get wantsFlush(): boolean {
+    return this.count >= this.threshold || this.textFlushAsked;
   }
 
   private grow(): void {
@@ -150,35 +184,8 @@ export class VisitBuffer {
   }
 }
 
-/** `to`, holding `from` at its start and then `after`. */
-function copied<T extends Float64Array | Uint32Array>(from: T, to: T, after?: T): T {
+/** `to`, holding `from` at its start. */
+function copied<T extends Float64Array | Uint32Array>(from: T, to: T): T {
   to.set(from);
-  if (after) to.set(after, from.length);
   return to;
-}
-
-/** `first`'s visits, then `second`'s, as one (a failed flush's visits with the next ones). */
-export function concatVisits(first: RawVisits, second: RawVisits): RawVisits {
-  const agents = new Dictionary();
-  const referers = new Dictionary();
-  const size = first.size + second.size;
-  const agentIndex = new Uint32Array(size);
-  const refererIndex = new Uint32Array(size);
-  let at = 0;
-  for (const part of [first, second]) {
-    for (let i = 0; i < part.size; i++, at++) {
-      agentIndex[at] = agents.indexOf(part.agents[part.agentIndex[i]!]!);
-      refererIndex[at] = referers.indexOf(part.referers[part.refererIndex[i]!]!);
-    }
-  }
-  return {
-    size,
-    linkIds: copied(first.linkIds, new Float64Array(size), second.linkIds),
-    visitedAt: copied(first.visitedAt, new Float64Array(size), second.visitedAt),
-    latencyMs: copied(first.latencyMs, new Float64Array(size), second.latencyMs),
-    agentIndex,
-    refererIndex,
-    agents: agents.values,
-    referers: referers.values,
-  };
 }

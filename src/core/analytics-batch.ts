@@ -83,3 +83,59 @@ export function visitsByLink(batch: AnalyticsBatch, existing: ReadonlySet<number
   }
   return { order, linkIds, starts };
 }
+
+/** How much one write of a batch may carry: visits, distinct sets of facts, and the characters of those facts. */
+export interface BatchPartLimits {
+  readonly visits: number;
+  readonly facts: number;
+  readonly factsChars: number;
+}
+
+const factsChars = (f: VisitFacts) =>
+  f.visitorClass.length + (f.referrerHost?.length ?? 0) + (f.browser?.length ?? 0) + (f.os?.length ?? 0) + (f.device?.length ?? 0);
+
+/**
+ * `batch` cut into consecutive parts, each within `limits` (a visit whose facts alone pass
+ * `factsChars` still goes, alone in its part). A part's facts are only those its visits use, so what
+ * one write carries is bounded in bytes as well as in visits, whatever the headers were (ADR 0016,
+ * "Bounded writes").
+ */
+export function splitBatch(batch: AnalyticsBatch, limits: BatchPartLimits): AnalyticsBatch[] {
+  if (batch.size === 0) return [];
+  if (batch.size <= limits.visits && batch.facts.length <= limits.facts
+    && batch.facts.reduce((sum, f) => sum + factsChars(f), 0) <= limits.factsChars) return [batch];
+  const parts: AnalyticsBatch[] = [];
+  const local = new Map<number, number>();
+  let start = 0;
+  let chars = 0;
+  const cut = (end: number) => {
+    const facts = new Array<VisitFacts>(local.size);
+    for (const [index, at] of local) facts[at] = batch.facts[index]!;
+    const factsIndex = new Uint32Array(end - start);
+    for (let i = start; i < end; i++) factsIndex[i - start] = local.get(batch.factsIndex[i]!)!;
+    parts.push({
+      size: end - start,
+      // Copies, not views: a view is cloned to the writer thread with the whole buffer under it.
+      linkIds: batch.linkIds.slice(start, end),
+      visitedAt: batch.visitedAt.slice(start, end),
+      latencyMs: batch.latencyMs.slice(start, end),
+      factsIndex,
+      facts,
+    });
+    local.clear();
+    chars = 0;
+    start = end;
+  };
+  for (let i = 0; i < batch.size; i++) {
+    const index = batch.factsIndex[i]!;
+    if (!local.has(index)) {
+      const more = factsChars(batch.facts[index]!);
+      if (i > start && (local.size + 1 > limits.facts || chars + more > limits.factsChars)) cut(i);
+      local.set(index, local.size);
+      chars += more;
+    }
+    if (i + 1 - start >= limits.visits) cut(i + 1);
+  }
+  if (start < batch.size) cut(batch.size);
+  return parts;
+}

@@ -41,7 +41,7 @@ export function registerScrapeTimeGauges(registry: Registry, sources: MetricsSou
     });
     new Gauge({ name: 'linkforge_analytics_visits_buffered', help: 'Visits waiting in memory for the next flush.', registers, collect() { this.set(backlog().size); } });
     new Counter({
-      name: 'linkforge_analytics_visits_dropped_total', help: 'Visits not recorded because the buffer was full (the database was too slow or down).',
+      name: 'linkforge_analytics_visits_dropped_total', help: 'Visits not recorded: the buffer was full (the database was too slow or down), their headers passed its text bound, or their write failed five times.',
       registers, collect() { this.reset(); this.inc(backlog().dropped); },
     });
   }

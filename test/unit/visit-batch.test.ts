@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { classifyVisit } from '../../src/analytics/classify-visit.js';
 import { classifiedBatch } from '../../src/analytics/visit-batch.js';
-import { concatVisits, VisitBuffer } from '../../src/analytics/visit-buffer.js';
-import { batchOfVisits } from '../../src/core/analytics-batch.js';
+import { VisitBuffer } from '../../src/analytics/visit-buffer.js';
+import { batchOfVisits, splitBatch } from '../../src/core/analytics-batch.js';
 import type { AnalyticsBatch, Visit, VisitorClass } from '../../src/core/analytics-ports.js';
 import { dayStartOf, hourStartOf, rollUp } from '../../src/core/analytics-rollups.js';
 import { BOT_AGENTS, HUMAN_AGENTS, PREVIEW_USER_AGENTS } from '../fixtures/user-agents.js';
@@ -39,24 +39,70 @@ function assertBatchOf(list: readonly Event[], batch: AnalyticsBatch): void {
 }
 
 describe('a flush batch from buffered events', () => {
-  test('every visit carries the facts classifyVisit gives its headers; each distinct pair is classified once', () => {
+  test('every visit carries the facts classifyVisit gives its headers; each distinct pair is classified once', async () => {
     const list = events(300);
-    const batch = classifiedBatch(buffered(list));
+    const batch = await classifiedBatch(buffered(list));
     assertBatchOf(list, batch);
     // A missing header is classified as an empty one: 5 agents × 4 referers at most.
     assert.ok(batch.facts.length <= 5 * 4, `${batch.facts.length} facts`);
   });
 
-  test('the buffer keeps every event in order past its first allocation, each distinct header once', () => {
+  test('the buffer keeps every event in order past its first allocation, each distinct header once', async () => {
     const list = events(10_000);
     const visits = buffered(list);
-    assertBatchOf(list, classifiedBatch(visits));
+    assertBatchOf(list, await classifiedBatch(visits));
     assert.deepEqual([visits.agents.length, visits.referers.length], [5, 4], 'a missing header and an empty one are the same');
   });
 
-  test("a failed flush's visits followed by the next ones are one batch of both, in order", () => {
-    const [failed, next] = [events(40), events(25, 40)];
-    assertBatchOf([...failed, ...next], classifiedBatch(concatVisits(buffered(failed), buffered(next))));
+  test('classifying many new User-Agents lets the event loop run between slices, instead of holding it for the whole batch', async () => {
+    const list = Array.from({ length: 3_000 }, (_, i) => ({ ...events(1, i)[0]!, userAgent: `Mozilla/5.0 (X11; Linux x86_64; rv:${i}.0) Gecko/20100101 Firefox/${i}.0` }));
+    let turns = 0;
+    let counting = true;
+    const count = () => { turns += 1; if (counting) setImmediate(count); };
+    setImmediate(count);
+    const batch = await classifiedBatch(buffered(list), 0);
+    counting = false;
+    assertBatchOf(list, batch);
+    assert.ok(turns >= 10, `the event loop turned ${turns} times while 3,000 agents were classified`);
+  });
+});
+
+describe('a batch cut into parts for the writer', () => {
+  const arbitraryBatch = fc.array(fc.record({
+    linkId: fc.integer({ min: 1, max: 5 }),
+    visitedAt: fc.integer({ min: 0, max: 1e6 }),
+    latencyMs: fc.integer({ min: 0, max: 100 }),
+    visitorClass: fc.constantFrom<VisitorClass>('human', 'bot', 'preview'),
+    referrerHost: fc.option(fc.stringMatching(/^[a-z]{1,40}\.example$/), { nil: null }),
+    browser: fc.constantFrom(null, 'Firefox', 'Chrome'),
+    os: fc.constant(null),
+    device: fc.constant(null),
+  }), { maxLength: 200 }).map((visits) => batchOfVisits(visits as Visit[]));
+  const limits = fc.record({ visits: fc.integer({ min: 1, max: 60 }), facts: fc.integer({ min: 1, max: 20 }), factsChars: fc.integer({ min: 1, max: 400 }) });
+  const factsOf = (batch: AnalyticsBatch, i: number) => batch.facts[batch.factsIndex[i]!];
+  const chars = (batch: AnalyticsBatch) => batch.facts.reduce((sum, f) => sum + [f.visitorClass, f.referrerHost, f.browser, f.os, f.device].join('').length, 0);
+
+  test('the parts hold every visit once, in order, with its facts, and each part stays within the limits', () => {
+    fc.assert(fc.property(arbitraryBatch, limits, (batch, limit) => {
+      const parts = splitBatch(batch, limit);
+      const visits = parts.flatMap((part) => Array.from({ length: part.size }, (_, i) => [part.linkIds[i], part.visitedAt[i], part.latencyMs[i], factsOf(part, i)]));
+      assert.deepEqual(visits, Array.from({ length: batch.size }, (_, i) => [batch.linkIds[i], batch.visitedAt[i], batch.latencyMs[i], factsOf(batch, i)]));
+      for (const part of parts) {
+        assert.ok(part.size >= 1 && part.size <= limit.visits);
+        assert.equal(new Set(part.factsIndex).size, part.facts.length, 'a part carries only the facts its visits use');
+        // A single visit whose facts alone pass the character limit goes alone.
+        if (part.facts.length > 1) assert.ok(part.facts.length <= limit.facts && chars(part) <= limit.factsChars);
+      }
+    }));
+  });
+
+  test('100,000 visits, each from a new referrer host, go in parts of at most 10,000 distinct facts', () => {
+    const visits: Visit[] = Array.from({ length: 100_000 }, (_, i) => ({
+      linkId: 1, visitedAt: i, latencyMs: 1, visitorClass: 'human', referrerHost: `${'a'.repeat(230)}${i}.example.org`, browser: 'Firefox', os: 'Linux', device: 'desktop',
+    }));
+    const parts = splitBatch(batchOfVisits(visits), { visits: 50_000, facts: 10_000, factsChars: 2 * 1024 * 1024 });
+    assert.equal(parts.reduce((sum, part) => sum + part.size, 0), 100_000);
+    assert.ok(parts.every((part) => part.facts.length <= 10_000 && chars(part) <= 2 * 1024 * 1024));
   });
 });
 
