@@ -127,6 +127,24 @@ function failQueued(error: unknown, onlyExpired: boolean): void {
   }
 }
 
+let busyTimeoutMs = settings.writeTimeoutMs;
+
+function earliestDeadline(): number {
+  let earliest = Number.POSITIVE_INFINITY;
+  for (const job of queue) earliest = Math.min(earliest, job.deadline);
+  return earliest;
+}
+
+/**
+ * BEGIN IMMEDIATE waits for a lock held elsewhere at most until the earliest deadline queued: a
+ * write that arrived while the previous attempt waited must not wait a whole timeout more.
+ */
+function waitForLockAtMost(ms: number): void {
+  if (ms === busyTimeoutMs) return;
+  db.pragma(`busy_timeout = ${ms}`);
+  busyTimeoutMs = ms;
+}
+
 function begin(): boolean {
   const gone = identity.problem();
   if (gone) {
@@ -134,6 +152,7 @@ function begin(): boolean {
     return false;
   }
   try {
+    waitForLockAtMost(Math.max(0, earliestDeadline() - Date.now()));
     db.exec('BEGIN IMMEDIATE');
     return true;
   } catch (error) {

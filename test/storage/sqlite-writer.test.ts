@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { DEFAULT_DOMAIN } from '../../src/core/link.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -77,6 +78,31 @@ describe('the embedded database writer', () => {
       const row = await db.selectFrom('links').select('id').where('code', '=', 'trx-first').executeTakeFirst();
       assert.equal(row !== undefined, outcome === 'stored');
     } finally {
+      await quick.close();
+    }
+  });
+
+  test('a write that arrives while another waits for a lock held elsewhere waits DB_WRITE_TIMEOUT, not a second timeout after it', async () => {
+    const quick = await createTestApp({ DB_WRITE_TIMEOUT: '3s' }, { database: 'sqlite' });
+    const other = new SQLite(quick.config.database.kind === 'sqlite' ? quick.config.database.path : assert.fail());
+    try {
+      await insertLink(quick.deps, { code: 'lock-warm' }); // the writer thread is up
+      other.exec('BEGIN IMMEDIATE');
+      const timed = async (code: string) => {
+        const started = Date.now();
+        const outcome = await insertLink(quick.deps, { code }).then(() => 'stored', (error: Error) => error.name);
+        return { outcome, waitedMs: Date.now() - started };
+      };
+      const first = timed('lock-a');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const second = await timed('lock-b');
+      assert.equal((await first).outcome, 'StoreUnavailableError');
+      assert.equal(second.outcome, 'StoreUnavailableError');
+      // Its own 3 s, give or take a loaded machine; before, it waited out the first attempt's and then 3 s more (5.7 s).
+      assert.ok(second.waitedMs < 4_500, `the second write waited ${second.waitedMs} ms`);
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
       await quick.close();
     }
   });
