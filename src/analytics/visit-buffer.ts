@@ -51,8 +51,8 @@ const FIRST_CAPACITY = 4_096;
  * User-Agents or Referers is bounded in memory as the events are in count. Past TEXT_FLUSH_CHARS a
  * flush starts early; a visit whose new header value would pass MAX_TEXT_CHARS is dropped and counted.
  */
-const MAX_TEXT_CHARS = 16 * 1024 * 1024;
-const TEXT_FLUSH_CHARS = 4 * 1024 * 1024;
+const MAX_TEXT_CHARS = 8 * 1024 * 1024;
+const TEXT_FLUSH_CHARS = 2 * 1024 * 1024;
 
 /**
  * The in-memory buffer between the redirect path and the flusher. Bounded by `max` events counting

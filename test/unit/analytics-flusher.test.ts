@@ -110,10 +110,10 @@ describe('the visit buffer bounds what hostile headers cost', () => {
 
   test('a visit whose new header text would pass the buffer\'s text bound is dropped and counted; known headers still record', () => {
     const { buffer } = flusherWith(storeThatFails(0));
-    // 512-character agents: 16 MiB of text holds 32,768 of them.
+    // 512-character agents: 8 MiB of text holds 16,384 of them.
     const agent = (i: number) => `${i}`.padEnd(512, 'x');
-    for (let i = 0; i < 40_000; i++) buffer.record(1, 1, agent(i), undefined);
-    assert.ok(buffer.dropped >= 40_000 - 32_768 && buffer.dropped < 40_000 - 32_000, `${buffer.dropped} dropped`);
+    for (let i = 0; i < 20_000; i++) buffer.record(1, 1, agent(i), undefined);
+    assert.ok(buffer.dropped >= 20_000 - 16_384 && buffer.dropped < 20_000 - 16_000, `${buffer.dropped} dropped`);
     const before = buffer.dropped;
     buffer.record(1, 1, agent(0), undefined);
     assert.equal(buffer.dropped, before, 'an agent already held costs no text');
@@ -123,7 +123,7 @@ describe('the visit buffer bounds what hostile headers cost', () => {
     const { buffer } = flusherWith(storeThatFails(0));
     let asked = 0;
     buffer.onReach(1_000_000, () => { asked += 1; });
-    for (let i = 0; i < 9_000; i++) buffer.record(1, 1, `${i}`.padEnd(512, 'x'), undefined);
+    for (let i = 0; i < 5_000; i++) buffer.record(1, 1, `${i}`.padEnd(512, 'x'), undefined);
     assert.equal(asked, 1);
     assert.equal(buffer.wantsFlush, true);
   });
