@@ -97,7 +97,7 @@ const factsChars = (f: VisitFacts) =>
 /**
  * `batch` cut into consecutive parts, each within `limits` (a visit whose facts alone pass
  * `factsChars` still goes, alone in its part). A part's facts are only those its visits use, so what
- * one write carries is bounded in bytes as well as in visits, whatever the headers were (ADR 0016,
+ * one write carries is bounded in bytes as well as in visits, whatever the headers were (ADR 0013,
  * "Bounded writes").
  */
 export function splitBatch(batch: AnalyticsBatch, limits: BatchPartLimits): AnalyticsBatch[] {
