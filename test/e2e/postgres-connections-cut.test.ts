@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
@@ -53,6 +54,43 @@ test('connections cut while the app is idle are replaced: the next requests succ
     const create = await t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'https://example.com/after-cut' } });
     assert.equal(create.statusCode, 201, create.body);
     assert.equal((await t.app.inject({ url: '/readyz' })).statusCode, 200);
+  } finally {
+    await t.close();
+  }
+});
+
+const insertLinks = (t: TestApp, count: number) => Promise.all(Array.from({ length: count }, () => insertLink(t.deps)));
+
+/**
+ * Ends every connection to `database` and returns once they are gone, blocking this process
+ * meanwhile: the app's pool learns of it only when it next reads its sockets, as a pool does that
+ * hands out a connection the moment the server ends it.
+ */
+function terminateWhileIdle(database: string): number {
+  const script = `const pg = require('pg'); const c = new pg.Client(process.argv[1]); c.connect()
+    .then(() => c.query('select pg_terminate_backend(pid, 5000) as ended from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [process.argv[2]]))
+    .then((r) => { console.log(r.rows.filter((row) => row.ended).length); return c.end(); })`;
+  return Number(execFileSync(process.execPath, ['-e', script, `${POSTGRES_SERVER}/postgres`, database], { encoding: 'utf8' }));
+}
+
+test('connections the server ends while idle in the pool cost no request an error: reads and transactions move to a fresh connection', { timeout: 60_000 }, async () => {
+  const t = await createTestApp(FAST_TIMEOUTS, { database: 'postgres' });
+  try {
+    const { token } = await registerUser(t.app);
+    const link = await createLink(t.app, token, { url: 'https://example.com/idle-cut' });
+    const [warm, misses] = [await insertLinks(t, 6), await insertLinks(t, 6)];
+    // Several pooled connections have served, and are idle now.
+    await Promise.all(warm.map((other) => t.app.inject({ url: `/${other.code}` })));
+
+    assert.ok(terminateWhileIdle(t.postgres!.name) >= 2, 'the app had connections to end');
+    const answers = await Promise.all([
+      ...misses.map((miss) => t.app.inject({ url: `/${miss.code}` })),
+      t.app.inject({ url: `/api/urls/${link.id}`, headers: bearer(token) }),
+      t.app.inject({ url: `/api/urls/${link.id}/stats`, headers: bearer(token) }),
+      patchLink(t, token, link.id, 'https://example.com/idle-cut/changed'),
+      t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: uniqueEmail('idle-cut'), password: DEFAULT_PASSWORD } }),
+    ]);
+    for (const answer of answers) assert.ok(answer.statusCode < 400, `${answer.statusCode} ${answer.body}`);
   } finally {
     await t.close();
   }
