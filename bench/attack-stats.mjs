@@ -13,7 +13,8 @@
 // Then, on two keep-alive connections: first ATTACK_BASELINE_SECONDS of redirect probes alone
 // (one every 5 ms, each waiting for the previous), then ATTACK_SECONDS of the same probes while the
 // other connection reads `GET /api/urls/{id}/stats` of the flooded link back to back. Prints the
-// stats latency and the redirect p50/p99/max of both phases. Only ever talks to 127.0.0.1; stops
+// stats latency, the server's CPU time per stats read (less noisy than latency on a busy machine),
+// and the redirect p50/p99/max of both phases. Only ever talks to 127.0.0.1; stops
 // the server it started, by its pid, and removes its files. About 25 s.
 //
 // Environment (all optional): ATTACK_REFERRERS (100000), ATTACK_SECONDS (10), ATTACK_BASELINE_SECONDS (3).
@@ -107,6 +108,12 @@ function seedReferrers(file, linkId, now) {
   db.close();
 }
 
+/** CPU time the server process has used so far, in ms (Linux /proc; clock ticks of 10 ms). */
+function serverCpuMs(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 const percentile = (sorted, p) => sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 const summary = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -164,9 +171,11 @@ try {
 
   const baseline = await probeRedirects(port, probed.shortCode, Date.now() + BASELINE_SECONDS * 1000);
   const until = Date.now() + SECONDS * 1000;
+  const cpuBefore = serverCpuMs(server.pid);
   const [underStats, stats] = await Promise.all([probeRedirects(port, probed.shortCode, until), readStats(port, token, flooded.id, until)]);
+  const cpuPerStats = (serverCpuMs(server.pid) - cpuBefore) / stats.times.length;
   console.log(`top referrer: ${JSON.stringify(stats.topReferrer)}`);
-  console.log(`stats GET /api/urls/{id}/stats  ${summary(stats.times)}`);
+  console.log(`stats GET /api/urls/{id}/stats  ${summary(stats.times)}; server CPU ${cpuPerStats.toFixed(1)} ms per read (probes included)`);
   console.log(`redirect alone                 ${summary(baseline)}`);
   console.log(`redirect while stats are read  ${summary(underStats)}`);
 } finally {
