@@ -17,6 +17,8 @@ function add(counts: ReturnType<typeof emptyCounts>, visitorClass: VisitorClass,
   counts.total += clicks;
 }
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 type DayRange = { readonly linkId: number; readonly from: number; readonly to: number };
 
 const CLASSES = ['human', 'bot', 'preview'] as const satisfies readonly VisitorClass[];
@@ -100,15 +102,18 @@ export class KyselyAnalyticsReadStore implements AnalyticsReadStore {
   listTopValues(range: LinkStatsRange, limit: number): Promise<Record<BreakdownDimension, BreakdownEntry[]>> {
     const days = { linkId: range.linkId, from: range.from - (range.from % DAY), to: range.to };
     return guarded(async () => {
-      const [known, dayTotals, ...tops] = await Promise.all([
-        this.sumKnownValues(days),
-        this.sumHours(range.linkId, days.from, Math.ceil(range.to / DAY) * DAY),
-        ...BREAKDOWN_DIMENSIONS.map((dimension) => this.topKnownValues(days, dimension, limit)),
-      ]);
-      return Object.fromEntries(BREAKDOWN_DIMENSIONS.map((dimension, i) => {
-        const unknown = subtract(dayTotals, known.get(dimension));
-        return [dimension, withUnknown(tops[i]!, unknown, limit)];
-      })) as Record<BreakdownDimension, BreakdownEntry[]>;
+      // Known values before the days' clicks: a flush committed in between can make null's count
+      // larger for a moment, never negative.
+      const known = await this.sumKnownValues(days);
+      const dayTotals = await this.sumHours(range.linkId, days.from, Math.ceil(range.to / DAY) * DAY);
+      const top = {} as Record<BreakdownDimension, BreakdownEntry[]>;
+      for (const dimension of BREAKDOWN_DIMENSIONS) {
+        // SQLite runs each statement synchronously on the main thread: redirects that arrived
+        // meanwhile are answered between two dimensions rather than after the whole answer.
+        await nextTurn();
+        top[dimension] = withUnknown(await this.topKnownValues(days, dimension, limit), subtract(dayTotals, known.get(dimension)), limit);
+      }
+      return top;
     });
   }
 
