@@ -1,13 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { StoreUnavailableError } from '../../src/core/errors.js';
 import { DEFAULT_DOMAIN } from '../../src/core/link.js';
 import { insertLink } from '../support/links.js';
 import { assertUnavailable, returned } from '../support/outage-answers.js';
 import { createLink } from '../support/owned-links.js';
-import { POSTGRES_SERVER, terminateConnections } from '../support/postgres.js';
+import { openPostgres } from '../../src/storage/postgres-database.js';
+import { createTestDatabase, POSTGRES_SERVER, terminateConnections } from '../support/postgres.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, DEFAULT_PASSWORD, registerUser, uniqueEmail } from '../support/users.js';
 
@@ -93,6 +95,37 @@ test('connections the server ends while idle in the pool cost no request an erro
     for (const answer of answers) assert.ok(answer.statusCode < 400, `${answer.statusCode} ${answer.body}`);
   } finally {
     await t.close();
+  }
+});
+
+test('on a pooled connection the server ended, a select and a begin are sent again on another one; a write outside a transaction is not', { timeout: 60_000 }, async () => {
+  const testDatabase = await createTestDatabase();
+  // One connection: the statement after the cut always draws the connection that was cut.
+  const database = openPostgres(testDatabase.url, { poolMax: 1, poolMin: 0, statementTimeoutMs: 5_000, connectTimeoutMs: 3_000 });
+  const { db } = database;
+  const count = async () => (await sql<{ n: number }>`select count(*)::int as n from cut_probe`.execute(db)).rows[0]!.n;
+  /** Leaves one idle pooled connection, then ends it from the server. */
+  const cutIdleConnection = async () => {
+    await sql`select 1`.execute(db);
+    assert.equal(terminateWhileIdle(testDatabase.name), 1);
+  };
+  try {
+    await sql`create table cut_probe (n integer)`.execute(db);
+
+    await cutIdleConnection();
+    assert.equal(await count(), 0, 'the select is answered by a fresh connection');
+
+    await cutIdleConnection();
+    await db.transaction().execute((trx) => sql`insert into cut_probe values (1)`.execute(trx));
+    assert.equal(await count(), 1, 'the transaction began on a fresh connection and committed');
+
+    // The server may have run a write before its connection went: it is never sent twice.
+    await cutIdleConnection();
+    await assert.rejects(sql`insert into cut_probe values (2)`.execute(db), /terminating connection|Connection terminated/);
+    assert.equal(await count(), 1);
+  } finally {
+    await database.close();
+    await testDatabase.drop();
   }
 });
 
