@@ -6,9 +6,12 @@ import { LinkforgeError } from '../core/errors.js';
 /** The label of requests no route matched: one value, whatever the URL (bounded cardinality). */
 export const UNMATCHED_ROUTE = 'unmatched';
 
+/** The scheme's name is case-insensitive (RFC 9110, section 11.1); the token is the rest, trimmed. */
+const BEARER = /^bearer (.*)$/is;
+
 /** Compared as SHA-256 digests: equal lengths for timingSafeEqual, and no early exit on the first differing byte. */
 function tokenMatches(header: string | undefined, expected: string): boolean {
-  const presented = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
+  const presented = (typeof header === 'string' ? BEARER.exec(header)?.[1]?.trim() : undefined) ?? '';
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(presented), digest(expected)) && presented !== '';
 }

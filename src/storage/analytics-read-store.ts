@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import {
   BREAKDOWN_DIMENSIONS, type AnalyticsReadStore, type BreakdownDimension, type BreakdownEntry, type ClassCounts,
   type ClickBucket, type GlobalStats, type LinkStatsRange, type VisitorClass,
@@ -17,8 +17,36 @@ function add(counts: ReturnType<typeof emptyCounts>, visitorClass: VisitorClass,
   counts.total += clicks;
 }
 
-/** Values in ascending order, the unknown (null) last among equals. */
-const order = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+type DayRange = { readonly linkId: number; readonly from: number; readonly to: number };
+
+const CLASSES = ['human', 'bot', 'preview'] as const satisfies readonly VisitorClass[];
+
+/** Clicks of each visitor class among the grouped rows, in the same pass as the grouping. */
+const classSums = (eb: ExpressionBuilder<Database, 'link_breakdown_daily'>) =>
+  CLASSES.map((visitorClass) => eb.fn.sum<number | null>('clicks').filterWhere('visitor_class', '=', visitorClass).as(visitorClass));
+
+function countsOf(row: Record<(typeof CLASSES)[number], number | string | null>): ClassCounts {
+  const [human, bot, preview] = CLASSES.map((visitorClass) => Number(row[visitorClass] ?? 0)) as [number, number, number];
+  return { total: human + bot + preview, human, bot, preview };
+}
+
+function subtract(from: ClassCounts, counts: ClassCounts | undefined): ClassCounts {
+  if (!counts) return from;
+  const [human, bot, preview] = CLASSES.map((visitorClass) => from[visitorClass] - counts[visitorClass]) as [number, number, number];
+  return { total: human + bot + preview, human, bot, preview };
+}
+
+/** The known values with the clicks of no known value (`null`) ranked among them, last among equals. */
+function withUnknown(known: BreakdownEntry[], unknown: ClassCounts, limit: number): BreakdownEntry[] {
+  const entries = known.filter((entry) => entry.clicks.total > 0);
+  if (unknown.total > 0) {
+    const after = entries.findIndex((entry) => entry.clicks.total < unknown.total);
+    entries.splice(after === -1 ? entries.length : after, 0, { value: null, clicks: unknown });
+  }
+  return entries.slice(0, limit);
+}
 
 /** The read side for both SQLite and PostgreSQL: sums over roll-ups and counters, never over `visits`. */
 export class KyselyAnalyticsReadStore implements AnalyticsReadStore {
@@ -72,36 +100,55 @@ export class KyselyAnalyticsReadStore implements AnalyticsReadStore {
   }
 
   listTopValues(range: LinkStatsRange, limit: number): Promise<Record<BreakdownDimension, BreakdownEntry[]>> {
-    const dayFrom = range.from - (range.from % DAY);
+    const days = { linkId: range.linkId, from: range.from - (range.from % DAY), to: range.to };
     return guarded(async () => {
-      const [rows, dayTotals] = await Promise.all([
-        this.db.selectFrom('link_breakdown_daily')
-          .select(['dimension', 'value', 'visitor_class', (eb) => eb.fn.sum<number>('clicks').as('clicks')])
-          .where('link_id', '=', range.linkId)
-          .where('day_start', '>=', dayFrom)
-          .where('day_start', '<', range.to)
-          .groupBy(['dimension', 'value', 'visitor_class'])
-          .execute(),
-        this.sumHours(range.linkId, dayFrom, Math.ceil(range.to / DAY) * DAY),
-      ]);
-      const byDimension = new Map<BreakdownDimension, Map<string | null, ReturnType<typeof emptyCounts>>>();
-      for (const dimension of BREAKDOWN_DIMENSIONS) byDimension.set(dimension, new Map([[null, { ...dayTotals }]]));
-      for (const row of rows) {
-        const values = byDimension.get(row.dimension)!;
-        const counts = values.get(row.value) ?? emptyCounts();
-        const clicks = Number(row.clicks);
-        add(counts, row.visitor_class, clicks);
-        add(values.get(null)!, row.visitor_class, -clicks);
-        values.set(row.value, counts);
+      // Known values before the days' clicks: a flush committed in between can make null's count
+      // larger for a moment, never negative.
+      const known = await this.sumKnownValues(days);
+      const dayTotals = await this.sumHours(range.linkId, days.from, Math.ceil(range.to / DAY) * DAY);
+      const top = {} as Record<BreakdownDimension, BreakdownEntry[]>;
+      for (const dimension of BREAKDOWN_DIMENSIONS) {
+        // SQLite runs each statement synchronously on the main thread: redirects that arrived
+        // meanwhile are answered between two dimensions rather than after the whole answer.
+        await nextTurn();
+        top[dimension] = withUnknown(await this.topKnownValues(days, dimension, limit), subtract(dayTotals, known.get(dimension)), limit);
       }
-      const top = (dimension: BreakdownDimension): BreakdownEntry[] =>
-        [...byDimension.get(dimension)!]
-          .filter(([, clicks]) => clicks.total > 0)
-          .sort(([a, x], [b, y]) => y.total - x.total || order(a, b))
-          .slice(0, limit)
-          .map(([value, clicks]) => ({ value, clicks }));
-      return Object.fromEntries(BREAKDOWN_DIMENSIONS.map((dimension) => [dimension, top(dimension)])) as Record<BreakdownDimension, BreakdownEntry[]>;
+      return top;
     });
+  }
+
+  /**
+   * The `limit` known values of one dimension with the most clicks over the days, ties by value
+   * (bytewise on both databases: migration 011). The key (link, dimension, day, …) makes this one
+   * contiguous read of the range; only the answer's rows leave the database.
+   */
+  private async topKnownValues(days: DayRange, dimension: BreakdownDimension, limit: number): Promise<BreakdownEntry[]> {
+    const rows = await this.inDays(days)
+      .where('dimension', '=', dimension)
+      .select((eb) => ['value', eb.fn.sum<number>('clicks').as('total'), ...classSums(eb)])
+      .groupBy('value')
+      .orderBy('total', 'desc')
+      .orderBy('value')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ value: row.value, clicks: countsOf(row) }));
+  }
+
+  /** Per dimension, the clicks that have a known value: the rest of the days' clicks are `null`'s. */
+  private async sumKnownValues(days: DayRange): Promise<Map<BreakdownDimension, ClassCounts>> {
+    const rows = await this.inDays(days)
+      .where('dimension', 'in', BREAKDOWN_DIMENSIONS)
+      .select((eb) => ['dimension', ...classSums(eb)])
+      .groupBy('dimension')
+      .execute();
+    return new Map(rows.map((row) => [row.dimension, countsOf(row)]));
+  }
+
+  private inDays(days: DayRange) {
+    return this.db.selectFrom('link_breakdown_daily')
+      .where('link_id', '=', days.linkId)
+      .where('day_start', '>=', days.from)
+      .where('day_start', '<', days.to);
   }
 
   /** Clicks of one link in [from, to) by class, from the hourly roll-up. */

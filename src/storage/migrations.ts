@@ -2,6 +2,7 @@ import { Migrator, sql, type Kysely, type Migration, type ColumnDefinitionBuilde
 import { canonicalize } from '../core/canonical-url.js';
 import { DEFAULT_DOMAIN } from '../core/link.js';
 import type { Dialect } from './database.js';
+import { breakdownOrder } from './breakdown-order-migration.js';
 
 /**
  * Numbered migrations, kept in code so they ship inside the build. Each is written once for both
@@ -344,6 +345,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '007_cleanup_visits_and_check_order': cleanupVisitsAndCheckOrder(dialect),
     '008_visit_ranges': visitRanges,
     '009_visit_facts': visitFacts(dialect),
+    '011_breakdown_order': breakdownOrder(dialect),
   };
 }
 

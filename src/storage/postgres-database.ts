@@ -2,6 +2,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Database } from './schema.js';
 import type { OpenDatabase } from './database.js';
+import { ReconnectingPool } from './reconnecting-pool.js';
 
 export interface PostgresOptions {
   readonly poolMax: number;
@@ -32,6 +33,8 @@ const types = {
  * The scaled mode's database: one pg pool behind Kysely, the same query code as SQLite. Nothing
  * waits forever: a connection is given `connectTimeoutMs`, a statement `statementTimeoutMs` on
  * the server, and the client stops waiting a second later (a server that vanished answers nothing).
+ * A connection the server ended while it was idle costs no request an error where a second
+ * connection can safely serve it (reconnecting-pool.ts).
  */
 export function openPostgres(url: string, options: PostgresOptions): OpenDatabase {
   const pool = new pg.Pool({
@@ -54,7 +57,7 @@ export function openPostgres(url: string, options: PostgresOptions): OpenDatabas
   pool.on('connect', (client) => client.on('error', () => {}));
   const onStatement = options.onStatement;
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
+    dialect: new PostgresDialect({ pool: new ReconnectingPool(pool) }),
     log: onStatement ? (event) => onStatement(event.query.sql) : undefined,
   });
   return {

@@ -1,9 +1,13 @@
 import { beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { KyselyAnalyticsReadStore } from '../../src/storage/analytics-read-store.js';
+import { migrateToLatest } from '../../src/storage/migrations.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 import { storesFor } from '../support/contract-stores.js';
 import { insertedLink, LATE_TIME } from '../support/contract-fixtures.js';
+import { BREAKDOWN_DIMENSIONS } from '../../src/core/analytics-ports.js';
+import { traceQueries } from '../support/trace-queries.js';
 import { DAY, HOUR, insertBreakdown, insertHourlyClicks, insertVisits, setGlobalStats } from '../support/analytics-rows.js';
 
 /** A UTC midnight above 2^41, so that times past 2^32 are proven exact. */
@@ -102,6 +106,87 @@ for (const backend of STORE_BACKENDS) {
         os: [{ value: null, clicks: counts(16, 1, 3) }],
         device: [{ value: null, clicks: counts(16, 1, 0) }, { value: 'mobile', clicks: counts(0, 0, 3) }],
       });
+    });
+
+    test('top values among thousands of distinct ones: the most clicked, ties bytewise on both databases, null last among its equals', async () => {
+      const { db } = stores.database;
+      const link = await insertedLink(stores.links);
+      // 3,000 referrers of one click each over three days, and a few that rank above them.
+      const rows = Array.from({ length: 3_000 }, (_, i) => ({
+        link_id: link.id, day_start: T0 + (i % 3) * DAY, dimension: 'referrer' as const, value: `host-${String(i).padStart(4, '0')}.example`,
+        visitor_class: 'human' as const, clicks: 1,
+      }));
+      for (let i = 0; i < rows.length; i += 1_000) await db.insertInto('link_breakdown_daily').values(rows.slice(i, i + 1_000)).execute();
+      await insertBreakdown(db, link.id, T0, 'referrer', 'b.example', { human: 3, bot: 1 });
+      await insertBreakdown(db, link.id, T0 + DAY, 'referrer', 'b.example', { preview: 2 });
+      await insertBreakdown(db, link.id, T0 + 2 * DAY, 'referrer', 'B.example', { human: 6 });
+      await insertBreakdown(db, link.id, T0, 'referrer', '(other)', { human: 5, bot: 1 });
+      await insertBreakdown(db, link.id, T0 + 3 * DAY, 'referrer', 'after.example', { human: 50 }); // past the range
+      // 3,018 known clicks; 6 clicks without a referrer tie with B.example, b.example and (other).
+      await insertHourlyClicks(db, link.id, T0, { human: 3_012, bot: 2, preview: 2 });
+      await insertHourlyClicks(db, link.id, T0 + 2 * DAY + HOUR, { human: 8 });
+
+      const top = await read().listTopValues({ linkId: link.id, from: T0, to: T0 + 3 * DAY, interval: 'day' }, 5);
+      assert.deepEqual(top.referrer, [
+        { value: '(other)', clicks: counts(5, 1, 0) },
+        { value: 'B.example', clicks: counts(6, 0, 0) },
+        { value: 'b.example', clicks: counts(3, 1, 2) },
+        { value: null, clicks: counts(6, 0, 0) },
+        { value: 'host-0000.example', clicks: counts(1, 0, 0) },
+      ]);
+    });
+
+    test('top values take from the database only the rows the answer shows, however many distinct values there are', async () => {
+      const { db } = stores.database;
+      const link = await insertedLink(stores.links);
+      const rows = Array.from({ length: 2_000 }, (_, i) => ({
+        link_id: link.id, day_start: T0 + (i % 2) * DAY, dimension: i % 2 === 0 ? 'referrer' as const : 'browser' as const,
+        value: `value-${i}`, visitor_class: i % 3 === 0 ? 'bot' as const : 'human' as const, clicks: 1 + (i % 7),
+      }));
+      for (let i = 0; i < rows.length; i += 1_000) await db.insertInto('link_breakdown_daily').values(rows.slice(i, i + 1_000)).execute();
+      const limit = 10;
+      const queries = await traceQueries(stores.database, (traced) =>
+        new KyselyAnalyticsReadStore(traced).listTopValues({ linkId: link.id, from: T0, to: T0 + 2 * DAY, interval: 'day' }, limit));
+      const received = queries.reduce((sum, query) => sum + query.rows, 0);
+      // The top values of each dimension, one sum per dimension and per class of the days' clicks.
+      assert.ok(received <= BREAKDOWN_DIMENSIONS.length * (limit + 1) + 3, `${received} rows: ${queries.map((query) => `${query.rows} ← ${query.sql}`).join('\n')}`);
+    });
+
+    test('every read of the breakdown searches the link\'s days through its key, never a whole table', async () => {
+      const link = await insertedLink(stores.links);
+      const queries = await traceQueries(stores.database, (traced) =>
+        new KyselyAnalyticsReadStore(traced).listTopValues({ linkId: link.id, from: T0, to: T0 + 30 * DAY, interval: 'day' }, 10));
+      const breakdownReads = queries.filter((query) => query.sql.includes('link_breakdown_daily'));
+      assert.ok(breakdownReads.length > 0);
+      for (const { sql, plan } of breakdownReads) {
+        // SQLite holds the rows in the key (link, dimension, day, …): one contiguous stretch per dimension.
+        const searched = backend.name === 'sqlite'
+          ? /^SEARCH link_breakdown_daily USING PRIMARY KEY \(link_id=\? AND dimension=\? AND day_start>\? AND day_start<\?\)$/m
+          : /Index (Only )?Scan using link_breakdown_daily_pkey on link_breakdown_daily[\s\S]*Index Cond: \(\(link_id = [^)]*\) AND [\s\S]*\(day_start >= [^)]*\) AND \(day_start < [^)]*\)\)/;
+        assert.match(plan, searched, `${sql}\n${plan}`);
+        assert.doesNotMatch(plan, /\bSCAN link_breakdown_daily\b|Seq Scan/, `${sql}\n${plan}`);
+      }
+    });
+
+    test('migration 011 keeps the breakdown rows written before it, and the flush\'s upsert still adds to them', async () => {
+      const database = await backend.open('009_visit_facts');
+      try {
+        const { db } = database;
+        await insertHourlyClicks(db, 7, T0, { human: 9, bot: 2 });
+        await insertBreakdown(db, 7, T0, 'referrer', 'kept.example', { human: 4, bot: 2 });
+        await insertBreakdown(db, 7, T0, 'os', 'Linux', { human: 9 });
+        await migrateToLatest(db, database.dialect);
+
+        const upsert = { link_id: 7, day_start: T0, dimension: 'referrer' as const, value: 'kept.example', visitor_class: 'human' as const, clicks: 1 };
+        await db.insertInto('link_breakdown_daily').values(upsert)
+          .onConflict((oc) => oc.columns(['link_id', 'day_start', 'dimension', 'value', 'visitor_class']).doUpdateSet({ clicks: sql`link_breakdown_daily.clicks + excluded.clicks` }))
+          .execute();
+        const top = await new KyselyAnalyticsReadStore(db).listTopValues({ linkId: 7, from: T0, to: T0 + DAY, interval: 'day' }, 10);
+        assert.deepEqual(top.referrer, [{ value: 'kept.example', clicks: counts(5, 2, 0) }, { value: null, clicks: counts(4, 0, 0) }]);
+        assert.deepEqual(top.os, [{ value: 'Linux', clicks: counts(9, 0, 0) }, { value: null, clicks: counts(0, 2, 0) }]);
+      } finally {
+        await database.close();
+      }
     });
 
     test('a link without clicks in the range has empty breakdowns', async () => {

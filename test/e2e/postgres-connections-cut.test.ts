@@ -1,12 +1,15 @@
+import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { StoreUnavailableError } from '../../src/core/errors.js';
 import { DEFAULT_DOMAIN } from '../../src/core/link.js';
 import { insertLink } from '../support/links.js';
 import { assertUnavailable, returned } from '../support/outage-answers.js';
 import { createLink } from '../support/owned-links.js';
-import { POSTGRES_SERVER, terminateConnections } from '../support/postgres.js';
+import { openPostgres } from '../../src/storage/postgres-database.js';
+import { createTestDatabase, POSTGRES_SERVER, terminateConnections } from '../support/postgres.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, DEFAULT_PASSWORD, registerUser, uniqueEmail } from '../support/users.js';
 
@@ -55,6 +58,74 @@ test('connections cut while the app is idle are replaced: the next requests succ
     assert.equal((await t.app.inject({ url: '/readyz' })).statusCode, 200);
   } finally {
     await t.close();
+  }
+});
+
+const insertLinks = (t: TestApp, count: number) => Promise.all(Array.from({ length: count }, () => insertLink(t.deps)));
+
+/**
+ * Ends every connection to `database` and returns once they are gone, blocking this process
+ * meanwhile: the app's pool learns of it only when it next reads its sockets, as a pool does that
+ * hands out a connection the moment the server ends it.
+ */
+function terminateWhileIdle(database: string): number {
+  const script = `const pg = require('pg'); const c = new pg.Client(process.argv[1]); c.connect()
+    .then(() => c.query('select pg_terminate_backend(pid, 5000) as ended from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [process.argv[2]]))
+    .then((r) => { console.log(r.rows.filter((row) => row.ended).length); return c.end(); })`;
+  return Number(execFileSync(process.execPath, ['-e', script, `${POSTGRES_SERVER}/postgres`, database], { encoding: 'utf8' }));
+}
+
+test('connections the server ends while idle in the pool cost no request an error: reads and transactions move to a fresh connection', { timeout: 60_000 }, async () => {
+  const t = await createTestApp(FAST_TIMEOUTS, { database: 'postgres' });
+  try {
+    const { token } = await registerUser(t.app);
+    const link = await createLink(t.app, token, { url: 'https://example.com/idle-cut' });
+    const [warm, misses] = [await insertLinks(t, 6), await insertLinks(t, 6)];
+    // Several pooled connections have served, and are idle now.
+    await Promise.all(warm.map((other) => t.app.inject({ url: `/${other.code}` })));
+
+    assert.ok(terminateWhileIdle(t.postgres!.name) >= 2, 'the app had connections to end');
+    const answers = await Promise.all([
+      ...misses.map((miss) => t.app.inject({ url: `/${miss.code}` })),
+      t.app.inject({ url: `/api/urls/${link.id}`, headers: bearer(token) }),
+      t.app.inject({ url: `/api/urls/${link.id}/stats`, headers: bearer(token) }),
+      patchLink(t, token, link.id, 'https://example.com/idle-cut/changed'),
+      t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: uniqueEmail('idle-cut'), password: DEFAULT_PASSWORD } }),
+    ]);
+    for (const answer of answers) assert.ok(answer.statusCode < 400, `${answer.statusCode} ${answer.body}`);
+  } finally {
+    await t.close();
+  }
+});
+
+test('on a pooled connection the server ended, a select and a begin are sent again on another one; a write outside a transaction is not', { timeout: 60_000 }, async () => {
+  const testDatabase = await createTestDatabase();
+  // One connection: the statement after the cut always draws the connection that was cut.
+  const database = openPostgres(testDatabase.url, { poolMax: 1, poolMin: 0, statementTimeoutMs: 5_000, connectTimeoutMs: 3_000 });
+  const { db } = database;
+  const count = async () => (await sql<{ n: number }>`select count(*)::int as n from cut_probe`.execute(db)).rows[0]!.n;
+  /** Leaves one idle pooled connection, then ends it from the server. */
+  const cutIdleConnection = async () => {
+    await sql`select 1`.execute(db);
+    assert.equal(terminateWhileIdle(testDatabase.name), 1);
+  };
+  try {
+    await sql`create table cut_probe (n integer)`.execute(db);
+
+    await cutIdleConnection();
+    assert.equal(await count(), 0, 'the select is answered by a fresh connection');
+
+    await cutIdleConnection();
+    await db.transaction().execute((trx) => sql`insert into cut_probe values (1)`.execute(trx));
+    assert.equal(await count(), 1, 'the transaction began on a fresh connection and committed');
+
+    // The server may have run a write before its connection went: it is never sent twice.
+    await cutIdleConnection();
+    await assert.rejects(sql`insert into cut_probe values (2)`.execute(db), /terminating connection|Connection terminated/);
+    assert.equal(await count(), 1);
+  } finally {
+    await database.close();
+    await testDatabase.drop();
   }
 });
 

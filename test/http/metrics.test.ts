@@ -124,6 +124,23 @@ describe('METRICS_TOKEN and METRICS_ENABLED', () => {
     }
   });
 
+  test('the Bearer scheme is accepted in any case, with the right token only', async () => {
+    const token = 'scrape-secret-0123456789';
+    const t = await createTestApp({ METRICS_TOKEN: token });
+    try {
+      for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
+        const accepted = await t.app.inject({ url: '/metrics', headers: { authorization: `${scheme} ${token}` } });
+        assert.equal(accepted.statusCode, 200, scheme);
+        assert.match(accepted.body, /linkforge_/);
+        const refused = await t.app.inject({ url: '/metrics', headers: { authorization: `${scheme} ${token}x` } });
+        assert.equal(refused.statusCode, 401, scheme);
+        assert.equal(refused.json().code, 'authentication_required');
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
   test('without METRICS_TOKEN, /metrics is open', async () => {
     const t = await createTestApp();
     try {
