@@ -38,6 +38,9 @@ export function linkDaysOf(daily: readonly DailyBreakdown[]): { linkId: number; 
  * value), so a flood arriving beside a real referrer does not push it out.
  */
 function foldedValues(daily: readonly DailyBreakdown[], stored: ReadonlyMap<string, StoredDayValues>, maxValues: number) {
+  const folded = new Map<string, Map<BreakdownDimension, Set<string>>>();
+  // Most flushes bring no value their link days lack: nothing to count then.
+  if (daily.every((row) => stored.get(linkDayKey(row.linkId, row.dayStart))?.get(row.dimension)?.has(row.value))) return folded;
   const clicksByGroup = new Map<string, Map<string, number>>();
   for (const row of daily) {
     const group = `${linkDayKey(row.linkId, row.dayStart)} ${row.dimension}`;
@@ -45,7 +48,6 @@ function foldedValues(daily: readonly DailyBreakdown[], stored: ReadonlyMap<stri
     if (values === undefined) clicksByGroup.set(group, (values = new Map()));
     values.set(row.value, (values.get(row.value) ?? 0) + row.clicks);
   }
-  const folded = new Map<string, Map<BreakdownDimension, Set<string>>>();
   for (const [group, values] of clicksByGroup) {
     const cut = group.lastIndexOf(' ');
     const day = group.slice(0, cut);

@@ -3,7 +3,7 @@ import type { AnalyticsBatch } from '../core/analytics-ports.js';
 import { visitsByLink } from '../core/analytics-batch.js';
 import { rollUp } from '../core/analytics-rollups.js';
 import { foldedBatch, linkDaysOf } from '../core/breakdown-folding.js';
-import { storedDayValuesOnWriter } from './breakdown-values.js';
+import { rememberWrittenValues, storedDayValuesOnWriter } from './breakdown-values.js';
 import { lastUsedOf, visitFactsIdsOnWriter } from './visit-facts.js';
 
 /**
@@ -118,7 +118,7 @@ export function recordAnalyticsOnWriter(db: SQLite.Database, batch: AnalyticsBat
     if (s.link.run({ ...t, id }).changes > 0) existing.add(id);
   }
   const kept = daily.filter((row) => existing.has(row.linkId));
-  // The cap reads each link day's stored values once per flush: a read per link, never per visit.
+  // The cap needs each link day's stored values: remembered, or one read per link day, never per visit.
   const written = foldedBatch(batch, kept, storedDayValuesOnWriter(db, linkDaysOf(kept)));
   const days = written === batch ? kept : rollUp(written).daily.filter((row) => existing.has(row.linkId));
   const { order, linkIds, starts } = visitsByLink(written, existing);
@@ -153,4 +153,5 @@ export function recordAnalyticsOnWriter(db: SQLite.Database, batch: AnalyticsBat
     values[at + 4] = visitorClass;
     values[at + 5] = clicks;
   });
+  rememberWrittenValues(db, days);
 }

@@ -178,6 +178,16 @@ for (const backend of STORE_BACKENDS) {
         assert.deepEqual([...await referrers(link.id, day + DAY)], [['h500.example.org', 1]]);
       });
 
+      test('flushes of a few new values each fill the cap one after the other and then fold', async () => {
+        const link = await insertedLink(stores.links);
+        for (let flush = 0; flush < 12; flush++) await store().recordBatch(batchOfVisits(floodOf(link.id, 3000 + flush * 10, 10)));
+        const clicks = await referrers(link.id, day);
+        assert.equal(clicks.size, 101);
+        assert.equal(clicks.get(OTHER_VALUE), 20);
+        assert.equal(clicks.get('h3099.example.org'), 1);
+        assert.equal(clicks.has('h3100.example.org'), false);
+      });
+
       test("a folded visit's facts hold '(other)': a flood of hosts adds no facts row per host", async () => {
         const link = await insertedLink(stores.links);
         const factsRows = async () => Number((await stores.database.db.selectFrom('visit_facts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
