@@ -76,8 +76,10 @@ export interface Config {
     readonly batchPauseMs: number;
     readonly maxDurationMs: number;
     readonly archive: boolean;
-    /** Raw visit rows older than this are deleted by the reaper; roll-ups and counters stay. */
+    /** Raw visit rows older than this are deleted by the reaper, with the visit facts no visit uses any more; counters stay. */
     readonly visitsRetentionMs: number;
+    /** Hourly and daily roll-up rows older than this are deleted by the reaper (ADR 0021). */
+    readonly rollupRetentionMs: number;
   };
   readonly analytics: {
     /** Off: redirects record nothing and no flusher runs (the bench compares both). */
@@ -311,6 +313,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxDurationMs: read.duration('CLEANUP_MAX_DURATION', '5m'),
       archive: read.bool('CLEANUP_ARCHIVE', true),
       visitsRetentionMs: read.duration('VISITS_RETENTION', '90d'),
+      rollupRetentionMs: read.duration('ROLLUP_RETENTION', '400d'),
     },
     analytics: {
       enabled: read.bool('ANALYTICS_ENABLED', true),
@@ -324,6 +327,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     metrics: { enabled: read.bool('METRICS_ENABLED', true), token: read.optional('METRICS_TOKEN') },
   };
+  if (config.cleanup.rollupRetentionMs < 86_400_000) {
+    read.problems.push('ROLLUP_RETENTION must be at least 1d (a shorter one would delete the roll-ups of the day being counted)');
+  }
   if (config.cleanup.lockAtLeastMs > config.cleanup.lockAtMostMs) {
     read.problems.push('CLEANUP_LOCK_AT_LEAST must not be longer than CLEANUP_LOCK_AT_MOST');
   }

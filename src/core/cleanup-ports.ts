@@ -70,6 +70,13 @@ export interface VisitsBatchRequest {
   readonly beforeCommit?: (rows: number) => Promise<void>;
 }
 
+/** Rows of an analytics table last used, or about a time, before `before` go, at most `limit` of them. */
+export interface AnalyticsRetentionRequest {
+  readonly before: number;
+  readonly limit: number;
+  readonly beforeCommit?: (rows: number) => Promise<void>;
+}
+
 /** The batch operations of the reaper, each one short transaction. */
 export interface ReaperStore {
   /** ACTIVE links with `expires_at < now` become EXPIRED, at most `limit` of them. */
@@ -85,6 +92,13 @@ export interface ReaperStore {
    * without an index on time, and a batch that deletes fewer than `limit` means none older wait.
    */
   deleteVisitsBatch(request: VisitsBatchRequest): Promise<number>;
+  /** Deletes `visit_facts` rows whose latest visit was before `before` (so none is left); answers how many. */
+  deleteUnusedFactsBatch(request: AnalyticsRetentionRequest): Promise<number>;
+  /**
+   * Deletes hourly roll-up rows of hours, then daily ones of days, that start before `before`,
+   * `limit` rows in all; answers how many. Counters and the global row stay.
+   */
+  deleteRollupsBatch(request: AnalyticsRetentionRequest): Promise<number>;
   /** Releases what the store holds of its own (a worker thread), after the last batch. */
   close?(): Promise<void>;
 }

@@ -13,10 +13,14 @@ export interface ReaperSettings {
   readonly archive: boolean;
   readonly lockAtMostMs: number;
   readonly visitsRetentionMs: number;
+  readonly rollupRetentionMs: number;
 }
 
-/** The run's steps in order: mark expired links, purge old ones, delete raw visits past their retention. */
-export type BatchPhase = 'mark' | 'purge' | 'visits';
+/**
+ * The run's steps in order: mark expired links, purge old ones, delete raw visits past their
+ * retention, then the visit facts no visit uses any more, then roll-ups past theirs.
+ */
+export type BatchPhase = 'mark' | 'purge' | 'visits' | 'facts' | 'rollups';
 
 export interface BatchEvent {
   readonly instance: string;
@@ -77,9 +81,13 @@ export type RunResult =
   | { readonly outcome: 'stopping' };
 
 const ABANDONED = 'abandoned: the instance running it stopped before finishing and its lock expired';
+const FACTS_GRACE_MS = 24 * 3_600_000;
 const silent: ReaperLogger = { info: () => {}, error: () => {} };
 
-interface Totals { markedExpired: number; purged: number; archived: number; visitsDeleted: number; batches: number; lastBatchSize: number }
+interface Totals {
+  markedExpired: number; purged: number; archived: number; visitsDeleted: number; factsDeleted: number; rollupsDeleted: number;
+  batches: number; lastBatchSize: number;
+}
 
 /**
  * SPEC section 6: under the database lock, mark ACTIVE links past their expiry as EXPIRED (their
@@ -140,7 +148,7 @@ export class Reaper {
     const { clock, runs, settings } = this.deps;
     const startedAt = clock.now();
     const deadline = held.lockedAt + Math.min(settings.maxDurationMs, settings.lockAtMostMs);
-    const totals: Totals = { markedExpired: 0, purged: 0, archived: 0, visitsDeleted: 0, batches: 0, lastBatchSize: 0 };
+    const totals: Totals = { markedExpired: 0, purged: 0, archived: 0, visitsDeleted: 0, factsDeleted: 0, rollupsDeleted: 0, batches: 0, lastBatchSize: 0 };
     let runId: number | undefined;
     let stoppedEarly: StopReason | null = null;
     let failure: unknown;
@@ -152,6 +160,8 @@ export class Reaper {
       stoppedEarly = await this.markPhase(startedAt, deadline, totals);
       if (stoppedEarly === null) stoppedEarly = await this.purgePhase(startedAt, deadline, totals);
       if (stoppedEarly === null) stoppedEarly = await this.visitsPhase(startedAt, deadline, totals);
+      if (stoppedEarly === null) stoppedEarly = await this.factsPhase(startedAt, deadline, totals);
+      if (stoppedEarly === null) stoppedEarly = await this.rollupsPhase(startedAt, deadline, totals);
     } catch (error) {
       failure = error;
     }
@@ -208,7 +218,7 @@ export class Reaper {
     });
   }
 
-  /** Issue 9: raw visits are kept VISITS_RETENTION; the counters and roll-ups that summarize them stay for good. */
+  /** Raw visits are kept VISITS_RETENTION; the counters that summarize them stay for good. */
   private visitsPhase(now: number, deadline: number, totals: Totals): Promise<StopReason | null> {
     const { store, settings } = this.deps;
     return this.inBatches('visits', deadline, async (event) => {
@@ -217,6 +227,36 @@ export class Reaper {
       });
       count(totals, rows);
       totals.visitsDeleted += rows;
+      return rows;
+    });
+  }
+
+  /**
+   * Runs only once the visits phase has deleted every visit past the cutoff. A set is deleted a
+   * day after its last use passed the cutoff: a visit may sit behind a newer one in id order by
+   * a flush's delay (ADR 0016), and the visits phase deletes it only on a later run.
+   */
+  private factsPhase(now: number, deadline: number, totals: Totals): Promise<StopReason | null> {
+    const { store, settings } = this.deps;
+    return this.inBatches('facts', deadline, async (event) => {
+      const rows = await store.deleteUnusedFactsBatch({
+        before: now - settings.visitsRetentionMs - FACTS_GRACE_MS, limit: settings.batchSize, beforeCommit: this.beforeCommit(event),
+      });
+      count(totals, rows);
+      totals.factsDeleted += rows;
+      return rows;
+    });
+  }
+
+  /** Roll-ups are kept ROLLUP_RETENTION (ADR 0021); the counters they add up to stay for good. */
+  private rollupsPhase(now: number, deadline: number, totals: Totals): Promise<StopReason | null> {
+    const { store, settings } = this.deps;
+    return this.inBatches('rollups', deadline, async (event) => {
+      const rows = await store.deleteRollupsBatch({
+        before: now - settings.rollupRetentionMs, limit: settings.batchSize, beforeCommit: this.beforeCommit(event),
+      });
+      count(totals, rows);
+      totals.rollupsDeleted += rows;
       return rows;
     });
   }

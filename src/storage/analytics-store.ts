@@ -2,11 +2,13 @@ import { CompiledQuery, sql, type Kysely, type QueryResult, type Transaction } f
 import type { AnalyticsBatch, AnalyticsStore } from '../core/analytics-ports.js';
 import { visitsByLink } from '../core/analytics-batch.js';
 import { rollUp, type VisitTotals } from '../core/analytics-rollups.js';
+import { foldedBatch, linkDaysOf } from '../core/breakdown-folding.js';
+import { storedDayValues } from './breakdown-values.js';
 import type { OpenDatabase } from './database.js';
 import type { Database } from './schema.js';
 import type { SqliteWriter } from './sqlite-writer.js';
 import { guarded } from './store-errors.js';
-import { visitFactsIds } from './visit-facts.js';
+import { lastUsedOf, visitFactsIds } from './visit-facts.js';
 import { visitRangesOf } from './visit-ranges.js';
 
 /** The flush's store for the open database: the writer thread's task on SQLite, SQL from this thread on PostgreSQL. */
@@ -48,6 +50,10 @@ function chunks<T>(items: readonly T[]): T[][] {
  * instances wait for each other, so their link updates cannot deadlock. Per-link counters, visit
  * rows and roll-ups go only to links whose row still exists: a link purged since its redirect is
  * skipped. A soft-deleted link still has its row and keeps the clicks it had while live.
+ *
+ * Values past a link day's cap fold into one (core/breakdown-folding.ts, ADR 0021). The stored
+ * values are read after the global row's UPDATE: an instance's flush that committed first is
+ * read whole, so two instances flushing at once do not both take the last places under the cap.
  */
 export class KyselyAnalyticsStore implements AnalyticsStore {
   /** Each multi-row INSERT compiled once per table and row count: building them per flush cost more than the rows. */
@@ -102,13 +108,15 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         for (const id of await updateLinks(trx, part)) existing.add(id);
       }
       const kept = <T extends { linkId: number }>(rows: readonly T[]) => rows.filter((row) => existing.has(row.linkId));
+      const daily = kept(rollups.daily);
+      const written = foldedBatch(batch, daily, await storedDayValues(trx, linkDaysOf(daily)));
       const ids: number[] = [];
       const linkIds: number[] = [];
-      const { order } = visitsByLink(batch, existing);
-      const factsIds = order.length === 0 ? [] : await visitFactsIds(trx, batch.facts);
+      const { order } = visitsByLink(written, existing);
+      const factsIds = order.length === 0 ? [] : await visitFactsIds(trx, written.facts, lastUsedOf(written, order));
       for (const part of chunks(Array.from(order))) {
         const parameters: unknown[] = [];
-        for (const i of part) parameters.push(batch.linkIds[i], batch.visitedAt[i], factsIds[batch.factsIndex[i]!], batch.latencyMs[i]);
+        for (const i of part) parameters.push(written.linkIds[i], written.visitedAt[i], factsIds[written.factsIndex[i]!], written.latencyMs[i]);
         const { rows } = await this.insertRows<{ id: number; link_id: number }>(trx, 'visits', part.length, this.visitsSql, parameters);
         for (const row of rows) {
           ids.push(Number(row.id));
@@ -124,7 +132,7 @@ export class KyselyAnalyticsStore implements AnalyticsStore {
         for (const row of part) parameters.push(row.linkId, row.hourStart, row.visitorClass, row.clicks);
         await this.insertRows(trx, 'hourly', part.length, this.hourlySql, parameters);
       }
-      for (const part of chunks(kept(rollups.daily))) {
+      for (const part of chunks(written === batch ? daily : kept(rollUp(written).daily))) {
         const parameters: unknown[] = [];
         for (const row of part) parameters.push(row.linkId, row.dayStart, row.dimension, row.value, row.visitorClass, row.clicks);
         await this.insertRows(trx, 'daily', part.length, this.dailySql, parameters);

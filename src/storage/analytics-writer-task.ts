@@ -2,7 +2,9 @@ import type SQLite from 'better-sqlite3';
 import type { AnalyticsBatch } from '../core/analytics-ports.js';
 import { visitsByLink } from '../core/analytics-batch.js';
 import { rollUp } from '../core/analytics-rollups.js';
-import { visitFactsIdsOnWriter } from './visit-facts.js';
+import { foldedBatch, linkDaysOf } from '../core/breakdown-folding.js';
+import { rememberWrittenValues, storedDayValuesOnWriter } from './breakdown-values.js';
+import { lastUsedOf, visitFactsIdsOnWriter } from './visit-facts.js';
 
 /**
  * The analytics flush on the embedded database, run by the writer thread itself (ADR 0016): the
@@ -11,8 +13,9 @@ import { visitFactsIdsOnWriter } from './visit-facts.js';
  * analytics-store.ts writes on PostgreSQL, and the same contract suite holds both
  * (test/contract/analytics-store.test.ts): global row first with every visit; per-link counters
  * with the mean merged as core/welford.ts `mergeIntoMean` does; visits (with their ranges) and
- * roll-ups only for links whose row still exists. The caller runs it inside a transaction (a
- * savepoint of the writer's group), so the batch is written whole or not at all.
+ * roll-ups only for links whose row still exists; values past a link day's cap folded into one
+ * (core/breakdown-folding.ts, ADR 0021). The caller runs it inside a transaction (a savepoint of
+ * the writer's group), so the batch is written whole or not at all.
  */
 const SQL = {
   global: `update global_stats set
@@ -114,13 +117,17 @@ export function recordAnalyticsOnWriter(db: SQLite.Database, batch: AnalyticsBat
   for (const [id, t] of perLink) {
     if (s.link.run({ ...t, id }).changes > 0) existing.add(id);
   }
-  const { order, linkIds, starts } = visitsByLink(batch, existing);
-  const factsIds = order.length === 0 ? [] : visitFactsIdsOnWriter(db, batch.facts);
+  const kept = daily.filter((row) => existing.has(row.linkId));
+  // The cap needs each link day's stored values: remembered, or one read per link day, never per visit.
+  const written = foldedBatch(batch, kept, storedDayValuesOnWriter(db, linkDaysOf(kept)));
+  const days = written === batch ? kept : rollUp(written).daily.filter((row) => existing.has(row.linkId));
+  const { order, linkIds, starts } = visitsByLink(written, existing);
+  const factsIds = order.length === 0 ? [] : visitFactsIdsOnWriter(db, written.facts, lastUsedOf(written, order));
   const ids = s.insertRows(ROWS.visit, order.length, (row, values, at) => {
     const i = order[row]!;
     values[at] = batch.linkIds[i];
     values[at + 1] = batch.visitedAt[i];
-    values[at + 2] = factsIds[batch.factsIndex[i]!];
+    values[at + 2] = factsIds[written.factsIndex[i]!];
     values[at + 3] = batch.latencyMs[i];
   });
   // Each link's rows were inserted one after the other: its range is from its first id to its last.
@@ -137,7 +144,6 @@ export function recordAnalyticsOnWriter(db: SQLite.Database, batch: AnalyticsBat
     values[at + 2] = visitorClass;
     values[at + 3] = clicks;
   });
-  const days = daily.filter((row) => existing.has(row.linkId));
   s.insertRows(ROWS.daily, days.length, (row, values, at) => {
     const { linkId, dayStart, dimension, value, visitorClass, clicks } = days[row]!;
     values[at] = linkId;
@@ -147,4 +153,5 @@ export function recordAnalyticsOnWriter(db: SQLite.Database, batch: AnalyticsBat
     values[at + 4] = visitorClass;
     values[at + 5] = clicks;
   });
+  rememberWrittenValues(db, days);
 }

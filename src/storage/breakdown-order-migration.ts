@@ -34,5 +34,7 @@ export const breakdownOrder = (dialect: Dialect): Migration => ({
       select link_id, day_start, dimension, value, visitor_class, clicks from link_breakdown_daily`.execute(db);
     await db.schema.dropTable('link_breakdown_daily').execute();
     await db.schema.alterTable('link_breakdown_daily_by_dimension').renameTo('link_breakdown_daily').execute();
+    // The old table's indexes went with it: retention's index on the day (migration 010) comes back.
+    await db.schema.createIndex('link_breakdown_daily_day_idx').ifNotExists().on('link_breakdown_daily').column('day_start').execute();
   },
 });

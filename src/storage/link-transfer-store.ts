@@ -2,12 +2,14 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Visit } from '../core/analytics-ports.js';
 import { rollUp } from '../core/analytics-rollups.js';
 import { batchOfVisits } from '../core/analytics-batch.js';
+import { foldedBatch, linkDaysOf } from '../core/breakdown-folding.js';
 import type {
   ExportedLink, ExportFilter, ImportableLink, ImportOutcome, ImportTarget, LinkTransferStore, TransferVisit,
 } from '../core/link-transfer-ports.js';
 import type { Database, LinkRow } from './schema.js';
 import { guarded } from './store-errors.js';
-import { visitFactsIds } from './visit-facts.js';
+import { storedDayValues } from './breakdown-values.js';
+import { lastUsedOf, visitFactsIds } from './visit-facts.js';
 import { visitIdsOf, visitRangesOf } from './visit-ranges.js';
 
 /** Rows per statement: far below SQLite's and PostgreSQL's limits on bound parameters. */
@@ -170,7 +172,11 @@ async function classifyRefused(trx: Transaction<Database>, target: ImportTarget,
   });
 }
 
-/** Visits of the links created here, with their ranges, and their hourly and daily roll-ups so that statistics show them. */
+/**
+ * Visits of the links created here, with their ranges, and their hourly and daily roll-ups so that
+ * statistics show them; values past a day's cap folded as a flush folds them (ADR 0021), and each
+ * facts row's last use moved to its latest imported visit, old as it may be.
+ */
 async function insertVisits(trx: Transaction<Database>, links: readonly ImportableLink[], outcomes: readonly (ImportOutcome | undefined)[]): Promise<void> {
   const visits: Visit[] = [];
   links.forEach((link, i) => {
@@ -179,13 +185,16 @@ async function insertVisits(trx: Transaction<Database>, links: readonly Importab
     for (const visit of link.visits) visits.push({ ...visit, linkId: outcome.linkId });
   });
   if (visits.length === 0) return;
+  const batch = batchOfVisits(visits);
+  const { daily } = rollUp(batch);
+  const folded = foldedBatch(batch, daily, await storedDayValues(trx, linkDaysOf(daily)));
   const ids: number[] = [];
   const linkIds: number[] = [];
-  const factsIds = await visitFactsIds(trx, visits);
+  const factsIds = await visitFactsIds(trx, folded.facts, lastUsedOf(folded, Array.from(visits.keys())));
   for (let start = 0; start < visits.length; start += ROWS_PER_STATEMENT) {
     const part = visits.slice(start, start + ROWS_PER_STATEMENT);
     const rows = await trx.insertInto('visits').values(part.map((v, i) => ({
-      link_id: v.linkId, visited_at: v.visitedAt, facts_id: factsIds[start + i]!, latency_ms: v.latencyMs,
+      link_id: v.linkId, visited_at: v.visitedAt, facts_id: factsIds[folded.factsIndex[start + i]!]!, latency_ms: v.latencyMs,
     }))).returning(['id', 'link_id']).execute();
     for (const row of rows) {
       ids.push(Number(row.id));
@@ -193,7 +202,7 @@ async function insertVisits(trx: Transaction<Database>, links: readonly Importab
     }
   }
   for (const part of chunks(visitRangesOf(ids, linkIds))) await trx.insertInto('visit_ranges').values(part).execute();
-  const rollups = rollUp(batchOfVisits(visits));
+  const rollups = folded === batch ? rollUp(batch) : rollUp(folded);
   for (const part of chunks(rollups.hourly)) {
     await trx.insertInto('link_clicks_hourly')
       .values(part.map((row) => ({ link_id: row.linkId, hour_start: row.hourStart, visitor_class: row.visitorClass, clicks: row.clicks })))

@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type {
-  MarkBatchRequest, MarkBatchResult, MarkCursor, PurgeBatchRequest, PurgeBatchResult, ReaperStore, VisitsBatchRequest,
+  AnalyticsRetentionRequest, MarkBatchRequest, MarkBatchResult, MarkCursor, PurgeBatchRequest, PurgeBatchResult, ReaperStore, VisitsBatchRequest,
 } from '../core/cleanup-ports.js';
 import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
@@ -145,6 +145,41 @@ export class KyselyReaperStore implements ReaperStore {
       // Ranges wholly below the oldest visit left point at nothing. With no visit left, min is null and
       // nothing goes: a later batch, once visits exist again, takes them.
       await trx.deleteFrom('visit_ranges').where('visit_ranges.last_id', '<', trx.selectFrom('visits').select((eb) => eb.fn.min('visits.id').as('oldest'))).execute();
+      await beforeCommit?.(rows);
+      return rows;
+    }));
+  }
+
+  /**
+   * Facts rows no visit points at any more (ADR 0021): every flush and import moves a row's
+   * `last_used_at` to its latest visit, so a row last used before the cutoff has no visit left
+   * once retention has deleted the older ones. On PostgreSQL a flush that uses the row meanwhile
+   * holds its lock (an upsert) and moves the time forward; this DELETE waits for it and then
+   * skips the row, as its WHERE is checked again.
+   */
+  deleteUnusedFactsBatch(request: AnalyticsRetentionRequest): Promise<number> {
+    const { before, limit, beforeCommit } = request;
+    return guarded(() => this.db.transaction().execute(async (trx) => {
+      const unused = trx.selectFrom('visit_facts').select('visit_facts.id').where('visit_facts.last_used_at', '<', before).limit(limit);
+      const deleted = await trx.deleteFrom('visit_facts').where('visit_facts.id', 'in', unused).where('visit_facts.last_used_at', '<', before).executeTakeFirst();
+      const rows = Number(deleted.numDeletedRows);
+      await beforeCommit?.(rows);
+      return rows;
+    }));
+  }
+
+  /** Roll-up rows past ROLLUP_RETENTION, found through their time indexes (migration 010). */
+  deleteRollupsBatch(request: AnalyticsRetentionRequest): Promise<number> {
+    const { before, limit, beforeCommit } = request;
+    return guarded(() => this.db.transaction().execute(async (trx) => {
+      const hourly = await sql`delete from link_clicks_hourly where (link_id, hour_start, visitor_class) in (
+        select link_id, hour_start, visitor_class from link_clicks_hourly where hour_start < ${before} limit ${limit})`.execute(trx);
+      let rows = Number(hourly.numAffectedRows ?? 0);
+      if (rows < limit) {
+        const daily = await sql`delete from link_breakdown_daily where (link_id, day_start, dimension, value, visitor_class) in (
+          select link_id, day_start, dimension, value, visitor_class from link_breakdown_daily where day_start < ${before} limit ${limit - rows})`.execute(trx);
+        rows += Number(daily.numAffectedRows ?? 0);
+      }
       await beforeCommit?.(rows);
       return rows;
     }));

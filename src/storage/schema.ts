@@ -112,6 +112,8 @@ export interface VisitFactsRow {
   browser: string | null;
   os: string | null;
   device: string | null;
+  /** The latest `visited_at` of a visit pointing here (migration 010): the reaper's test for "no visit left". */
+  last_used_at: number;
 }
 
 /**

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { Visit, VisitFacts } from '../../src/core/analytics-ports.js';
 import { addToMean } from '../../src/core/welford.js';
 import { batchOfVisits } from '../../src/core/analytics-batch.js';
+import { OTHER_VALUE } from '../../src/core/breakdown-folding.js';
 import { analyticsStoreFor } from '../../src/storage/analytics-store.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 import { storesFor } from '../support/contract-stores.js';
@@ -137,6 +138,77 @@ for (const backend of STORE_BACKENDS) {
       await stores.links.markLinkDeleted(link.id, T0);
       await store().recordBatch(batchOfVisits([visit(link.id, human)]));
       assert.equal(Number((await linkRow(link.id)).redirect_count), 1);
+    });
+
+    describe('distinct values per link, day and dimension are capped (ADR 0021)', () => {
+      const withHost = (referrerHost: string): VisitFacts => ({ ...human, referrerHost });
+      const floodOf = (linkId: number, from: number, count: number, at = T0) =>
+        Array.from({ length: count }, (_, i) => visit(linkId, withHost(`h${from + i}.example.org`), at));
+      const referrers = async (id: number, dayStart: number) => {
+        const clicks = new Map<string, number>();
+        for (const row of await dailyOf(id)) {
+          if (row.dimension === 'referrer' && Number(row.day_start) === dayStart) clicks.set(row.value, (clicks.get(row.value) ?? 0) + Number(row.clicks));
+        }
+        return clicks;
+      };
+      const sum = (clicks: Map<string, number>) => [...clicks.values()].reduce((a, b) => a + b, 0);
+      const day = T0 - (T0 % DAY);
+
+      test("past 100 values the rest of the day is one '(other)' row, the most clicked values kept, and every click counts", async () => {
+        const link = await insertedLink(stores.links);
+        const real = Array.from({ length: 5 }, () => visit(link.id, withHost('news.example')));
+        await store().recordBatch(batchOfVisits([...floodOf(link.id, 0, 150), ...real]));
+        const clicks = await referrers(link.id, day);
+        assert.equal(clicks.size, 101);
+        assert.equal(clicks.get('news.example'), 5);
+        assert.equal(clicks.get(OTHER_VALUE), 51);
+        assert.equal(sum(clicks), 155);
+        const browsers = (await dailyOf(link.id)).filter((row) => row.dimension === 'browser');
+        assert.deepEqual(browsers.map((row) => [row.value, Number(row.clicks)]), [['Firefox', 155]]);
+        assert.equal(Number((await linkRow(link.id)).redirect_count), 155);
+      });
+
+      test('a value the day holds keeps counting past the cap, a new one folds, and the next day starts afresh', async () => {
+        const link = await insertedLink(stores.links);
+        await store().recordBatch(batchOfVisits(floodOf(link.id, 0, 100)));
+        await store().recordBatch(batchOfVisits([...floodOf(link.id, 0, 2), ...floodOf(link.id, 500, 3), ...floodOf(link.id, 500, 1, T0 + DAY)]));
+        const today = await referrers(link.id, day);
+        assert.equal(today.size, 101);
+        assert.deepEqual([today.get('h0.example.org'), today.get('h1.example.org'), today.get(OTHER_VALUE), today.has('h500.example.org')], [2, 2, 3, false]);
+        assert.deepEqual([...await referrers(link.id, day + DAY)], [['h500.example.org', 1]]);
+      });
+
+      test('flushes of a few new values each fill the cap one after the other and then fold', async () => {
+        const link = await insertedLink(stores.links);
+        for (let flush = 0; flush < 12; flush++) await store().recordBatch(batchOfVisits(floodOf(link.id, 3000 + flush * 10, 10)));
+        const clicks = await referrers(link.id, day);
+        assert.equal(clicks.size, 101);
+        assert.equal(clicks.get(OTHER_VALUE), 20);
+        assert.equal(clicks.get('h3099.example.org'), 1);
+        assert.equal(clicks.has('h3100.example.org'), false);
+      });
+
+      test("a folded visit's facts hold '(other)': a flood of hosts adds no facts row per host", async () => {
+        const link = await insertedLink(stores.links);
+        const factsRows = async () => Number((await stores.database.db.selectFrom('visit_facts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+        const before = await factsRows();
+        await store().recordBatch(batchOfVisits(floodOf(link.id, 7000, 300)));
+        const rows = await visitsOf(link.id);
+        assert.equal(rows.length, 300);
+        assert.equal(rows.filter((row) => row.referrer_host === OTHER_VALUE).length, 200);
+        const added = await factsRows() - before;
+        assert.ok(added <= 101, `${added} facts rows for 300 hosts: one per kept host and at most one '(other)'`);
+      });
+
+      test('two flushes at once take no more than the places left under the cap, and lose no click', async () => {
+        const link = await insertedLink(stores.links);
+        await store().recordBatch(batchOfVisits(floodOf(link.id, 0, 40)));
+        await Promise.all([store().recordBatch(batchOfVisits(floodOf(link.id, 1000, 80))), store().recordBatch(batchOfVisits(floodOf(link.id, 2000, 80)))]);
+        const clicks = await referrers(link.id, day);
+        assert.equal(clicks.size, 101);
+        assert.equal(sum(clicks), 200);
+        assert.equal((await visitsOf(link.id)).length, 200);
+      });
     });
 
     test('a batch of more visits than one statement holds is written whole', async () => {

@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { OTHER_VALUE } from '../../src/core/breakdown-folding.js';
 import { DEFAULT_DOMAIN } from '../../src/core/link.js';
 import type { ImportableLink, ImportTarget } from '../../src/core/link-transfer-ports.js';
 import { KyselyLinkTransferStore } from '../../src/storage/link-transfer-store.js';
@@ -120,6 +121,29 @@ for (const backend of STORE_BACKENDS) {
       assert.equal(await transfer().findSoleWorkspaceId(), only.workspaceId);
       await targetOf();
       assert.equal(await transfer().findSoleWorkspaceId(), undefined);
+    });
+
+    test("imported visits fold past a day's cap as a flush does, and their facts' last use is their latest time, old as it is", async () => {
+      const target = await targetOf();
+      const visitedAt = Date.parse('2025-05-05T10:00:00Z');
+      const day = Date.parse('2025-05-05T00:00:00Z');
+      const visits = Array.from({ length: 150 }, (_, i) => ({
+        visitedAt: visitedAt + i, latencyMs: 1, visitorClass: 'human' as const, referrerHost: `h${i}.import.example`, browser: 'Firefox', os: 'Linux', device: 'desktop',
+      }));
+      const [outcome] = await transfer().insertImportedLinks(target, [importable({ visits })], { dryRun: false });
+      const linkId = outcome?.kind === 'created' ? outcome.linkId : -1;
+      const { db } = stores.database;
+      const referrers = await db.selectFrom('link_breakdown_daily').select(['value', 'clicks'])
+        .where('link_id', '=', linkId).where('day_start', '=', day).where('dimension', '=', 'referrer').execute();
+      assert.equal(referrers.length, 101);
+      assert.equal(referrers.reduce((sum, row) => sum + Number(row.clicks), 0), 150);
+      assert.equal(Number(referrers.find((row) => row.value === OTHER_VALUE)?.clicks), 50);
+      const facts = await db.selectFrom('visit_facts').select(['referrer_host', 'last_used_at']).where('referrer_host', 'like', '%.import.example').execute();
+      assert.equal(facts.length, 100);
+      assert.ok(facts.every((row) => Number(row.last_used_at) >= visitedAt && Number(row.last_used_at) < visitedAt + 150));
+      const exported = (await transfer().listVisitsForExport([linkId])).get(linkId)!;
+      assert.equal(exported.length, 150);
+      assert.equal(exported.filter((visit) => visit.referrerHost === OTHER_VALUE).length, 50);
     });
   });
 }

@@ -108,4 +108,37 @@ for (const backend of STORE_BACKENDS) {
       assert.deepEqual(await columnsOf(database, 'visits'), ['facts_id', 'id', 'latency_ms', 'link_id', 'visited_at']);
     }, '008_visit_ranges'));
   });
+
+  describe(`when each set of facts was last used, on ${backend.name} (migration 010)`, () => {
+    const lastUsed = async (database: OpenDatabase) => {
+      const rows = await database.db.selectFrom('visit_facts').select(['referrer_host', 'visitor_class', 'last_used_at']).orderBy('referrer_host').orderBy('visitor_class').execute();
+      return rows.map((row) => [row.referrer_host, row.visitor_class, Number(row.last_used_at)]);
+    };
+
+    test('a flush moves each set it uses to its latest visit, never back, and adds no row for sets of visits it does not store', () => withDatabase(backend, async (database) => {
+      const [linkId] = await insertLinks(database.db, ['a']);
+      const store = analyticsStoreFor(database);
+      const visit = (facts: VisitFacts, visitedAt: number, id = linkId!) => ({ ...facts, linkId: id, visitedAt, latencyMs: 1 });
+      await store.recordBatch(batchOfVisits([visit(chrome, 5_000), visit(chrome, 9_000), visit(crawler, 7_000), visit(unknown, 8_000, 999_999)]));
+      const first = new Map((await lastUsed(database)).map(([host, , at]) => [host, at]));
+      assert.deepEqual([first.get('news.example'), first.get(null), first.size], [9_000, 7_000, 2], 'the unknown set of a link that is gone got no row');
+      await store.recordBatch(batchOfVisits([visit(chrome, 6_000), visit(crawler, 12_000)]));
+      const second = new Map((await lastUsed(database)).map(([host, , at]) => [host, at]));
+      assert.deepEqual([second.get('news.example'), second.get(null), second.size], [9_000, 12_000, 2]);
+    }));
+
+    test("existing sets get their latest visit's time, and a set no visit uses gets 0", () => withDatabase(backend, async (database) => {
+      const db = database.db as Kysely<any>; // the schema as it was before 010
+      const [a] = await insertLinks(db, ['a']);
+      const facts = await db.insertInto('visit_facts').values([
+        { visitor_class: 'human', referrer_host: 'used.example' }, { visitor_class: 'human', referrer_host: 'unused.example' },
+      ]).returning('id').execute();
+      const used = Number(facts[0]!.id);
+      await db.insertInto('visits').values([3_000, 1_000, 2_000].map((visitedAt) => ({ link_id: a, visited_at: visitedAt, facts_id: used, latency_ms: 1 }))).execute();
+
+      await migrateToLatest(database.db, database.dialect);
+
+      assert.deepEqual(await lastUsed(database), [['unused.example', 'human', 0], ['used.example', 'human', 3_000]]);
+    }, '009_visit_facts'));
+  });
 }

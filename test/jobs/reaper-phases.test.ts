@@ -226,7 +226,7 @@ describe('batches', () => {
       };
       const run = ran(await t.deps.cleanup.reaper.run());
 
-      assert.deepEqual(events, ['mark1:3', 'mark2:3', 'mark3:1', 'purge1:3', 'purge2:3', 'purge3:1', 'visits1:0']);
+      assert.deepEqual(events, ['mark1:3', 'mark2:3', 'mark3:1', 'purge1:3', 'purge2:3', 'purge3:1', 'visits1:0', 'facts1:0', 'rollups1:0']);
       assert.equal(run.batches, 6);
       assert.equal(run.lastBatchSize, 1);
       assert.equal(run.markedExpired, 7);
@@ -243,7 +243,7 @@ describe('batches', () => {
       const events: string[] = [];
       t.deps.cleanup.reaper.hooks = { beforeBatch: ({ phase, batch }: BatchEvent) => { events.push(`${phase}${batch}`); } };
       const run = ran(await t.deps.cleanup.reaper.run());
-      assert.deepEqual(events, ['mark1', 'mark2', 'mark3', 'purge1', 'visits1']);
+      assert.deepEqual(events, ['mark1', 'mark2', 'mark3', 'purge1', 'visits1', 'facts1', 'rollups1']);
       assert.equal(run.batches, 2);
       assert.equal(run.lastBatchSize, 3);
       assert.equal((await runRows(t.deps))[0]!.batches, 2);

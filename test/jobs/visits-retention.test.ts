@@ -2,7 +2,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { DAY, HOUR, linkInState, ran, QUICK_REAPER } from '../support/reaper-fixtures.js';
-import { insertBreakdown, insertHourlyClicks, insertVisits, setGlobalStats, visitIdsAndRanges, visitLinkIds } from '../support/analytics-rows.js';
+import { insertBreakdown, insertHourlyClicks, insertVisits, setGlobalStats, visitIdsAndRanges, visitLinkIds, visitsWithFacts } from '../support/analytics-rows.js';
+import type { VisitFacts } from '../../src/core/analytics-ports.js';
+import { batchOfVisits } from '../../src/core/analytics-batch.js';
+import { analyticsStoreFor } from '../../src/storage/analytics-store.js';
 
 /** Everything the read side answers from: it must come through a run unchanged. */
 async function summaries(t: TestApp) {
@@ -104,6 +107,79 @@ describe('raw visits are bounded: VISITS_RETENTION and purged links', () => {
       assert.deepEqual(await visitIdsAndRanges(db, kept.id), keptRows);
       const rollup = await db.selectFrom('link_clicks_hourly').select('clicks').where('link_id', '=', purged.id).execute();
       assert.deepEqual(rollup.map((row) => Number(row.clicks)), [4], 'the roll-up stays, like the archived counters');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('every analytics table is bounded: visit facts and roll-ups (ADR 0021)', () => {
+  const facts = (referrerHost: string): VisitFacts => ({ visitorClass: 'human', referrerHost, browser: 'Firefox', os: 'Linux', device: 'desktop' });
+  const hosts = async (t: TestApp) => (await t.deps.database.db.selectFrom('visit_facts').select('referrer_host').orderBy('referrer_host').execute()).map((row) => row.referrer_host);
+
+  test('a set of visit facts goes once no visit uses it, a day after its last use passed VISITS_RETENTION; sets of kept visits stay', async () => {
+    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '2', VISITS_RETENTION: '30d' });
+    try {
+      const now = t.clock.now();
+      const cutoff = now - 30 * DAY;
+      const link = await linkInState(t.deps, { expiresAt: null });
+      const at = (referrerHost: string, visitedAt: number) => ({ ...facts(referrerHost), linkId: link.id, visitedAt, latencyMs: 1 });
+      // As a flush writes them, a day's worth of flushes at a time, oldest first.
+      const store = analyticsStoreFor(t.deps.database);
+      await store.recordBatch(batchOfVisits([at('a.example', cutoff - 10 * DAY), at('b.example', cutoff - 9 * DAY), at('c.example', cutoff - 8 * DAY), at('kept.example', cutoff - 8 * DAY)]));
+      await store.recordBatch(batchOfVisits([at('grace.example', cutoff - 12 * HOUR)]));
+      await store.recordBatch(batchOfVisits([at('kept.example', cutoff + HOUR), at('new.example', now)]));
+      const events: string[] = [];
+      t.deps.cleanup.reaper.hooks = { beforeCommit: ({ phase, batch, rows }) => { events.push(`${phase}${batch}:${rows}`); } };
+
+      const run = ran(await t.deps.cleanup.reaper.run());
+
+      assert.equal(run.status, 'succeeded');
+      assert.equal(run.visitsDeleted, 5);
+      assert.deepEqual(events.filter((event) => event.startsWith('facts')), ['facts1:2', 'facts2:1']);
+      assert.deepEqual(await hosts(t), ['grace.example', 'kept.example', 'new.example'], 'a set whose last use is within a day of the cutoff waits');
+      const left = await visitsWithFacts(t.deps.database.db).execute();
+      assert.deepEqual(left.map((row) => row.referrer_host), ['kept.example', 'new.example'], 'every visit left still has its facts');
+      t.clock.advance(DAY);
+      ran(await t.deps.cleanup.reaper.run());
+      assert.deepEqual(await hosts(t), ['kept.example', 'new.example']);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('hourly and daily roll-ups older than ROLLUP_RETENTION are deleted in batches; newer ones and every counter stay', async () => {
+    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '2', ROLLUP_RETENTION: '30d' });
+    try {
+      const { db } = t.deps.database;
+      const now = t.clock.now();
+      const cutoff = now - 30 * DAY;
+      const link = await linkInState(t.deps, { expiresAt: null });
+      await db.updateTable('links').set({ redirect_count: 9, human_count: 7, bot_count: 2 }).where('id', '=', link.id).execute();
+      await setGlobalStats(db, { total: 9, avgMs: 1.5, human: 7, bot: 2, preview: 0 });
+      await insertHourlyClicks(db, link.id, cutoff - 2 * HOUR, { human: 3, bot: 1 });
+      await insertHourlyClicks(db, link.id, cutoff - HOUR, { human: 1 });
+      await insertHourlyClicks(db, link.id, cutoff, { human: 3, bot: 1 });
+      await insertBreakdown(db, link.id, cutoff - 2 * DAY, 'referrer', 'news.example', { human: 2 });
+      await insertBreakdown(db, link.id, cutoff - 2 * DAY, 'browser', 'Firefox', { human: 2 });
+      await insertBreakdown(db, link.id, cutoff, 'referrer', 'news.example', { human: 3, bot: 1 });
+      const counters = async () => ({
+        link: await db.selectFrom('links').select(['redirect_count', 'human_count', 'bot_count']).where('id', '=', link.id).execute(),
+        global: await db.selectFrom('global_stats').selectAll().execute(),
+      });
+      const before = await counters();
+      const events: string[] = [];
+      t.deps.cleanup.reaper.hooks = { beforeCommit: ({ phase, batch, rows }) => { events.push(`${phase}${batch}:${rows}`); } };
+
+      const run = ran(await t.deps.cleanup.reaper.run());
+
+      assert.equal(run.status, 'succeeded');
+      assert.deepEqual(events.filter((event) => event.startsWith('rollups')), ['rollups1:2', 'rollups2:2', 'rollups3:1']);
+      const hourly = await db.selectFrom('link_clicks_hourly').select(['hour_start', 'visitor_class']).orderBy('visitor_class').execute();
+      assert.deepEqual(hourly.map((row) => [Number(row.hour_start), row.visitor_class]), [[cutoff, 'bot'], [cutoff, 'human']]);
+      const daily = await db.selectFrom('link_breakdown_daily').select(['day_start', 'visitor_class']).orderBy('visitor_class').execute();
+      assert.deepEqual(daily.map((row) => [Number(row.day_start), row.visitor_class]), [[cutoff, 'bot'], [cutoff, 'human']]);
+      assert.deepEqual(await counters(), before);
     } finally {
       await t.close();
     }

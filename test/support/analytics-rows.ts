@@ -37,7 +37,8 @@ export async function setGlobalStats(db: Kysely<Database>, values: { total: numb
 
 /** `count` raw visit rows of one link, one a minute apart from `from`, with their range as a flush writes it. */
 export async function insertVisits(db: Kysely<Database>, linkId: number, from: number, count: number, visitorClass: VisitorClass = 'human'): Promise<void> {
-  const [factsId] = await visitFactsIds(db, [{ visitorClass, referrerHost: 'news.example', browser: 'Firefox', os: 'Linux', device: 'desktop' }]);
+  const facts = { visitorClass, referrerHost: 'news.example', browser: 'Firefox', os: 'Linux', device: 'desktop' };
+  const [factsId] = await visitFactsIds(db, [facts], [from + (count - 1) * 60_000]);
   const rows = Array.from({ length: count }, (_, i) => ({ link_id: linkId, visited_at: from + i * 60_000, facts_id: factsId!, latency_ms: 1.5 }));
   for (let i = 0; i < rows.length; i += 200) {
     const inserted = await db.insertInto('visits').values(rows.slice(i, i + 200)).returning(['id', 'link_id']).execute();

@@ -1,0 +1,52 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { VisitFacts } from '../../src/core/analytics-ports.js';
+import { batchOfVisits } from '../../src/core/analytics-batch.js';
+import { rollUp } from '../../src/core/analytics-rollups.js';
+import { foldedBatch, linkDayKey, OTHER_VALUE, type StoredDayValues } from '../../src/core/breakdown-folding.js';
+
+const DAY = 86_400_000;
+const T0 = 20_000 * DAY + 3_600_000;
+const facts = (referrerHost: string | null, browser: string | null = 'Firefox'): VisitFacts => ({ visitorClass: 'human', referrerHost, browser, os: 'Linux', device: 'desktop' });
+const visits = (linkId: number, referrerHost: string | null, count = 1, visitedAt = T0) =>
+  Array.from({ length: count }, () => ({ ...facts(referrerHost), linkId, visitedAt, latencyMs: 1 }));
+
+/** Each visit's referrer host after folding, in batch order. */
+function foldedHosts(list: ReturnType<typeof visits>, stored = new Map<string, StoredDayValues>(), cap = 2): (string | null)[] {
+  const batch = batchOfVisits(list);
+  const folded = foldedBatch(batch, rollUp(batch).daily, stored, cap);
+  return Array.from(folded.factsIndex, (index) => folded.facts[index]!.referrerHost);
+}
+
+describe('folding breakdown values past a link day\'s cap', () => {
+  test('a batch within the cap is answered as it is, with no new facts', () => {
+    const batch = batchOfVisits([...visits(1, 'a.example'), ...visits(1, 'b.example'), ...visits(2, 'c.example')]);
+    assert.equal(foldedBatch(batch, rollUp(batch).daily, new Map(), 2), batch);
+  });
+
+  test('new values take the room left most clicked first; the rest fold; unknown values never count', () => {
+    const hosts = foldedHosts([...visits(1, 'few.example'), ...visits(1, 'many.example', 3), ...visits(1, 'some.example', 2), ...visits(1, null)]);
+    assert.deepEqual(hosts, [OTHER_VALUE, 'many.example', 'many.example', 'many.example', 'some.example', 'some.example', null]);
+  });
+
+  test('values the day holds never fold and fill the cap; (other) does not count as one of them', () => {
+    const stored = new Map([[linkDayKey(1, T0 - (T0 % DAY)), new Map([['referrer', new Set(['old.example', OTHER_VALUE])]])]]) as Map<string, StoredDayValues>;
+    assert.deepEqual(foldedHosts([...visits(1, 'old.example'), ...visits(1, 'new.example', 2), ...visits(1, 'newer.example')], stored),
+      ['old.example', 'new.example', 'new.example', OTHER_VALUE]);
+  });
+
+  test('each link and each UTC day has its own room', () => {
+    const hosts = foldedHosts([...visits(1, 'a.example'), ...visits(1, 'b.example'), ...visits(1, 'c.example', 1, T0 + DAY), ...visits(2, 'c.example')], new Map(), 1);
+    assert.deepEqual(hosts, ['a.example', OTHER_VALUE, 'c.example', 'c.example']);
+  });
+
+  test('only the dimension past its cap folds in a visit\'s facts; the rest of them stay', () => {
+    const list = [...visits(1, 'a.example'), { ...facts('b.example', 'Chrome'), linkId: 1, visitedAt: T0, latencyMs: 1 }, ...visits(1, 'c.example')];
+    const batch = batchOfVisits(list);
+    const folded = foldedBatch(batch, rollUp(batch).daily, new Map(), 2);
+    const facts2 = Array.from(folded.factsIndex, (index) => folded.facts[index]!);
+    assert.deepEqual(facts2.map((f) => [f.referrerHost, f.browser]), [['a.example', 'Firefox'], ['b.example', 'Chrome'], [OTHER_VALUE, 'Firefox']]);
+    assert.deepEqual(rollUp(folded).daily.filter((row) => row.dimension === 'referrer').map((row) => [row.value, row.clicks]),
+      [['a.example', 1], ['b.example', 1], [OTHER_VALUE, 1]]);
+  });
+});
