@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { KyselyHealthCheckStore } from '../../src/storage/health-check-store.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 import { storesFor } from '../support/contract-stores.js';
-import { insertedLink, LATE_TIME } from '../support/contract-fixtures.js';
+import { createOwner, insertedLink, LATE_TIME } from '../support/contract-fixtures.js';
 
 const NOW = LATE_TIME;
 const HOUR = 3_600_000;
@@ -64,12 +64,37 @@ for (const backend of STORE_BACKENDS) {
       assert.equal(expiringNow.expiresAt, NOW, 'a link whose expiry is now is already expired');
     });
 
-    test('offers what the checker needs: the destination and the last check time', async () => {
+    test('offers what the checker needs: the destination, the workspace and the last check time', async () => {
       await emptyLinks();
       const link = await insertedLink(stores.links, { originalUrl: 'https://example.com/a?b=1#c' });
-      assert.deepEqual(await healthChecks().nextLinksToCheck(1, NOW), [{ id: link.id, originalUrl: 'https://example.com/a?b=1#c', lastCheckedAt: null }]);
+      assert.deepEqual(await healthChecks().nextLinksToCheck(1, NOW), [{ id: link.id, originalUrl: 'https://example.com/a?b=1#c', workspaceId: null, lastCheckedAt: null }]);
       await healthChecks().recordCheck(link.id, 301, NOW + 5);
-      assert.deepEqual(await healthChecks().nextLinksToCheck(1, NOW), [{ id: link.id, originalUrl: 'https://example.com/a?b=1#c', lastCheckedAt: NOW + 5 }]);
+      assert.deepEqual(await healthChecks().nextLinksToCheck(1, NOW), [{ id: link.id, originalUrl: 'https://example.com/a?b=1#c', workspaceId: null, lastCheckedAt: NOW + 5 }]);
+      const owner = await createOwner(stores.accounts);
+      await stores.database.db.updateTable('links').set({ workspace_id: owner.workspaceId }).where('id', '=', link.id).execute();
+      assert.equal((await healthChecks().nextLinksToCheck(1, NOW))[0]!.workspaceId, owner.workspaceId);
+    });
+
+    test('pages on strictly after a place in the order, across never-checked and checked links and ties', async () => {
+      await emptyLinks();
+      const links = await Promise.all(Array.from({ length: 6 }, () => insertedLink(stores.links)))
+        .then((inserted) => inserted.sort((x, y) => x.id - y.id));
+      const [a, b, c, d, e, f] = links as [typeof links[0], typeof links[0], typeof links[0], typeof links[0], typeof links[0], typeof links[0]];
+      await healthChecks().recordCheck(c.id, 200, NOW - 2 * HOUR);
+      await healthChecks().recordCheck(d.id, 200, NOW - HOUR);
+      await healthChecks().recordCheck(e.id, 200, NOW - HOUR);
+      const all = [a.id, b.id, f.id, c.id, d.id, e.id];
+      assert.deepEqual(idsOf(await healthChecks().nextLinksToCheck(10, NOW)), all);
+      const pages: number[][] = [];
+      let after: { id: number; lastCheckedAt: number | null } | undefined;
+      for (;;) {
+        const page = await healthChecks().nextLinksToCheck(2, NOW, after);
+        if (page.length === 0) break;
+        pages.push(idsOf(page));
+        after = page.at(-1);
+      }
+      assert.deepEqual(pages, [[a.id, b.id], [f.id, c.id], [d.id, e.id]]);
+      assert.deepEqual(idsOf(await healthChecks().nextLinksToCheck(10, NOW, { id: d.id, lastCheckedAt: NOW - HOUR })), [e.id]);
     });
 
     test('recordCheck stores the status and the time on the link, 0 included, and nothing else', async () => {
