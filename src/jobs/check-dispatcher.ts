@@ -14,10 +14,15 @@ export interface CheckDispatcherDeps {
   readonly budgets: CheckBudgets;
   /** Checks (and lookups) in flight at once. */
   readonly limit: number;
-  /** A new page is read while fewer links than this wait. */
+  /** A new page is read while fewer links than this wait, not counting those held back (below). */
   readonly lookahead: number;
-  /** Links of one address waiting at once; more are deferred, so one address cannot fill the lookahead. */
+  /**
+   * Links of one address past this many are held back: they wait without counting against the
+   * lookahead, so one address cannot fill it and stop the run from reading on.
+   */
   readonly waitingPerAddress: number;
+  /** Links held back at most; past it, more of them are deferred to the next run (memory stays bounded). */
+  readonly maxHeldBack: number;
   readonly shouldStop: () => boolean;
   /** Aborted at shutdown: wakes a dispatcher waiting out an address's pause. */
   readonly signal: AbortSignal;
@@ -45,6 +50,7 @@ export function dispatchChecks(deps: CheckDispatcherDeps): Promise<{ deferred: n
   let ended = false;
   let running = 0;
   let deferred = 0;
+  let heldBack = 0;
   let failure: { error: unknown } | undefined;
   let timer: NodeJS.Timeout | undefined;
   let settle: (() => void) | undefined;
@@ -55,7 +61,16 @@ export function dispatchChecks(deps: CheckDispatcherDeps): Promise<{ deferred: n
       dispatch();
     });
   };
-  const countWaiting = (address: string, change: number) => waitingByAddress.set(address, (waitingByAddress.get(address) ?? 0) + change);
+  const addWaiting = (address: string) => {
+    const before = waitingByAddress.get(address) ?? 0;
+    if (before >= deps.waitingPerAddress) heldBack += 1;
+    waitingByAddress.set(address, before + 1);
+  };
+  const removeWaiting = (address: string) => {
+    const before = waitingByAddress.get(address) ?? 0;
+    if (before > deps.waitingPerAddress) heldBack -= 1;
+    waitingByAddress.set(address, before - 1);
+  };
 
   const read = () => {
     reading = true;
@@ -70,12 +85,12 @@ export function dispatchChecks(deps: CheckDispatcherDeps): Promise<{ deferred: n
     track(deps.locate(item.link).then((located) => {
       if (!waiting.includes(item)) return;
       const address = 'address' in located ? located.address.address : undefined;
-      if (address !== undefined && (waitingByAddress.get(address) ?? 0) >= deps.waitingPerAddress) {
+      if (address !== undefined && heldBack >= deps.maxHeldBack && (waitingByAddress.get(address) ?? 0) >= deps.waitingPerAddress) {
         waiting = waiting.filter((other) => other !== item);
         deferred += 1;
         return;
       }
-      if (address !== undefined) countWaiting(address, 1);
+      if (address !== undefined) addWaiting(address);
       item.located = located;
     }), () => { lookingUp.delete(item); });
   };
@@ -84,7 +99,7 @@ export function dispatchChecks(deps: CheckDispatcherDeps): Promise<{ deferred: n
     running += 1;
     if ('failed' in located) return track(deps.recordFailure(item.link, located.failed), () => { running -= 1; });
     const address = located.address.address;
-    countWaiting(address, -1);
+    removeWaiting(address);
     deps.budgets.started(address, item.link.workspaceId);
     const startedAt = deps.now();
     let timedOut = false;
@@ -99,7 +114,7 @@ export function dispatchChecks(deps: CheckDispatcherDeps): Promise<{ deferred: n
       waiting = [];
       ended = true;
     }
-    if (!ended && !reading && waiting.length < deps.lookahead) read();
+    if (!ended && !reading && waiting.length - heldBack < deps.lookahead) read();
     const pending = new Set<Waiting>();
     let wakeAt = Infinity;
     const now = deps.now();
@@ -123,7 +138,7 @@ export function dispatchChecks(deps: CheckDispatcherDeps): Promise<{ deferred: n
       }
       pending.add(item);
       if (admission === 'defer') {
-        countWaiting(located.address.address, -1);
+        removeWaiting(located.address.address);
         deferred += 1;
       } else start(item, located);
     }

@@ -18,10 +18,12 @@ export const HEALTH_CHECK_LOCK_NAME = 'linkforge-health-check';
 const CONCURRENCY = 4;
 const BATCH_SIZE = 100;
 /**
- * An address uses one slot at a time, so a few links waiting keep it busy; the rest of the
- * lookahead stays free for other addresses, and its further links wait for the next run.
+ * An address uses one slot at a time, so a few of its links waiting keep it busy; the rest of the
+ * lookahead stays free for other addresses. Its further links are held back, up to a bound that
+ * keeps memory small (about 200 bytes a link); past it they wait for the next run.
  */
 const WAITING_PER_ADDRESS = 10;
+const MAX_HELD_BACK = 5_000;
 /** A destination that lets this many checks time out in a run is left alone until the next one. */
 const ADDRESS_TIMEOUT_LIMIT = 3;
 /** Held at most this long; a run starts no check in its last CHECK_TIMEOUT_MS, so it ends inside the hold. */
@@ -56,6 +58,7 @@ export function createHealthCheckJobs(deps: HealthCheckJobsDeps): HealthCheckJob
     batchSize: overrides.batchSize ?? BATCH_SIZE,
     maxDurationMs: overrides.maxDurationMs ?? LOCK_AT_MOST_MS - CHECK_TIMEOUT_MS,
     waitingPerAddress: overrides.waitingPerAddress ?? WAITING_PER_ADDRESS,
+    maxHeldBack: overrides.maxHeldBack ?? MAX_HELD_BACK,
     addressIntervalMs: overrides.addressIntervalMs ?? deps.settings.addressIntervalMs,
     addressBudgetMs: overrides.addressBudgetMs ?? deps.settings.addressBudgetMs,
     addressTimeoutLimit: overrides.addressTimeoutLimit ?? ADDRESS_TIMEOUT_LIMIT,

@@ -15,8 +15,10 @@ export interface HealthCheckSettings extends CheckBudgetSettings {
   readonly concurrency: number;
   /** Links read per query; the next query is made while fewer than this wait. */
   readonly batchSize: number;
-  /** Links of one address waiting at once; the rest wait for the next run. */
+  /** Links of one address waiting at once before the rest are held back (src/jobs/check-dispatcher.ts). */
   readonly waitingPerAddress: number;
+  /** Links held back at most; the rest wait for the next run. */
+  readonly maxHeldBack: number;
   /** A run starts no check after this long past taking its lock. */
   readonly maxDurationMs: number;
 }
@@ -120,6 +122,7 @@ export class HealthChecker {
       limit: settings.concurrency,
       lookahead: settings.batchSize,
       waitingPerAddress: settings.waitingPerAddress,
+      maxHeldBack: settings.maxHeldBack,
       shouldStop: () => this.stopReason(deadline) !== null,
       signal,
       now: this.deps.monotonicNow ?? (() => performance.now()),

@@ -87,13 +87,12 @@ for (const backend of STORE_BACKENDS) {
       assert.deepEqual(idsOf(await healthChecks().nextLinksToCheck(10, NOW)), all);
       const pages: number[][] = [];
       let after: { id: number; lastCheckedAt: number | null } | undefined;
-      for (;;) {
+      for (let i = 0; i < 4; i++) {
         const page = await healthChecks().nextLinksToCheck(2, NOW, after);
-        if (page.length === 0) break;
         pages.push(idsOf(page));
         after = page.at(-1);
       }
-      assert.deepEqual(pages, [[a.id, b.id], [f.id, c.id], [d.id, e.id]]);
+      assert.deepEqual(pages, [[a.id, b.id], [f.id, c.id], [d.id, e.id], []]);
       assert.deepEqual(idsOf(await healthChecks().nextLinksToCheck(10, NOW, { id: d.id, lastCheckedAt: NOW - HOUR })), [e.id]);
     });
 
