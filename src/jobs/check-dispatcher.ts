@@ -69,7 +69,8 @@ export function dispatchChecks(deps: CheckDispatcherDeps): Promise<{ deferred: n
   const removeWaiting = (address: string) => {
     const before = waitingByAddress.get(address) ?? 0;
     if (before > deps.waitingPerAddress) heldBack -= 1;
-    waitingByAddress.set(address, before - 1);
+    if (before > 1) waitingByAddress.set(address, before - 1);
+    else waitingByAddress.delete(address);
   };
 
   const read = () => {
