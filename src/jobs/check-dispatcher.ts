@@ -116,7 +116,7 @@ export function dispatchChecks(deps: CheckDispatcherDeps): Promise<{ deferred: n
       ended = true;
     }
     if (!ended && !reading && waiting.length - heldBack < deps.lookahead) read();
-    const pending = new Set<Waiting>();
+    const taken = new Set<Waiting>();
     let wakeAt = Infinity;
     const now = deps.now();
     for (const item of waiting) {
@@ -125,9 +125,10 @@ export function dispatchChecks(deps: CheckDispatcherDeps): Promise<{ deferred: n
         if (!lookingUp.has(item) && lookingUp.size < deps.limit) locate(item);
         continue;
       }
-      if (running >= deps.limit) break;
+      // A full pool still looks up the links behind, so they are ready when a slot frees.
+      if (running >= deps.limit) continue;
       if ('failed' in located) {
-        pending.add(item);
+        taken.add(item);
         start(item, located);
         continue;
       }
@@ -137,13 +138,13 @@ export function dispatchChecks(deps: CheckDispatcherDeps): Promise<{ deferred: n
         wakeAt = Math.min(wakeAt, admission);
         continue;
       }
-      pending.add(item);
+      taken.add(item);
       if (admission === 'defer') {
         removeWaiting(located.address.address);
         deferred += 1;
       } else start(item, located);
     }
-    waiting = waiting.filter((item) => !pending.has(item));
+    waiting = waiting.filter((item) => !taken.has(item));
     wake(wakeAt, now);
     if (ended && !reading && running === 0 && lookingUp.size === 0 && waiting.length === 0) settle?.();
   };

@@ -7,7 +7,7 @@ import { createOwner } from '../support/contract-fixtures.js';
 import { fakeDns } from '../support/fake-dns.js';
 import { checkedState, jobsFor, ranAndChecked, statusServer } from '../support/health-check-runs.js';
 import { insertLink } from '../support/links.js';
-import { HOUR } from '../support/reaper-fixtures.js';
+import { eventually, HOUR } from '../support/reaper-fixtures.js';
 import { startTarget, type TargetServer } from '../support/target-servers.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -134,6 +134,23 @@ describe('the health check shares a run between destinations and workspaces', ()
       // a timer due time taken from the event loop's cached clock.
       const gaps = asked.slice(1).map((at, i) => Math.round(at - answered[i]!));
       assert.ok(gaps.every((gap) => gap >= PAUSE_MS - 25), `gaps ${gaps.join(', ')} ms`);
+    } finally {
+      await tearDown();
+    }
+  });
+
+  test('stopping ends a run that waits out an address\'s pause at once; the link that waited stays unchecked', async () => {
+    await setUp();
+    try {
+      const target = await serve(statusServer(undefined, '127.0.0.2'));
+      const [first, second] = await links(2, (i) => target.url(`/${i}`));
+      const jobs = jobsFor(t, { addressIntervalMs: HOUR });
+      const running = jobs.checker.run();
+      await eventually(async () => (await checkedState(t, first!.id)).status === 200, 5000, 'the first check');
+      await jobs.stop();
+      assert.deepEqual(await running, { outcome: 'ran', checked: 1, deferred: 0, stoppedEarly: 'shutdown', error: null });
+      assert.deepEqual(await checkedState(t, second!.id), { status: null, at: null });
+      assert.equal(target.requests.length, 1);
     } finally {
       await tearDown();
     }
