@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
+import { CompiledQuery, sql, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { KyselyHealthCheckStore } from '../../src/storage/health-check-store.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 import { storesFor } from '../support/contract-stores.js';
@@ -40,6 +40,34 @@ for (const backend of STORE_BACKENDS) {
       });
       assert.ok(plan.some((line) => line.includes('links_health_check_idx')), plan.join('\n'));
       assert.ok(!plan.some((line) => /TEMP B-TREE|Sort/i.test(line)), `no sort step: ${plan.join('\n')}`);
+    });
+
+    test('a page after a place in the order is a range of the check-order index, not a scan from its start', async () => {
+      // The store's own queries, recorded as Kysely compiles them, explained on this database.
+      const queries: RootOperationNode[] = [];
+      const recorder: KyselyPlugin = {
+        transformQuery: ({ node }) => { queries.push(node); return node; },
+        transformResult: async ({ result }) => result,
+      };
+      const recorded = new KyselyHealthCheckStore(stores.database.db.withPlugin(recorder));
+      await recorded.nextLinksToCheck(5, NOW, { lastCheckedAt: null, id: 1 });
+      await recorded.nextLinksToCheck(5, NOW, { lastCheckedAt: NOW - HOUR, id: 1 });
+      const db = stores.database.db;
+      const plans = await Promise.all(queries.map((node) => db.transaction().execute(async (trx) => {
+        const compiled = db.getExecutor().compileQuery(node, { queryId: 'explain' } as never);
+        if (backend.name === 'sqlite') {
+          const rows = (await trx.executeQuery(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]))).rows as Array<{ detail: string }>;
+          return rows.map((row) => row.detail).join('\n');
+        }
+        await sql`set local enable_seqscan = off`.execute(trx);
+        const rows = (await trx.executeQuery(CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]))).rows as Array<{ 'QUERY PLAN': string }>;
+        return rows.map((row) => row['QUERY PLAN']).join('\n');
+      })));
+      assert.ok(plans.length >= 2, `${plans.length} queries`);
+      const rangeOfIndex = backend.name === 'sqlite'
+        ? /links_health_check_idx \(status=\? AND last_checked_at/
+        : /Index Cond: .*status.*last_checked_at/;
+      for (const plan of plans) assert.match(plan, rangeOfIndex);
     });
 
     test('links checked at the same time are taken by id', async () => {
