@@ -89,7 +89,16 @@ export interface Config {
     /** Events held in memory at most, waiting or being written; beyond it a redirect's event is dropped and counted. */
     readonly bufferMax: number;
   };
-  readonly healthcheck: { readonly enabled: boolean; readonly intervalMs: number };
+  readonly healthcheck: {
+    readonly enabled: boolean;
+    readonly intervalMs: number;
+    /** Pause between two checks of one address, from the end of one to the start of the next. */
+    readonly addressIntervalMs: number;
+    /** Time a run spends checking one address before deferring its other links to the next run. */
+    readonly addressBudgetMs: number;
+    /** Checks a run makes of one workspace's links (anonymous links together) before deferring the rest. */
+    readonly workspaceBudget: number;
+  };
   /** `GET /metrics` (ADR 0018): off answers 404 and counts nothing; a token makes it require `Authorization: Bearer`. */
   readonly metrics: { readonly enabled: boolean; readonly token: string | undefined };
 }
@@ -324,6 +333,9 @@ export function loadConfig(env: Env = process.env): Config {
     healthcheck: {
       enabled: read.bool('HEALTHCHECK_ENABLED', true),
       intervalMs: read.duration('HEALTHCHECK_INTERVAL', '6h'),
+      addressIntervalMs: read.duration('HEALTHCHECK_ADDRESS_INTERVAL', '1s'),
+      addressBudgetMs: read.duration('HEALTHCHECK_ADDRESS_BUDGET', '2m'),
+      workspaceBudget: read.int('HEALTHCHECK_WORKSPACE_BUDGET', 1000, 1),
     },
     metrics: { enabled: read.bool('METRICS_ENABLED', true), token: read.optional('METRICS_TOKEN') },
   };

@@ -17,6 +17,8 @@ export interface ProbeOptions extends AddressPolicy {
   readonly maxBodyBytes?: number;
   /** Shutdown: ends the check at once. */
   readonly signal?: AbortSignal;
+  /** The first hop's address, already vetted by `locateDestination`: connected to without asking DNS again. */
+  readonly firstHop?: ResolvedAddress;
 }
 
 export type ProbeOutcome = 'answered' | 'too_many_redirects' | 'refused' | 'unreachable' | 'timeout' | 'aborted';
@@ -26,9 +28,12 @@ export interface ProbeResult {
   readonly status: number;
   readonly outcome: ProbeOutcome;
   readonly redirects: number;
-  /** Body bytes received over all hops (reading stops at the first socket read past the cap). */
+  /** Body bytes taken over all hops: at most `maxBodyBytes`. */
   readonly bodyBytes: number;
 }
+
+/** Where a check will connect first (the key of its pacing), or why it cannot be made. */
+export type Located = { readonly address: ResolvedAddress } | { readonly failed: ProbeResult };
 
 interface Answer {
   readonly status: number;
@@ -56,8 +61,10 @@ export async function probeDestination(rawUrl: string, options: ProbeOptions): P
   let bodyBytes = 0;
   try {
     let url = new URL(rawUrl);
+    let pinned = options.firstHop;
     for (;;) {
-      const answer = await askFollowingHead(url, options, controller.signal);
+      const answer = await askFollowingHead(url, pinned, options, controller.signal);
+      pinned = undefined;
       bodyBytes += answer.bodyBytes;
       const next = REDIRECTS.has(answer.status) ? nextHop(answer.location, url) : undefined;
       if (next === undefined) return { status: answer.status, outcome: 'answered', redirects, bodyBytes };
@@ -67,6 +74,28 @@ export async function probeDestination(rawUrl: string, options: ProbeOptions): P
     }
   } catch (error) {
     return { status: 0, outcome: outcomeOf(error, controller.signal), redirects, bodyBytes };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', stop);
+  }
+}
+
+/**
+ * Resolves and vets the URL's host within the check's time limit, so the checker can pace checks
+ * by the address they will connect to (a name's own spelling says nothing of where it leads).
+ */
+export async function locateDestination(rawUrl: string, options: ProbeOptions): Promise<Located> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new CheckTimeout()), options.timeoutMs ?? CHECK_TIMEOUT_MS);
+  const stop = () => controller.abort(options.signal?.reason);
+  if (options.signal?.aborted) stop();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    const url = new URL(rawUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DestinationRefusedError(url.hostname, url.protocol);
+    return { address: await untilAborted(vetHost(url.hostname, options), controller.signal) };
+  } catch (error) {
+    return { failed: { status: 0, outcome: outcomeOf(error, controller.signal), redirects: 0, bodyBytes: 0 } };
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', stop);
@@ -90,9 +119,9 @@ function nextHop(location: string | undefined, base: URL): URL | undefined {
   }
 }
 
-async function askFollowingHead(url: URL, options: ProbeOptions, signal: AbortSignal): Promise<Answer> {
+async function askFollowingHead(url: URL, pinned: ResolvedAddress | undefined, options: ProbeOptions, signal: AbortSignal): Promise<Answer> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DestinationRefusedError(url.hostname, url.protocol);
-  const target = await untilAborted(vetHost(url.hostname, options), signal);
+  const target = pinned ?? await untilAborted(vetHost(url.hostname, options), signal);
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const head = await ask(url, 'HEAD', target, maxBodyBytes, signal);
   if (head.status !== 405) return head;
@@ -112,8 +141,9 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 /**
  * One request on a socket of its own. The status is known at the headers; up to `maxBodyBytes` of
- * body are read so that small answers end cleanly, then the socket is destroyed. A body cut short
- * (the time is up, the server resets) keeps the status it came with.
+ * body are taken so that small answers end cleanly, then the socket is destroyed. A socket read can
+ * hand over 64 KiB at once: only the part under the cap is taken, and nothing is read after it.
+ * A body cut short (the time is up, the server resets) keeps the status it came with.
  */
 function ask(url: URL, method: 'HEAD' | 'GET', target: ResolvedAddress, maxBodyBytes: number, signal: AbortSignal): Promise<Answer> {
   return new Promise((resolve, reject) => {
@@ -145,7 +175,8 @@ function ask(url: URL, method: 'HEAD' | 'GET', target: ResolvedAddress, maxBodyB
     request.once('response', (response) => {
       answer = { status: response.statusCode ?? 0, location: response.headers.location };
       response.on('data', (chunk: Buffer) => {
-        bodyBytes += chunk.length;
+        if (settled) return;
+        bodyBytes += Math.min(chunk.length, maxBodyBytes - bodyBytes);
         if (bodyBytes >= maxBodyBytes) settle();
       });
       response.once('end', () => settle());

@@ -3,7 +3,7 @@ import type { JobLockStore } from '../core/cleanup-ports.js';
 import type { HealthCheckStore } from '../core/health-check-ports.js';
 import type { Clock } from '../core/ports.js';
 import { addressPolicy, systemResolver, type Resolver } from './destination-address.js';
-import { CHECK_TIMEOUT_MS, probeDestination } from './destination-probe.js';
+import { CHECK_TIMEOUT_MS, locateDestination, probeDestination } from './destination-probe.js';
 import { DatabaseLock, newInstanceId } from './database-lock.js';
 import { HealthChecker, type HealthCheckSettings } from './health-checker.js';
 import { JobScheduler } from './job-scheduler.js';
@@ -17,6 +17,15 @@ export const HEALTH_CHECK_LOCK_NAME = 'linkforge-health-check';
  */
 const CONCURRENCY = 4;
 const BATCH_SIZE = 100;
+/**
+ * An address uses one slot at a time, so a few of its links waiting keep it busy; the rest of the
+ * lookahead stays free for other addresses. Its further links are held back, up to a bound that
+ * keeps memory small (about 200 bytes a link); past it they wait for the next run.
+ */
+const WAITING_PER_ADDRESS = 10;
+const MAX_HELD_BACK = 5_000;
+/** A destination that lets this many checks time out in a run is left alone until the next one. */
+const ADDRESS_TIMEOUT_LIMIT = 3;
 /** Held at most this long; a run starts no check in its last CHECK_TIMEOUT_MS, so it ends inside the hold. */
 const LOCK_AT_MOST_MS = 60 * 60_000;
 /** The first run waits a minute after start-up (or one interval, when that is shorter). */
@@ -48,6 +57,12 @@ export function createHealthCheckJobs(deps: HealthCheckJobsDeps): HealthCheckJob
     concurrency: overrides.concurrency ?? CONCURRENCY,
     batchSize: overrides.batchSize ?? BATCH_SIZE,
     maxDurationMs: overrides.maxDurationMs ?? LOCK_AT_MOST_MS - CHECK_TIMEOUT_MS,
+    waitingPerAddress: overrides.waitingPerAddress ?? WAITING_PER_ADDRESS,
+    maxHeldBack: overrides.maxHeldBack ?? MAX_HELD_BACK,
+    addressIntervalMs: overrides.addressIntervalMs ?? deps.settings.addressIntervalMs,
+    addressBudgetMs: overrides.addressBudgetMs ?? deps.settings.addressBudgetMs,
+    addressTimeoutLimit: overrides.addressTimeoutLimit ?? ADDRESS_TIMEOUT_LIMIT,
+    workspaceBudget: overrides.workspaceBudget ?? deps.settings.workspaceBudget,
   };
   const lock = new DatabaseLock({
     store: deps.lockStore,
@@ -63,7 +78,8 @@ export function createHealthCheckJobs(deps: HealthCheckJobsDeps): HealthCheckJob
     store: deps.store,
     lock,
     clock: deps.clock,
-    probe: (url, signal) => probeDestination(url, { ...policy, timeoutMs, signal }),
+    locate: (url, signal) => locateDestination(url, { ...policy, timeoutMs, signal }),
+    probe: (url, firstHop, signal) => probeDestination(url, { ...policy, timeoutMs, signal, firstHop }),
     settings,
   });
   const scheduler = new JobScheduler(checker, {

@@ -1,17 +1,24 @@
 import type { HealthCheckStore, LinkToCheck } from '../core/health-check-ports.js';
 import type { Clock } from '../core/ports.js';
+import { CheckBudgets, type CheckBudgetSettings } from './check-budgets.js';
+import { dispatchChecks } from './check-dispatcher.js';
 import type { DatabaseLock } from './database-lock.js';
-import type { ProbeResult } from './destination-probe.js';
-import { runKeyedPool } from './keyed-pool.js';
+import type { ResolvedAddress } from './destination-address.js';
+import type { Located, ProbeResult } from './destination-probe.js';
+import { DueLinkFeed } from './due-link-feed.js';
 import type { ReaperLogger } from './reaper.js';
 
-export interface HealthCheckSettings {
+export interface HealthCheckSettings extends CheckBudgetSettings {
   /** HEALTHCHECK_INTERVAL: how often each link is checked. */
   readonly intervalMs: number;
-  /** Checks in flight at once, over all hosts. */
+  /** Checks in flight at once, over all addresses. */
   readonly concurrency: number;
-  /** Links read per query. */
+  /** Links read per query; the next query is made while fewer than this wait. */
   readonly batchSize: number;
+  /** Links of one address waiting at once before the rest are held back (src/jobs/check-dispatcher.ts). */
+  readonly waitingPerAddress: number;
+  /** Links held back at most; the rest wait for the next run. */
+  readonly maxHeldBack: number;
   /** A run starts no check after this long past taking its lock. */
   readonly maxDurationMs: number;
 }
@@ -20,15 +27,19 @@ export interface HealthCheckerDeps {
   readonly store: HealthCheckStore;
   readonly lock: DatabaseLock;
   readonly clock: Clock;
-  /** Asks one destination; never throws (src/jobs/destination-probe.ts). */
-  readonly probe: (url: string, signal: AbortSignal) => Promise<ProbeResult>;
+  /** Resolves and vets a destination's host; never throws (src/jobs/destination-probe.ts). */
+  readonly locate: (url: string, signal: AbortSignal) => Promise<Located>;
+  /** Asks one destination, connecting first to `address`; never throws. */
+  readonly probe: (url: string, address: ResolvedAddress, signal: AbortSignal) => Promise<ProbeResult>;
+  /** Monotonic milliseconds, for the pauses between checks of one address. */
+  readonly monotonicNow?: () => number;
   readonly settings: HealthCheckSettings;
 }
 
 export type StopReason = 'time_limit' | 'shutdown';
 
 export type HealthCheckRun =
-  | { readonly outcome: 'ran'; readonly checked: number; readonly stoppedEarly: StopReason | null; readonly error: string | null }
+  | { readonly outcome: 'ran'; readonly checked: number; readonly deferred: number; readonly stoppedEarly: StopReason | null; readonly error: string | null }
   | { readonly outcome: 'locked' }
   | { readonly outcome: 'stopping' };
 
@@ -36,8 +47,9 @@ const silent: ReaperLogger = { info: () => {}, error: () => {} };
 
 /**
  * SPEC section 8: under the database lock (one instance at a time), asks the destination of every
- * due link, never-checked and oldest-checked first, a few at a time and one at a time per host,
- * and stores the status. A link is due when never checked or checked at least half an interval
+ * due link, never-checked and oldest-checked first, a few at a time and one at a time per address,
+ * paced per address and workspace (src/jobs/check-budgets.ts), and stores the status. Links the run
+ * defers keep their last check, so the next run takes them first. A link is due when never checked or checked at least half an interval
  * before the run started: a full interval would skip every link checked late in the previous run,
  * and runs on other instances in between find nothing due. (Strictly before: with a frozen test clock
  * and a 0 interval, a link just checked is not due again in the same run.)
@@ -68,40 +80,55 @@ export class HealthChecker {
   private async runLocked(log: ReaperLogger): Promise<HealthCheckRun> {
     const held = await this.deps.lock.tryAcquire();
     if (!held) return { outcome: 'locked' };
-    const progress = { checked: 0 };
+    const progress = { checked: 0, deferred: 0 };
     try {
       if (this.stopping) return { outcome: 'stopping' };
       const stoppedEarly = await this.checkDueLinks(held.lockedAt + this.deps.settings.maxDurationMs, progress);
-      log.info({ checked: progress.checked, stoppedEarly }, 'health check run finished');
-      return { outcome: 'ran', checked: progress.checked, stoppedEarly, error: null };
+      log.info({ checked: progress.checked, deferred: progress.deferred, stoppedEarly }, 'health check run finished');
+      return { outcome: 'ran', checked: progress.checked, deferred: progress.deferred, stoppedEarly, error: null };
     } catch (error) {
       log.error({ err: error, checked: progress.checked }, 'health check run failed; the next interval goes on from the oldest check');
-      return { outcome: 'ran', checked: progress.checked, stoppedEarly: null, error: error instanceof Error ? error.message : String(error) };
+      return { outcome: 'ran', checked: progress.checked, deferred: progress.deferred, stoppedEarly: null, error: error instanceof Error ? error.message : String(error) };
     } finally {
       await held.release().catch((error: unknown) => log.error({ err: error }, 'health check could not release its lock; it expires on its own'));
     }
   }
 
-  private async checkDueLinks(deadline: number, progress: { checked: number }): Promise<StopReason | null> {
+  private async checkDueLinks(deadline: number, progress: { checked: number; deferred: number }): Promise<StopReason | null> {
     const { store, clock, settings } = this.deps;
     const dueBefore = clock.now() - settings.intervalMs / 2;
-    const isDue = (link: LinkToCheck) => link.lastCheckedAt === null || link.lastCheckedAt < dueBefore;
-    for (;;) {
-      const stop = this.stopReason(deadline);
-      if (stop) return stop;
-      const batch = await store.nextLinksToCheck(settings.batchSize, clock.now());
-      // Oldest first, so the due links are a prefix of the batch.
-      const due = batch.filter(isDue);
-      if (due.length === 0) return null;
-      await runKeyedPool(due, { limit: settings.concurrency, keyOf: hostOf, shouldStop: () => this.stopReason(deadline) !== null },
-        async (link) => {
-          const result = await this.deps.probe(link.originalUrl, this.abort.signal);
-          if (this.stopping) return;
-          await store.recordCheck(link.id, result.status, clock.now());
-          progress.checked += 1;
-        });
-      if (due.length < batch.length || batch.length < settings.batchSize) return this.stopReason(deadline);
-    }
+    const feed = new DueLinkFeed(store, {
+      pageSize: settings.batchSize,
+      now: clock.now(),
+      isDue: (link) => link.lastCheckedAt === null || link.lastCheckedAt < dueBefore,
+    });
+    const signal = this.abort.signal;
+    const record = async (link: LinkToCheck, result: ProbeResult) => {
+      if (this.stopping) return;
+      await store.recordCheck(link.id, result.status, clock.now());
+      progress.checked += 1;
+    };
+    const locateByHost = hostLookups((url) => this.deps.locate(url, signal));
+    const { deferred } = await dispatchChecks({
+      nextPage: () => feed.nextPage(),
+      locate: (link) => locateByHost(link.originalUrl),
+      check: async (link, address) => {
+        const result = await this.deps.probe(link.originalUrl, address, signal);
+        await record(link, result);
+        return result;
+      },
+      recordFailure: record,
+      budgets: new CheckBudgets(settings),
+      limit: settings.concurrency,
+      lookahead: settings.batchSize,
+      waitingPerAddress: settings.waitingPerAddress,
+      maxHeldBack: settings.maxHeldBack,
+      shouldStop: () => this.stopReason(deadline) !== null,
+      signal,
+      now: this.deps.monotonicNow ?? (() => performance.now()),
+    });
+    progress.deferred = deferred;
+    return this.stopReason(deadline);
   }
 
   private stopReason(deadline: number): StopReason | null {
@@ -110,11 +137,32 @@ export class HealthChecker {
   }
 }
 
-/** Links whose URL does not parse share one key: they fail at once without a request. */
-function hostOf(link: LinkToCheck): string {
+/** Hosts looked up once per run at most; past this many, each link asks again. */
+const MAX_REMEMBERED_HOSTS = 10_000;
+
+/**
+ * One lookup per host name and run: a name then keeps one address for the whole run, so a resolver
+ * answering a new address each time cannot spread one host over many budgets.
+ */
+function hostLookups(locate: (url: string) => Promise<Located>): (url: string) => Promise<Located> {
+  const byHost = new Map<string, Promise<Located>>();
+  return (url) => {
+    const host = hostOf(url);
+    if (host === undefined) return locate(url);
+    const known = byHost.get(host);
+    if (known) return known;
+    const located = locate(url);
+    if (byHost.size < MAX_REMEMBERED_HOSTS) byHost.set(host, located);
+    return located;
+  };
+}
+
+/** The scheme and host a lookup depends on; undefined for a URL that does not parse. */
+function hostOf(url: string): string | undefined {
   try {
-    return new URL(link.originalUrl).hostname;
+    const { protocol, hostname } = new URL(url);
+    return `${protocol}//${hostname}`;
   } catch {
-    return '';
+    return undefined;
   }
 }

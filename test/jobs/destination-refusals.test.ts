@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isForbiddenAddress } from '../../src/core/ip-ranges.js';
 import { addressPolicy, systemResolver } from '../../src/jobs/destination-address.js';
-import { probeDestination, type ProbeOptions } from '../../src/jobs/destination-probe.js';
+import { locateDestination, probeDestination, type ProbeOptions } from '../../src/jobs/destination-probe.js';
 import { fakeDns } from '../support/fake-dns.js';
 import { startTarget, type TargetServer } from '../support/target-servers.js';
 
@@ -138,5 +138,30 @@ describe('the health check refuses internal destinations', () => {
     } finally {
       await good.close();
     }
+  });
+
+  test('the checker paces by the address it located, and the check connects to that one address with no second lookup', async () => {
+    const good = await startTarget((_request, response) => response.end('ok'), '127.0.0.2');
+    try {
+      // The first answer is the good server's; every later one the secret server's, which the rules let through here.
+      let answer = 0;
+      const dns = fakeDns({ 'public.example': () => [answer++ === 0 ? '127.0.0.2' : '127.0.0.1'] });
+      const options: ProbeOptions = { resolve: dns, isForbidden: (address) => !address.startsWith('127.0.0.') && isForbiddenAddress(address), timeoutMs: 1000 };
+      const url = `http://public.example:${good.port}/`;
+      const located = await locateDestination(url, options);
+      assert.deepEqual(located, { address: { address: '127.0.0.2', family: 4 } });
+      const result = await probeDestination(url, { ...options, firstHop: 'address' in located ? located.address : undefined });
+      assert.deepEqual({ status: result.status, outcome: result.outcome }, { status: 200, outcome: 'answered' });
+      assert.deepEqual([good.requests.length, secret.requests.length, dns.calls.length], [1, 0, 1]);
+    } finally {
+      await good.close();
+    }
+  });
+
+  test('locating an internal destination refuses it, as a check would', async () => {
+    const located = await locateDestination(`http://public.example:${secret.port}/`, strict(fakeDns({ 'public.example': ['10.1.2.3'] })));
+    assert.deepEqual(located, { failed: { status: 0, outcome: 'refused', redirects: 0, bodyBytes: 0 } });
+    assert.deepEqual(await locateDestination('ftp://example.com/', strict()), { failed: { status: 0, outcome: 'refused', redirects: 0, bodyBytes: 0 } });
+    assert.equal(hits(), 0);
   });
 });

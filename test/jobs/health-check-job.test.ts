@@ -1,48 +1,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Resolver } from '../../src/jobs/destination-address.js';
-import { createHealthCheckJobs, HEALTH_CHECK_LOCK_NAME, type HealthCheckJobs } from '../../src/jobs/health-check-jobs.js';
-import type { HealthCheckRun } from '../../src/jobs/health-checker.js';
+import { HEALTH_CHECK_LOCK_NAME } from '../../src/jobs/health-check-jobs.js';
 import { KyselyHealthCheckStore } from '../../src/storage/health-check-store.js';
 import { KyselyJobLockStore } from '../../src/storage/job-lock-store.js';
 import { fakeDns } from '../support/fake-dns.js';
+import { checkedState, jobsFor, ranAndChecked, statusServer } from '../support/health-check-runs.js';
 import { insertLink, setLinkColumns } from '../support/links.js';
 import { eventually, HOUR } from '../support/reaper-fixtures.js';
 import { closedPort, startTarget, withServer, type TargetServer } from '../support/target-servers.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-
-/** Every run here talks to servers on 127.0.0.1 only; unknown names are never asked of the system DNS. */
-function jobsFor(t: TestApp, options: { allowPrivate?: boolean; resolve?: Resolver; concurrency?: number; timeoutMs?: number } = {}): HealthCheckJobs {
-  return createHealthCheckJobs({
-    settings: { enabled: true, intervalMs: HOUR },
-    allowPrivateDestinations: options.allowPrivate ?? true,
-    clock: t.clock,
-    lockStore: new KyselyJobLockStore(t.deps.database.db),
-    store: new KyselyHealthCheckStore(t.deps.database.db),
-    resolve: options.resolve ?? fakeDns({}),
-    overrides: { concurrency: options.concurrency, timeoutMs: options.timeoutMs ?? 2000 },
-  });
-}
-
-async function checkedState(t: TestApp, id: number) {
-  const link = await t.deps.store.findLinkById(id);
-  return { status: link?.destinationStatus, at: link?.lastCheckedAt };
-}
-
-function ranAndChecked(run: HealthCheckRun): number {
-  assert.equal(run.outcome, 'ran');
-  return run.outcome === 'ran' ? run.checked : -1;
-}
-
-/** A server that answers `?status=N` with N, holding each answer until `holdUntil()` is true (or a bound passes). */
-function statusServer(holdUntil: () => boolean = () => true, host?: string): Promise<TargetServer> {
-  return startTarget((request, response) => {
-    const status = Number(new URL(request.url ?? '/', 'http://target').searchParams.get('status') ?? 200);
-    const startedAt = Date.now();
-    const answer = () => (holdUntil() || Date.now() - startedAt > 300 ? response.writeHead(status).end() : setTimeout(answer, 5));
-    answer();
-  }, host);
-}
 
 /** A fresh app and a status server, both closed after `body`. */
 async function withAppAndTarget(body: (t: TestApp, target: TargetServer) => Promise<void>): Promise<void> {
@@ -108,13 +74,13 @@ describe('the destination health check job', () => {
     const servers: TargetServer[] = [];
     for (const _ of hosts) {
       const index = servers.length;
-      servers.push(await statusServer(() => servers[index]!.requests.length % 3 === 0));
+      servers.push(await statusServer(() => servers[index]!.requests.length % 3 === 0, `127.0.0.${index + 2}`));
     }
     try {
       for (let round = 0; round < 3; round++) {
         for (const [i, host] of hosts.entries()) await insertLink(t.deps, { originalUrl: `http://${host}:${servers[i]!.port}/${round}` });
       }
-      const dns = fakeDns(Object.fromEntries(hosts.map((host) => [host, ['127.0.0.1']])));
+      const dns = fakeDns(Object.fromEntries(hosts.map((host, i) => [host, [servers[i]!.host]])));
       assert.equal(ranAndChecked(await jobsFor(t, { resolve: dns, concurrency: 4 }).checker.run()), 9);
       assert.deepEqual(servers.map((server) => server.maxInFlight()), [1, 1, 1]);
     } finally {
@@ -127,7 +93,7 @@ describe('the destination health check job', () => {
     const t = await createTestApp();
     let inFlight = 0;
     let maxInFlight = 0;
-    const target = await startTarget((_request, response) => {
+    const hold = (_request: unknown, response: import('node:http').ServerResponse) => {
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
       const startedAt = Date.now();
@@ -135,15 +101,18 @@ describe('the destination health check job', () => {
       const answer = () => (inFlight >= 2 || Date.now() - startedAt > 300 ? response.end() : setTimeout(answer, 5));
       response.once('close', () => { inFlight -= 1; });
       answer();
-    });
+    };
+    // Six addresses, each paced on its own.
+    const targets: TargetServer[] = [];
+    for (let i = 0; i < 6; i++) targets.push(await startTarget(hold, `127.0.0.${i + 2}`));
     try {
-      const hosts = Array.from({ length: 6 }, (_, i) => `h${i}.example`);
-      for (const host of hosts) await insertLink(t.deps, { originalUrl: `http://${host}:${target.port}/` });
-      const dns = fakeDns(Object.fromEntries(hosts.map((host) => [host, ['127.0.0.1']])));
+      const hosts = targets.map((_, i) => `h${i}.example`);
+      for (const [i, host] of hosts.entries()) await insertLink(t.deps, { originalUrl: `http://${host}:${targets[i]!.port}/` });
+      const dns = fakeDns(Object.fromEntries(hosts.map((host, i) => [host, [targets[i]!.host]])));
       assert.equal(ranAndChecked(await jobsFor(t, { resolve: dns, concurrency: 2 }).checker.run()), 6);
       assert.equal(maxInFlight, 2);
     } finally {
-      await target.close();
+      await Promise.all(targets.map((target) => target.close()));
       await t.close();
     }
   });
@@ -171,7 +140,7 @@ describe('the destination health check job', () => {
       await eventually(() => hang.requests.length === 1, 5000, 'the check to reach the target');
       await jobs.stop();
       const run = await running;
-      assert.deepEqual(run, { outcome: 'ran', checked: 0, stoppedEarly: 'shutdown', error: null });
+      assert.deepEqual(run, { outcome: 'ran', checked: 0, deferred: 0, stoppedEarly: 'shutdown', error: null });
       assert.deepEqual(await checkedState(t, link.id), { status: null, at: null });
       const lock = await new KyselyJobLockStore(t.deps.database.db).findLock(HEALTH_CHECK_LOCK_NAME);
       assert.ok(lock!.lockUntil <= t.clock.now(), 'released');
