@@ -12,7 +12,7 @@ const ClassCounts = Type.Object({ total: Count, human: Count, bot: Count, previe
   description: 'Clicks by visitor class: people, crawlers, and link-preview fetchers (chat apps, social networks).',
 });
 const TopValues = (what: string) => Type.Array(Type.Object({
-  value: Type.Union([Type.String(), Type.Null()], { description: `The ${what}; null for the clicks without one (a direct visit, an agent not recognised).` }),
+  value: Type.Union([Type.String(), Type.Null()], { description: `The ${what}; null for the clicks without one (a direct visit, an agent not recognised); \`(other)\` for the clicks of values past the 100 a link keeps each day.` }),
   clicks: ClassCounts,
 }), { maxItems: TOP_VALUES, description: `The ${TOP_VALUES} ${what} values with the most clicks, most first.` });
 

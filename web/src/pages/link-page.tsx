@@ -93,6 +93,9 @@ export function LinkPage({ id }: { id: string }) {
   );
 }
 
+/** The stats API's name for the clicks of values past the ones a link keeps each day. */
+const FOLDED_VALUE = '(other)';
+
 function Breakdown({ title, rows, empty }: { title: string; rows: TopValue[]; empty: string }) {
   return (
     <div class="card" role="region" aria-label={title} tabIndex={0}>
@@ -104,7 +107,7 @@ function Breakdown({ title, rows, empty }: { title: string; rows: TopValue[]; em
             ? <tr><td colSpan={5} class="muted">No clicks yet</td></tr>
             : rows.map((row) => (
               <tr key={row.value ?? ''}>
-                <th scope="row">{row.value ?? empty}</th>
+                <th scope="row">{row.value === FOLDED_VALUE ? <span title="The values past the 100 a link keeps each day, together">All others</span> : row.value ?? empty}</th>
                 <td>{row.clicks.human}</td><td>{row.clicks.bot}</td><td>{row.clicks.preview}</td><td>{row.clicks.total}</td>
               </tr>
             ))}
