@@ -176,11 +176,19 @@ describe('web UI: anonymous shorten → register → sync → dashboard → link
     await fetch(`${ui.server.baseUrl}/team-docs`, { redirect: 'manual', headers: { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' } });
     // Visits are flushed to the database every second (ANALYTICS_FLUSH_INTERVAL): wait until both are counted.
     const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem('linkforge.session')!).token as string);
-    for (let tries = 0; tries < 60; tries++) {
-      const { items } = await (await fetch(`${ui.server.baseUrl}/api/urls?q=team-docs`, { headers: { authorization: `Bearer ${token}` } })).json() as { items: { redirectCount: number }[] };
-      if (items[0]!.redirectCount >= 2) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
+    const counted = async (clicks: number) => {
+      for (let tries = 0; tries < 60; tries++) {
+        const { items } = await (await fetch(`${ui.server.baseUrl}/api/urls?q=team-docs`, { headers: { authorization: `Bearer ${token}` } })).json() as { items: { redirectCount: number }[] };
+        if (items[0]!.redirectCount >= clicks) return;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    };
+    await counted(2);
+    // Then 120 people from 120 sites: the day keeps 100 referrers (news.example and 99 of these), the rest are folded.
+    for (let i = 0; i < 120; i++) {
+      await fetch(`${ui.server.baseUrl}/team-docs`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:126.0) Gecko/20100101 Firefox/126.0', referer: `https://site${i}.example/` } });
     }
+    await counted(122);
     await page.getByRole('link', { name: 'Details of team-docs' }).click();
     await page.waitForURL(/\/app\/links\/\d+$/);
     await page.getByRole('heading', { name: 'Link team-docs' }).waitFor();
@@ -188,8 +196,10 @@ describe('web UI: anonymous shorten → register → sync → dashboard → link
     for (const caption of ['Referrers', 'Browsers', 'Operating systems', 'Devices']) {
       assert.ok(await page.locator('caption', { hasText: caption }).isVisible(), caption);
     }
-    assert.equal(await page.getByTestId('click-totals').textContent(), '2 clicks: 1 people, 1 bots, 0 link previews');
+    assert.equal(await page.getByTestId('click-totals').textContent(), '122 clicks: 121 people, 1 bots, 0 link previews');
     assert.ok(await page.getByRole('rowheader', { name: 'news.example' }).isVisible(), 'the referrer of the person');
+    const others = page.getByRole('row', { name: /^All others/ });
+    assert.equal(await others.locator('td').first().textContent(), '21', 'the 21 referrers past the 100 a day keeps, as one row');
     assert.ok(await page.getByRole('rowheader', { name: 'Chrome' }).isVisible(), 'their browser');
     assert.ok(await page.getByRole('img', { name: /QR code for http/ }).isVisible());
     await assertAccessible('link-page');
