@@ -61,6 +61,8 @@ describe('the embedded database writer', () => {
     const quick = await createTestApp({ DB_WRITE_TIMEOUT: '1s' });
     try {
       const db = quick.deps.database.db;
+      // The writer thread is up, so that its start (seconds, on a loaded machine) counts against no deadline below.
+      for (let attempt = 0; !(await insertLink(quick.deps, { code: 'trx-warm' }).then(() => true, () => false)) && attempt < 10; attempt++);
       const started = Date.now();
       let queued: Promise<string> | undefined;
       const stuck = db.transaction().execute(async (trx) => {
@@ -86,7 +88,7 @@ describe('the embedded database writer', () => {
     const quick = await createTestApp({ DB_WRITE_TIMEOUT: '3s' }, { database: 'sqlite' });
     const other = new SQLite(quick.config.database.kind === 'sqlite' ? quick.config.database.path : assert.fail());
     try {
-      await insertLink(quick.deps, { code: 'lock-warm' }); // the writer thread is up
+      for (let attempt = 0; !(await insertLink(quick.deps, { code: 'lock-warm' }).then(() => true, () => false)) && attempt < 10; attempt++); // the writer thread is up
       other.exec('BEGIN IMMEDIATE');
       const timed = async (code: string) => {
         const started = Date.now();
