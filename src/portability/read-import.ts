@@ -3,7 +3,7 @@ import { parse } from 'csv-parse';
 import { boundedLines } from './bounded-lines.js';
 import { bitlyCandidate, kuttCandidate, shlinkCandidate, yourlsCandidate, type KeyedRecord } from './foreign-formats.js';
 import { ImportFormatError, type ImportCandidate, type ImportFormat } from './import-candidate.js';
-import { ImportLimitError, limitRows, type ImportLimits } from './import-limits.js';
+import { ImportEncodingError, ImportLimitError, limitRows, type ImportLimits } from './import-limits.js';
 import { kuttJsonItems } from './kutt-json.js';
 import { candidateOfLinkforgeRecord, LINKFORGE_JSON_HEADER, restoreCell } from './linkforge-format.js';
 import { headerKey } from './parse-fields.js';
@@ -84,37 +84,41 @@ function checkFieldCount(count: number, where: string, limits: ImportLimits): vo
 }
 
 async function csvSource(input: Readable, limits: ImportLimits, forced: CsvFormat | undefined): Promise<ImportSource> {
-  const parser = input.pipe(parse({ bom: true, skip_empty_lines: true, relax_column_count: true, max_record_size: limits.maxRowBytes }));
+  const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, max_record_size: limits.maxRowBytes });
+  // pipe() passes data on, not errors: a source that fails (a byte that is not UTF-8) fails the parser, where the reader sees it.
+  input.once('error', (error) => parser.destroy(error));
+  input.pipe(parser);
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
+  // Given up early (a format error, a failed write), both streams end here rather than fail later with no one listening.
+  const close = () => {
+    parser.destroy();
+    input.destroy();
+  };
   let header: string[];
+  let format: CsvFormat;
   try {
-    const first = await records.next();
-    if (first.done) throw new ImportFormatError('The file has no header row.');
-    header = first.value.map(headerKey);
+    header = await csvHeader(records, limits);
+    format = csvFormatOf(header, forced);
   } catch (error) {
-    throw error instanceof ImportFormatError ? error : csvError(error as Error, 'The file is not CSV');
-  }
-  checkFieldCount(header.length, 'The header row', limits);
-  const keys = new Set(header);
-  const format = forced ?? (Object.keys(REQUIRED) as CsvFormat[]).find((candidate) => hasColumns(keys, candidate));
-  if (format === undefined) {
-    throw new ImportFormatError(`Unknown format: the header "${header.join(',')}" is not that of a Linkforge, Bitly, Shlink, Kutt or YOURLS export.`);
-  }
-  if (!hasColumns(keys, format)) {
-    throw new ImportFormatError(`The file is not a ${format} export: it lacks the column(s) ${REQUIRED[format].filter((g) => !g.some((k) => keys.has(k))).map((g) => g.join(' or ')).join(', ')}.`);
+    close();
+    throw error;
   }
   const map = MAPPERS[format];
   async function* candidates(): AsyncGenerator<ImportCandidate> {
     let row = 0;
-    for (let next = await nextRecord(row); !next.done; next = await nextRecord(row)) {
-      checkFieldCount(next.value.length, `Data row ${row + 1}`, limits);
-      const record: Record<string, string> = {};
-      header.forEach((key, i) => { record[key] = next.value[i] ?? ''; });
-      yield map(++row, record);
+    try {
+      for (let next = await nextRecord(row); !next.done; next = await nextRecord(row)) {
+        checkFieldCount(next.value.length, `Data row ${row + 1}`, limits);
+        const record: Record<string, string> = {};
+        header.forEach((key, i) => { record[key] = next.value[i] ?? ''; });
+        yield map(++row, record);
+      }
+    } finally {
+      close();
     }
   }
-  // Broken CSV (an unclosed quote) stops the import where it is: the batches before it stand, and
-  // running the import again once the file is fixed creates only what is missing.
+  // Broken CSV (an unclosed quote) stops the import where it is; over HTTP the file is read whole
+  // before anything is written, so nothing of it goes in.
   async function nextRecord(row: number) {
     try {
       return await records.next();
@@ -123,6 +127,30 @@ async function csvSource(input: Readable, limits: ImportLimits, forced: CsvForma
     }
   }
   return { format, candidates: candidates() };
+}
+
+async function csvHeader(records: AsyncIterator<string[]>, limits: ImportLimits): Promise<string[]> {
+  let first: IteratorResult<string[]>;
+  try {
+    first = await records.next();
+  } catch (error) {
+    throw csvError(error as Error, 'The file is not CSV');
+  }
+  if (first.done) throw new ImportFormatError('The file has no header row.');
+  checkFieldCount(first.value.length, 'The header row', limits);
+  return first.value.map(headerKey);
+}
+
+function csvFormatOf(header: readonly string[], forced: CsvFormat | undefined): CsvFormat {
+  const keys = new Set(header);
+  const format = forced ?? (Object.keys(REQUIRED) as CsvFormat[]).find((candidate) => hasColumns(keys, candidate));
+  if (format === undefined) {
+    throw new ImportFormatError(`Unknown format: the header "${header.join(',')}" is not that of a Linkforge, Bitly, Shlink, Kutt or YOURLS export.`);
+  }
+  if (!hasColumns(keys, format)) {
+    throw new ImportFormatError(`The file is not a ${format} export: it lacks the column(s) ${REQUIRED[format].filter((g) => !g.some((k) => keys.has(k))).map((g) => g.join(' or ')).join(', ')}.`);
+  }
+  return format;
 }
 
 async function* linkforgeJsonLines(input: AsyncIterable<Buffer>, limits: ImportLimits): AsyncGenerator<ImportCandidate> {
@@ -173,6 +201,7 @@ async function* kuttDocument(input: AsyncIterable<Buffer>, limits: ImportLimits)
 
 /** csv-parse's own limit on a record's size is ours (IMPORT_MAX_ROW_BYTES); anything else is broken CSV. */
 function csvError(error: Error, context: string): Error {
+  if (error instanceof ImportEncodingError || error instanceof ImportLimitError || error instanceof ImportFormatError) return error;
   if ((error as { code?: string }).code === 'CSV_MAX_RECORD_SIZE') return new ImportLimitError(`${context}: a row is longer than IMPORT_MAX_ROW_BYTES allows.`);
   return new ImportFormatError(`${context}: ${error.message}`);
 }

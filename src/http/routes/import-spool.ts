@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { LinkforgeError } from '../../core/errors.js';
 
@@ -27,11 +27,14 @@ export class ImportSpool {
    * Writes the upload to a file of its own. A client that sends nothing for `idleTimeoutMs`
    * is answered 408; `signal` (shutdown) ends the upload at once. The file is gone when this throws.
    */
-  async write(upload: NodeJS.ReadableStream, options: { idleTimeoutMs: number; signal: AbortSignal }): Promise<SpoolFile> {
+  async write(upload: Readable & { truncated?: boolean }, options: { idleTimeoutMs: number; signal: AbortSignal }): Promise<SpoolFile> {
     const file = path.join(this.dir, randomUUID());
     const remove = () => fs.rmSync(file, { force: true });
+    // Past the size limit busboy would go on reading the body only to throw it away: stop there.
+    upload.once('limit', () => upload.destroy(new LinkforgeError('body_too_large', 'The file is larger than IMPORT_MAX_BYTES allows.')));
     try {
       await pipeline(upload, idleWatch(options.idleTimeoutMs), fs.createWriteStream(file, { flags: 'wx', mode: 0o600 }), { signal: options.signal });
+      if (upload.truncated) throw new LinkforgeError('body_too_large', 'The file is larger than IMPORT_MAX_BYTES allows.');
     } catch (error) {
       remove();
       throw error;
