@@ -42,9 +42,9 @@ const READ_CHUNK_BYTES = 16 * 1024;
 /** Why an upload could not be read, as a problem: the client's fault is a 4xx, a full disk a 503. */
 function uploadProblem(error: unknown): LinkforgeError {
   if (error instanceof LinkforgeError) return error;
-  const { code, name, syscall, message } = error as { code?: string; name?: string; syscall?: string; message?: string };
+  const { code, name, syscall, message, cause } = error as { code?: string; name?: string; syscall?: string; message?: string; cause?: unknown };
   if (code === 'FST_REQ_FILE_TOO_LARGE') return new LinkforgeError('body_too_large', 'The file is larger than IMPORT_MAX_BYTES allows.');
-  if (name === 'AbortError') return new LinkforgeError('server_shutting_down');
+  if (name === 'AbortError') return cause instanceof LinkforgeError ? cause : new LinkforgeError('server_shutting_down');
   if (syscall !== undefined) return new LinkforgeError('import_spool_unavailable');
   return new LinkforgeError('multipart_invalid', `The multipart/form-data body could not be read: ${message ?? 'unknown error'}.`);
 }
@@ -65,11 +65,12 @@ export function registerImportRoutes(app: FastifyInstance, deps: AppDeps): void 
   const spool = new ImportSpool(path.join(deps.config.dataDir, SPOOL_DIRECTORY));
   spool.reset();
   const shutdown = new AbortController();
+  const shuttingDown = new LinkforgeError('server_shutting_down');
   // Multipart is parsed in this scope only: everywhere else the API still answers it 415.
   app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: deps.config.links.importMaxBytes, files: 1, fields: 0, parts: 1 } });
     // An upload in progress would hold shutdown for the whole grace period: it is ended (503) instead.
-    scope.addHook('preClose', async () => shutdown.abort());
+    scope.addHook('preClose', async () => shutdown.abort(shuttingDown));
     // An answer given before the body was read whole (413, 429, a stalled upload) closes the
     // connection, so that the rest of the body is not read just to be thrown away.
     scope.addHook('onSend', async (request, reply) => {
@@ -113,7 +114,11 @@ export function registerImportRoutes(app: FastifyInstance, deps: AppDeps): void 
       try {
         const part = await request.file().catch((error: unknown) => { throw uploadProblem(error); });
         if (part === undefined || part.fieldname !== 'file') throw new LinkforgeError('import_file_missing');
-        const upload = await spool.write(part.file, { idleTimeoutMs: imports.uploadIdleTimeoutMs, signal: shutdown.signal })
+        // The client hanging up, or the server shutting down, ends the upload and the import where they are.
+        const clientGone = new AbortController();
+        reply.raw.once('close', () => { if (!reply.raw.writableFinished) clientGone.abort(new LinkforgeError('request_invalid', 'The client closed the connection before the answer.')); });
+        const signal = AbortSignal.any([shutdown.signal, clientGone.signal]);
+        const upload = await spool.write(part.file, { idleTimeoutMs: imports.uploadIdleTimeoutMs, signal })
           .catch((error: unknown) => { throw uploadProblem(error); });
         reply.raw.once('close', upload.remove);
         // Opened before anything else can remove the file (the response closing on a client abort).
@@ -123,9 +128,10 @@ export function registerImportRoutes(app: FastifyInstance, deps: AppDeps): void 
           // The whole file is read once before anything is written, so that a file breaking a
           // limit, or not UTF-8, or cut short, is refused with nothing imported.
           const checked = await readImport(scan, limits, query.format);
-          for await (const candidate of yieldingEvery(checked.candidates, IMPORT_MAX_BUSY_MS)) void candidate;
+          for await (const candidate of yieldingEvery(checked.candidates, IMPORT_MAX_BUSY_MS, signal)) void candidate;
           const source = await readImport(read, limits, query.format);
-          const report = await importLinks(deps.transfer, { domain: deps.transfer.domain, workspaceId: id, ownerId: principal.userId }, source, { dryRun: query.dry_run });
+          const stoppable = { format: source.format, candidates: yieldingEvery(source.candidates, IMPORT_MAX_BUSY_MS, signal) };
+          const report = await importLinks(deps.transfer, { domain: deps.transfer.domain, workspaceId: id, ownerId: principal.userId }, stoppable, { dryRun: query.dry_run });
           return reportToJson(report);
         } catch (error) {
           throw importProblem(error);
