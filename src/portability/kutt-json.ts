@@ -34,6 +34,7 @@ export async function* kuttJsonItems(chunks: AsyncIterable<Buffer>, limits: Impo
   for await (const chunk of chunks) {
     tokenizer.write(chunk);
     bytes += chunk.length;
+    if (failure) throw asImportError(failure);
     shape.checkOpenItem(bytes);
     yield* drain();
   }

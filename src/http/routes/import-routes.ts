@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import multipart from '@fastify/multipart';
+import multipart, { type MultipartFile } from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { LinkforgeError } from '../../core/errors.js';
@@ -12,7 +12,8 @@ import { readImport } from '../../portability/read-import.js';
 import { yieldingEvery } from '../../portability/yielding.js';
 import { JWT_OR_API_KEY_SECURITY, principalOf, requireUserOrApiKey } from '../auth.js';
 import { ImportAdmission } from './import-admission.js';
-import { ImportSpool } from './import-spool.js';
+import { ImportSpool, type SpoolFile } from './import-spool.js';
+import { unlessAborted, watchUploadIdle } from './upload-idle-watch.js';
 import { errorResponses } from '../schemas.js';
 import { createValidatorCompiler } from '../validation.js';
 
@@ -38,6 +39,22 @@ const SPOOL_DIRECTORY = 'import-spool';
 const IMPORT_RETRY_AFTER_SECONDS = 10;
 // Small reads keep each synchronous parsing step short (docs/adr/0019: redirects never wait long).
 const READ_CHUNK_BYTES = 16 * 1024;
+
+/** The upload's one file part, spooled; every way the body can be malformed ends as a problem. */
+async function receiveFile(parts: AsyncIterableIterator<MultipartFile>, spool: ImportSpool, signal: AbortSignal): Promise<SpoolFile> {
+  try {
+    const first = await unlessAborted(parts.next(), signal);
+    const part = first.done ? undefined : first.value;
+    if (part === undefined || part.fieldname !== 'file') throw new LinkforgeError('import_file_missing');
+    // A body cut short is reported to the parts iterator only, or by a file stream destroyed
+    // before it ended: either way the stream alone would leave the upload waiting forever.
+    if (part.file.destroyed && !part.file.readableEnded) throw new LinkforgeError('multipart_invalid', 'The body ended before its file part did.');
+    void parts.next().then(() => undefined, (error: unknown) => part.file.destroy(error as Error));
+    return await spool.write(part.file, signal);
+  } catch (error) {
+    throw uploadProblem(error);
+  }
+}
 
 /** Why an upload could not be read, as a problem: the client's fault is a 4xx, a full disk a 503. */
 function uploadProblem(error: unknown): LinkforgeError {
@@ -112,14 +129,13 @@ export function registerImportRoutes(app: FastifyInstance, deps: AppDeps): void 
         throw error;
       }
       try {
-        const part = await request.file().catch((error: unknown) => { throw uploadProblem(error); });
-        if (part === undefined || part.fieldname !== 'file') throw new LinkforgeError('import_file_missing');
-        // The client hanging up, or the server shutting down, ends the upload and the import where they are.
+        const parts = request.files();
+        // The client hanging up, stalling, or the server shutting down ends the upload and the import where they are.
+        const idle = watchUploadIdle(request.raw, imports.uploadIdleTimeoutMs);
         const clientGone = new AbortController();
         reply.raw.once('close', () => { if (!reply.raw.writableFinished) clientGone.abort(new LinkforgeError('request_invalid', 'The client closed the connection before the answer.')); });
         const signal = AbortSignal.any([shutdown.signal, clientGone.signal]);
-        const upload = await spool.write(part.file, { idleTimeoutMs: imports.uploadIdleTimeoutMs, signal })
-          .catch((error: unknown) => { throw uploadProblem(error); });
+        const upload = await receiveFile(parts, spool, AbortSignal.any([signal, idle.signal])).finally(() => idle.stop());
         reply.raw.once('close', upload.remove);
         // Opened before anything else can remove the file (the response closing on a client abort).
         const open = () => fs.createReadStream('', { fd: fs.openSync(upload.path, 'r'), highWaterMark: READ_CHUNK_BYTES });
