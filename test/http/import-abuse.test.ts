@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { importLinks } from '../../src/links/import-links.js';
+import type { ImportCandidate } from '../../src/portability/import-candidate.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { multipartFile } from '../support/multipart.js';
 import { bearer, registerUser, type RegisteredUser } from '../support/users.js';
@@ -248,6 +250,30 @@ describe('the import spool', () => {
     } finally {
       await second.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('an import leaves the event loop to others', () => {
+  test('while it reads rows, even rejected ones, callbacks queued behind it run before it ends', async () => {
+    const t = await createTestApp();
+    try {
+      const user = await registerUser(t.app);
+      const total = 50_000;
+      let read = 0;
+      async function* rejectedRows(): AsyncGenerator<ImportCandidate> {
+        for (let row = 1; row <= total; row++) {
+          read = row;
+          yield { row, code: '', url: '', fields: {}, problem: 'unreadable' };
+        }
+      }
+      let readWhenCallbackRan: number | undefined;
+      setImmediate(() => { readWhenCallbackRan = read; });
+      const report = await importLinks(t.deps.transfer, { domain: t.deps.transfer.domain, workspaceId: user.personalWorkspaceId, ownerId: user.user.id }, { format: 'yourls', candidates: rejectedRows() });
+      assert.equal(report.rejected, total);
+      assert.ok(readWhenCallbackRan !== undefined && readWhenCallbackRan < total, `the callback ran after ${readWhenCallbackRan} of ${total} rows`);
+    } finally {
+      await t.close();
     }
   });
 });
