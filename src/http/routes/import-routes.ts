@@ -10,6 +10,7 @@ import { IMPORT_FORMATS, ImportFormatError, type ImportFormat } from '../../port
 import { ImportEncodingError, ImportLimitError, type ImportLimits } from '../../portability/import-limits.js';
 import { readImport } from '../../portability/read-import.js';
 import { yieldingEvery } from '../../portability/yielding.js';
+import type { ConnectionDrain } from '../connection-drain.js';
 import { JWT_OR_API_KEY_SECURITY, principalOf, requireUserOrApiKey } from '../auth.js';
 import { ImportAdmission } from './import-admission.js';
 import { ImportSpool, type SpoolFile } from './import-spool.js';
@@ -74,7 +75,7 @@ function importProblem(error: unknown): unknown {
 }
 
 /** `POST /api/v1/workspaces/{id}/imports`: the CLI's `linkforge import`, for a workspace's owners and admins. */
-export function registerImportRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerImportRoutes(app: FastifyInstance, deps: AppDeps, drain: ConnectionDrain): void {
   const compile = createValidatorCompiler();
   const { imports } = deps.config;
   const limits: ImportLimits = { maxRows: imports.maxRows, maxFields: imports.maxFields, maxRowBytes: imports.maxRowBytes };
@@ -86,7 +87,9 @@ export function registerImportRoutes(app: FastifyInstance, deps: AppDeps): void 
   // Multipart is parsed in this scope only: everywhere else the API still answers it 415.
   app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: deps.config.links.importMaxBytes, files: 1, fields: 0, parts: 1 } });
-    // An upload in progress would hold shutdown for the whole grace period: it is ended (503) instead.
+    // An upload or import in progress would hold shutdown until its deadline: it is ended (503) as
+    // soon as draining starts, or at the latest when the app closes.
+    drain.onDrain(() => shutdown.abort(shuttingDown));
     scope.addHook('preClose', async () => shutdown.abort(shuttingDown));
     // An answer given before the body was read whole (413, 429, a stalled upload) closes the
     // connection, so that the rest of the body is not read just to be thrown away.
