@@ -1,6 +1,7 @@
 import { TokenParser, Tokenizer, TokenType, type ParsedTokenInfo } from '@streamparser/json';
 import { ImportFormatError } from './import-candidate.js';
 import { ImportLimitError, MAX_JSON_DEPTH, type ImportLimits } from './import-limits.js';
+import { quoted } from './parse-fields.js';
 
 const OPENERS = new Set([TokenType.LEFT_BRACE, TokenType.LEFT_BRACKET]);
 const CLOSERS = new Set([TokenType.RIGHT_BRACE, TokenType.RIGHT_BRACKET]);
@@ -68,7 +69,9 @@ class DocumentShape {
   follow({ token, value, offset }: ParsedTokenInfo): void {
     if (OPENERS.has(token)) {
       if (this.rootIsObject && this.depth === 1) {
-        if (this.rootKey !== 'data' || token !== TokenType.LEFT_BRACKET) throw new ImportFormatError('In Kutt\'s {"data": [...]}, only "data" may hold the list of links.');
+        if (this.rootKey !== 'data' || token !== TokenType.LEFT_BRACKET) {
+          throw new ImportFormatError(`The JSON is neither a list of links nor Kutt's {"data": [...]}: only "data" may hold a list, not ${quoted(this.rootKey ?? "")}.`);
+        }
         this.sawList = true;
       }
       if (!this.rootIsObject && this.depth === 0) this.sawList = true;
