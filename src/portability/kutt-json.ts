@@ -70,7 +70,7 @@ class DocumentShape {
     if (OPENERS.has(token)) {
       if (this.rootIsObject && this.depth === 1) {
         if (this.rootKey !== 'data' || token !== TokenType.LEFT_BRACKET) {
-          throw new ImportFormatError(`The JSON is neither a list of links nor Kutt's {"data": [...]}: only "data" may hold a list, not ${quoted(this.rootKey ?? "")}.`);
+          throw new ImportFormatError(`The JSON is neither a list of links nor Kutt's {"data": [...]}: only "data" may hold a list, not ${quoted(this.rootKey ?? '')}.`);
         }
         this.sawList = true;
       }
