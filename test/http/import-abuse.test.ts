@@ -172,45 +172,50 @@ describe('imported visits are held to the rules of live ones', () => {
   });
 });
 
+type Check = (t: TestApp, alice: RegisteredUser, bob: RegisteredUser) => Promise<void>;
+
+/** An app where Alice's import is running (its upload open) during `check`; `afterwards` runs once it is answered. */
+async function whileAnImportRuns(env: Record<string, string>, check: Check, afterwards?: Check): Promise<void> {
+  const t = await createTestApp({ RATE_LIMIT_IMPORT: '0', ...env });
+  try {
+    const [alice, bob] = [await registerUser(t.app), await registerUser(t.app)];
+    const running = await openUpload(t, alice);
+    await untilSpooling(t);
+    await check(t, alice, bob);
+    running.finish();
+    assert.equal((await running.answer).status, 200);
+    await afterwards?.(t, alice, bob);
+  } finally {
+    await t.close();
+  }
+}
+
+function injectImport(t: TestApp, user: RegisteredUser, token = user.token) {
+  const body = multipartFile(`keyword,url\nlink-${Math.random().toString(36).slice(2)},https://example.com/${Math.random()}\n`);
+  return t.app.inject({ method: 'POST', url: importUrl(user.personalWorkspaceId), headers: { ...bearer(token), ...body.headers }, payload: body.payload });
+}
+
 describe('imports are admitted one per user, a few per instance, and rate-limited per user', () => {
   test('a second import by the same user while one runs is a 429 with Retry-After; another user may import', async () => {
-    const t = await createTestApp({ RATE_LIMIT_IMPORT: '0', IMPORT_MAX_RUNNING: '2' });
-    try {
-      const [alice, bob] = [await registerUser(t.app), await registerUser(t.app)];
-      const running = await openUpload(t, alice);
-      await untilSpooling(t);
-      const second = multipartFile('keyword,url\nsecond,https://example.com/second\n');
-      const refused = await t.app.inject({ method: 'POST', url: importUrl(alice.personalWorkspaceId), headers: { ...bearer(alice.token), ...second.headers }, payload: second.payload });
+    await whileAnImportRuns({ IMPORT_MAX_RUNNING: '2' }, async (t, alice, bob) => {
+      const refused = await injectImport(t, alice);
       assert.equal(refused.statusCode, 429, refused.body);
       assert.equal(refused.json().code, 'import_already_running');
       assert.ok(Number(refused.headers['retry-after']) > 0);
-      const other = await t.app.inject({ method: 'POST', url: importUrl(bob.personalWorkspaceId), headers: { ...bearer(bob.token), ...second.headers }, payload: second.payload });
-      assert.equal(other.statusCode, 200, other.body);
-      running.finish();
-      assert.equal((await running.answer).status, 200);
-      const again = await t.app.inject({ method: 'POST', url: importUrl(alice.personalWorkspaceId), headers: { ...bearer(alice.token), ...second.headers }, payload: second.payload });
-      assert.equal(again.statusCode, 200, 'the slot is given back once the first import is answered');
-    } finally {
-      await t.close();
-    }
+      const elsewhere = await injectImport(t, bob);
+      assert.equal(elsewhere.statusCode, 200, elsewhere.body);
+    }, async (t, alice) => {
+      assert.equal((await injectImport(t, alice)).statusCode, 200, 'the slot is given back once the first import is answered');
+    });
   });
 
   test('past IMPORT_MAX_RUNNING on the instance, another user\'s import is a 503 with Retry-After', async () => {
-    const t = await createTestApp({ RATE_LIMIT_IMPORT: '0', IMPORT_MAX_RUNNING: '1' });
-    try {
-      const [alice, bob] = [await registerUser(t.app), await registerUser(t.app)];
-      const running = await openUpload(t, alice);
-      await untilSpooling(t);
-      const body = multipartFile('keyword,url\nbusy,https://example.com/busy\n');
-      const refused = await t.app.inject({ method: 'POST', url: importUrl(bob.personalWorkspaceId), headers: { ...bearer(bob.token), ...body.headers }, payload: body.payload });
+    await whileAnImportRuns({ IMPORT_MAX_RUNNING: '1' }, async (t, _alice, bob) => {
+      const refused = await injectImport(t, bob);
       assert.equal(refused.statusCode, 503, refused.body);
       assert.equal(refused.json().code, 'import_capacity_reached');
       assert.ok(Number(refused.headers['retry-after']) > 0);
-      running.finish();
-      await running.answer;
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   test('past RATE_LIMIT_IMPORT per minute a user gets 429 with Retry-After, counted per user whatever the credential', async () => {
@@ -219,10 +224,7 @@ describe('imports are admitted one per user, a few per instance, and rate-limite
       const [alice, bob] = [await registerUser(t.app), await registerUser(t.app)];
       const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: alice.user.email, password: 'correct horse battery' } });
       const secondToken = login.json().token as string;
-      const send = async (who: RegisteredUser, token = who.token) => {
-        const body = multipartFile('keyword,url\nrl,https://example.com/rl\n');
-        return t.app.inject({ method: 'POST', url: importUrl(who.personalWorkspaceId), headers: { ...bearer(token), ...body.headers }, payload: body.payload });
-      };
+      const send = (who: RegisteredUser, token = who.token) => injectImport(t, who, token);
       assert.equal((await send(alice)).statusCode, 200);
       assert.equal((await send(alice, secondToken)).statusCode, 200);
       const limited = await send(alice, secondToken);
