@@ -110,7 +110,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerWorkspaceRoutes(app, deps);
   registerAdminCleanupRoutes(app, deps);
   registerStatsRoutes(app, deps);
-  registerImportRoutes(app, deps);
+  registerImportRoutes(app, deps, drain);
   registerUiRoutes(app, loadUiBuild());
   registerRedirectRoutes(app, responder, config.redirect);
   return app;

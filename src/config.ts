@@ -47,6 +47,18 @@ export interface Config {
     /** The largest file `POST /api/v1/workspaces/{id}/imports` accepts (IMPORT_MAX_BYTES). */
     readonly importMaxBytes: number;
   };
+  /** Bounds on one import, so that no file can exhaust memory, disk or the event loop (docs/adr/0019). */
+  readonly imports: {
+    readonly maxRows: number;
+    readonly maxRowBytes: number;
+    readonly maxFields: number;
+    /** Imports a user may start per minute (RATE_LIMIT_IMPORT); `0` = off. */
+    readonly perMinute: number;
+    readonly maxRunningPerUser: number;
+    readonly maxRunning: number;
+    /** An upload that sends nothing for this long is answered 408 and its spool removed. */
+    readonly uploadIdleTimeoutMs: number;
+  };
   readonly redirect: {
     readonly maxAgeSeconds: number;
     readonly permanentStatus: 301 | 302 | 307 | 308;
@@ -292,6 +304,15 @@ export function loadConfig(env: Env = process.env): Config {
       allowPrivateDestinations: read.bool('ALLOW_PRIVATE_DESTINATIONS', false),
       blocklistFile: parseBlocklistFile(read),
       importMaxBytes: read.int('IMPORT_MAX_BYTES', 50 * 1024 * 1024, 1024, 2 ** 40),
+    },
+    imports: {
+      maxRows: read.int('IMPORT_MAX_ROWS', 500_000, 1),
+      maxRowBytes: read.int('IMPORT_MAX_ROW_BYTES', 1024 * 1024, 1024, 2 ** 30),
+      maxFields: read.int('IMPORT_MAX_FIELDS', 64, 2, 10_000),
+      perMinute: read.int('RATE_LIMIT_IMPORT', 6),
+      maxRunningPerUser: read.int('IMPORT_MAX_RUNNING_PER_USER', 1, 1, 1000),
+      maxRunning: read.int('IMPORT_MAX_RUNNING', 2, 1, 1000),
+      uploadIdleTimeoutMs: read.duration('IMPORT_UPLOAD_IDLE_TIMEOUT', '10s'),
     },
     redirect: {
       maxAgeSeconds: read.int('REDIRECT_MAX_AGE', 300),

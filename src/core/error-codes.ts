@@ -38,7 +38,11 @@ export const ERROR_CATALOGUE = {
   api_key_name_invalid: { status: 400, title: 'Invalid API key name', detail: 'The API key name must not be blank.' },
   import_format_invalid: { status: 400, title: 'Unknown import format', detail: 'The file is not a Linkforge, Bitly, Shlink, Kutt or YOURLS export.' },
   import_file_missing: { status: 400, title: 'No file', detail: 'Send the export as the multipart/form-data part named "file".' },
+  import_not_utf8: { status: 400, title: 'Import not UTF-8', detail: 'The file is not valid UTF-8; bytes are never guessed or replaced.' },
+  multipart_invalid: { status: 400, title: 'Malformed upload', detail: 'The multipart/form-data body could not be read.' },
   owner_role_not_allowed: { status: 400, title: 'Owner role not allowed', detail: 'Members can be added as admin or member; a workspace\'s owners are fixed at creation.' },
+  // 408: a client that stops sending
+  upload_timeout: { status: 408, title: 'Upload stalled', detail: 'The upload sent nothing for too long.' },
   // 401, 403: who is asking, and what they may do
   authentication_required: { status: 401, title: 'Unauthorized', detail: 'A valid bearer token is required.' },
   credentials_invalid: { status: 401, title: 'Unauthorized', detail: 'The email or password is incorrect.' },
@@ -62,13 +66,17 @@ export const ERROR_CATALOGUE = {
   cleanup_locked: { status: 409, title: 'Cleanup locked', detail: 'Another cleanup run holds the lock; try again after it is released.' },
   // 413, 415, 429: what the server refuses to read
   body_too_large: { status: 413, title: 'Body too large', detail: 'The request body is too large.' },
+  import_too_large: { status: 413, title: 'Import too large', detail: 'The file breaks a limit of imports (rows, fields or bytes per row).' },
   media_type_unsupported: { status: 415, title: 'Unsupported media type', detail: 'The API accepts application/json bodies only.' },
   rate_limit_exceeded: { status: 429, title: 'Too many requests', detail: 'Too many requests; retry later.' },
+  import_already_running: { status: 429, title: 'Import already running', detail: 'An import of yours is still running; retry once it has finished.' },
   // 5xx
   server_failed: { status: 500, title: 'Internal server error', detail: 'Something went wrong on our side.' },
   code_generation_failed: { status: 500, title: 'Could not generate a short code', detail: 'No free short code was found.' },
   store_unavailable: { status: 503, title: 'Service unavailable', detail: 'The database cannot be reached right now.' },
   server_busy: { status: 503, title: 'Service unavailable', detail: 'Too many sign-ins at once; retry in a few seconds.', shedding: true },
+  import_capacity_reached: { status: 503, title: 'Service unavailable', detail: 'Too many imports are running on this instance; retry in a few seconds.', shedding: true },
+  import_spool_unavailable: { status: 503, title: 'Service unavailable', detail: 'The server cannot store the uploaded file right now; retry later.' },
   server_shutting_down: { status: 503, title: 'Service unavailable', detail: 'This instance is shutting down.', shedding: true },
   ui_not_built: { status: 503, title: 'Web UI not built', detail: 'The web UI has not been built: run `npm run build:ui` (npm start does it for you).' },
 } as const satisfies Record<string, { status: number; title: string; detail: string; shedding?: true }>;

@@ -17,6 +17,15 @@ type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[];
 export class ConnectionDrain {
   /** While true, every response closes its connection. */
   closing = false;
+  private readonly drainListeners: Array<() => void> = [];
+
+  /**
+   * Called once when draining starts: work that waits on its client (an upload) and would hold
+   * the drain until its deadline ends itself instead, with an answer.
+   */
+  onDrain(listener: () => void): void {
+    this.drainListeners.push(listener);
+  }
 
   /**
    * The server's response class. It checks the flag when the head is written, not when the
@@ -34,6 +43,7 @@ export class ConnectionDrain {
 
   drain(server: http.Server, maxWaitMs: number): Promise<void> {
     this.closing = true;
+    for (const listener of this.drainListeners.splice(0)) listener();
     return new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, maxWaitMs);
       // The plain net close stops the listener and calls back once the last connection has ended;

@@ -6,6 +6,7 @@ import type { Principal } from '../core/principal.js';
 import { isReservedWord } from '../core/short-code.js';
 import type { WorkspaceAccess } from '../accounts/workspace-access.js';
 import type { ImportCandidate, ImportFormat } from '../portability/import-candidate.js';
+import { yieldingEvery } from '../portability/yielding.js';
 
 export interface ImportLinksDeps {
   readonly transfer: LinkTransferStore;
@@ -42,6 +43,9 @@ export interface ImportOptions {
 
 export const MAX_LISTED_REJECTIONS = 1000;
 const DEFAULT_BATCH_SIZE = 1000;
+/** Redirects never wait behind an import for longer than this (rejected rows included). */
+export const IMPORT_MAX_BUSY_MS = 4;
+const MAX_REPORTED_CODE = 64;
 // The redirect path serves 1 to 64 of these characters; the other shorteners' codes are kept even
 // when shorter than the 3 a new custom code needs, so that their links keep working.
 const IMPORTED_CODE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -50,7 +54,9 @@ type Checked = { ok: true; link: ImportableLink } | { ok: false; rejection: Impo
 
 /** The API's rules, row by row: a row that breaks one is rejected whole, never written in part. */
 function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: number): Checked {
-  const reject = (reason: string, detail: string): Checked => ({ ok: false, rejection: { row: candidate.row, code: candidate.code, reason, detail } });
+  // A code too long to be one is cut short in the report, which holds up to MAX_LISTED_REJECTIONS of them.
+  const code = candidate.code.length > MAX_REPORTED_CODE ? `${candidate.code.slice(0, MAX_REPORTED_CODE)}…` : candidate.code;
+  const reject = (reason: string, detail: string): Checked => ({ ok: false, rejection: { row: candidate.row, code, reason, detail } });
   if (candidate.problem) return reject('row_unreadable', candidate.problem);
   if (candidate.code === '') return reject('code_missing', 'The row has no short code.');
   if (!IMPORTED_CODE.test(candidate.code)) return reject('custom_code_invalid', 'A short code must be 1 to 64 letters, digits, "-" or "_".');
@@ -125,7 +131,7 @@ export async function importLinks(
     rowsOfBatch = [];
     options.onProgress?.(totals.rows);
   };
-  for await (const candidate of source.candidates) {
+  for await (const candidate of yieldingEvery(source.candidates, IMPORT_MAX_BUSY_MS)) {
     totals.rows += 1;
     const checked = checkCandidate(deps, candidate, now);
     if (!checked.ok) {

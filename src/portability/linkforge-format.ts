@@ -2,7 +2,7 @@ import type { VisitorClass } from '../core/analytics-ports.js';
 import type { LinkStatus } from '../core/link.js';
 import type { TransferLink, TransferVisit } from '../core/link-transfer-ports.js';
 import type { ImportCandidate } from './import-candidate.js';
-import { headerKey, parseCount, parseNumber, parseTime } from './parse-fields.js';
+import { headerKey, MAX_LATENCY_MS, parseCount, parseNumber, parseTime, quoted } from './parse-fields.js';
 
 /**
  * Linkforge's own export, version 1 (docs/adr/0019): the same snake_case fields in CSV (one link
@@ -27,6 +27,28 @@ interface VisitJson {
   browser: string | null;
   os: string | null;
   device: string | null;
+}
+
+/** What the live path records (analytics/classify-visit.ts): ua-parser names, and a closed list of devices. */
+const VISIT_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._+\-/()!:,]{0,63}$/;
+const DEVICES: readonly string[] = ['desktop', 'mobile', 'tablet', 'other', 'bot'];
+const MAX_HOSTNAME_LENGTH = 253;
+
+/** Cells a spreadsheet would evaluate as a formula (OWASP's CSV injection list), after any quotes we added. */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+const NEUTRALISED = /^'+[=+\-@\t\r]/;
+
+/**
+ * A CSV cell a spreadsheet would run as a formula gets a leading `'`, OWASP's advice. A cell that
+ * already starts with quotes before such a character gets one more, so that restoreCell can
+ * always take exactly one off and the round trip gives back every byte.
+ */
+export function neutraliseCell(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+export function restoreCell(text: string): string {
+  return NEUTRALISED.test(text) ? text.slice(1) : text;
 }
 
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString());
@@ -55,17 +77,42 @@ function textOf(value: unknown): string | undefined {
   return typeof value === 'string' ? value : String(value);
 }
 
+/** A referrer host as the live path keeps it: a host name a URL would give back unchanged, at most 253 characters. */
+function referrerHostOf(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  const host = String(value);
+  let parsed = '';
+  try {
+    parsed = new URL(`http://${host}/`).hostname;
+  } catch { /* not a host: refused below */ }
+  if (host.length > MAX_HOSTNAME_LENGTH || parsed !== host) throw new Error(`A visit's referrer host ${quoted(host)} is not a host name.`);
+  return host;
+}
+
+function visitNameOf(value: unknown, what: string, allowed: (text: string) => boolean): string | null {
+  if (value === null || value === undefined) return null;
+  const text = String(value);
+  if (!allowed(text)) throw new Error(`A visit's ${what} ${quoted(text)} is not one the service records.`);
+  return text;
+}
+
 function parseVisits(value: unknown): TransferVisit[] | undefined {
   if (value === undefined || value === '') return undefined;
   const list: unknown = typeof value === 'string' ? JSON.parse(value) : value;
   if (!Array.isArray(list)) throw new Error('The visits are not a list.');
-  return list.map((item: Partial<VisitJson>) => {
-    if (!VISITOR_CLASSES.includes(item.visitor_class as VisitorClass)) throw new Error(`A visit has the unknown class "${item.visitor_class}".`);
+  return list.map((entry: unknown) => {
+    if (typeof entry !== 'object' || entry === null) throw new Error('A visit is not a JSON object.');
+    const item = entry as Partial<VisitJson>;
+    if (!VISITOR_CLASSES.includes(item.visitor_class as VisitorClass)) throw new Error(`A visit has the unknown class ${quoted(String(item.visitor_class))}.`);
+    const isName = (text: string) => VISIT_NAME.test(text);
     return {
-      visitedAt: parseTime(item.visited_at, 'visit time') ?? (() => { throw new Error('A visit has no time.'); })(),
+      visitedAt: parseTime(textOf(item.visited_at), 'visit time') ?? (() => { throw new Error('A visit has no time.'); })(),
       visitorClass: item.visitor_class as VisitorClass,
-      latencyMs: parseNumber(textOf(item.latency_ms), 'visit latency') ?? 0,
-      referrerHost: item.referrer_host ?? null, browser: item.browser ?? null, os: item.os ?? null, device: item.device ?? null,
+      latencyMs: parseNumber(textOf(item.latency_ms), 'visit latency', MAX_LATENCY_MS) ?? 0,
+      referrerHost: referrerHostOf(item.referrer_host),
+      browser: visitNameOf(item.browser, 'browser', isName),
+      os: visitNameOf(item.os, 'operating system', isName),
+      device: visitNameOf(item.device, 'device', (text) => DEVICES.includes(text)),
     };
   });
 }
@@ -78,7 +125,7 @@ export function candidateOfLinkforgeRecord(row: number, fields: Record<string, u
   const url = textOf(record.url) ?? '';
   try {
     const status = textOf(record.status)?.toUpperCase() || undefined;
-    if (status !== undefined && !STATUSES.includes(status as LinkStatus)) throw new Error(`The status "${status}" is not ACTIVE, EXPIRED or DELETED.`);
+    if (status !== undefined && !STATUSES.includes(status as LinkStatus)) throw new Error(`The status ${quoted(status)} is not ACTIVE, EXPIRED or DELETED.`);
     return {
       row, code, url,
       fields: {
@@ -91,7 +138,7 @@ export function candidateOfLinkforgeRecord(row: number, fields: Record<string, u
         humanCount: parseCount(textOf(record.humancount), 'human count'),
         botCount: parseCount(textOf(record.botcount), 'bot count'),
         previewCount: parseCount(textOf(record.previewcount), 'preview count'),
-        avgRedirectMs: parseNumber(textOf(record.avgredirectms), 'average latency'),
+        avgRedirectMs: parseNumber(textOf(record.avgredirectms), 'average latency', MAX_LATENCY_MS),
         visits: parseVisits(record.visits),
       },
     };

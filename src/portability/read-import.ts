@@ -1,14 +1,17 @@
 import { Readable } from 'node:stream';
-import readline from 'node:readline';
 import { parse } from 'csv-parse';
+import { boundedLines } from './bounded-lines.js';
 import { bitlyCandidate, kuttCandidate, shlinkCandidate, yourlsCandidate, type KeyedRecord } from './foreign-formats.js';
 import { ImportFormatError, type ImportCandidate, type ImportFormat } from './import-candidate.js';
-import { candidateOfLinkforgeRecord, LINKFORGE_JSON_HEADER } from './linkforge-format.js';
+import { ImportEncodingError, ImportLimitError, limitRows, type ImportLimits } from './import-limits.js';
+import { kuttJsonItems } from './kutt-json.js';
+import { candidateOfLinkforgeRecord, LINKFORGE_JSON_HEADER, restoreCell } from './linkforge-format.js';
 import { headerKey } from './parse-fields.js';
+import { utf8Checked } from './utf8-checked.js';
 
 export interface ImportSource {
   readonly format: ImportFormat;
-  /** Read as they are consumed: the file is never held whole (Kutt's single JSON document aside). */
+  /** Read as they are consumed: the file is never held whole, and reading stops at the first limit broken. */
   readonly candidates: AsyncIterable<ImportCandidate>;
 }
 
@@ -23,8 +26,12 @@ const REQUIRED: Record<CsvFormat, readonly (readonly string[])[]> = {
   yourls: [['keyword'], ['url']],
 };
 
+/** Our own CSV export neutralises cells a spreadsheet would evaluate; reading it back undoes that. */
+const linkforgeCsvCandidate = (row: number, record: KeyedRecord) =>
+  candidateOfLinkforgeRecord(row, Object.fromEntries(Object.entries(record).map(([key, value]) => [key, value === undefined ? value : restoreCell(value)])));
+
 const MAPPERS: Record<CsvFormat, (row: number, record: KeyedRecord) => ImportCandidate> = {
-  'linkforge-csv': candidateOfLinkforgeRecord,
+  'linkforge-csv': linkforgeCsvCandidate,
   bitly: bitlyCandidate,
   shlink: shlinkCandidate,
   'kutt-csv': kuttCandidate,
@@ -34,7 +41,7 @@ const MAPPERS: Record<CsvFormat, (row: number, record: KeyedRecord) => ImportCan
 const hasColumns = (keys: ReadonlySet<string>, format: CsvFormat) => REQUIRED[format].every((group) => group.some((key) => keys.has(key)));
 
 /** Reads the start of a stream and gives back one that still begins with it. */
-async function peek(input: Readable): Promise<{ head: string; rest: Readable }> {
+async function peek(input: AsyncIterable<Buffer>): Promise<{ head: string; rest: AsyncIterable<Buffer> }> {
   const chunks = input[Symbol.asyncIterator]();
   const first = await chunks.next();
   const head: Buffer = first.done ? Buffer.alloc(0) : Buffer.from(first.value as Buffer);
@@ -42,7 +49,7 @@ async function peek(input: Readable): Promise<{ head: string; rest: Readable }> 
     yield head;
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value as Buffer;
   }
-  return { head: head.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '').trimStart(), rest: Readable.from(replay(), { objectMode: false }) };
+  return { head: head.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '').trimStart(), rest: replay() };
 }
 
 function isLinkforgeJsonHeader(firstLine: string): boolean {
@@ -56,31 +63,85 @@ function isLinkforgeJsonHeader(firstLine: string): boolean {
 
 /**
  * Finds the file's format (or checks the forced one) and answers its rows as candidates. Throws
- * ImportFormatError when the file is none of the known formats.
+ * ImportFormatError when the file is none of the known formats, ImportEncodingError when it is not
+ * UTF-8, and ImportLimitError (while its rows are read) at the first limit it breaks.
  */
-export async function readImport(input: Readable, forced?: ImportFormat): Promise<ImportSource> {
-  const { head, rest } = await peek(input);
+export async function readImport(input: AsyncIterable<Buffer | string>, limits: ImportLimits, forced?: ImportFormat): Promise<ImportSource> {
+  const { head, rest } = await peek(utf8Checked(input));
   if (head === '') throw new ImportFormatError('The file is empty.');
   const json = forced === 'linkforge-json' || forced === 'kutt-json' ? forced
     : forced === undefined && head.startsWith('{') && isLinkforgeJsonHeader(head.split('\n', 1)[0]!) ? 'linkforge-json'
       : forced === undefined && (head.startsWith('[') || head.startsWith('{')) ? 'kutt-json'
         : undefined;
-  if (json === 'linkforge-json') return { format: json, candidates: linkforgeJsonLines(rest) };
-  if (json === 'kutt-json') return { format: json, candidates: kuttDocument(rest) };
-  return csvSource(rest, forced as CsvFormat | undefined);
+  if (json === 'linkforge-json') return { format: json, candidates: limitRows(linkforgeJsonLines(rest, limits), limits.maxRows) };
+  if (json === 'kutt-json') return { format: json, candidates: limitRows(kuttDocument(rest, limits), limits.maxRows) };
+  const source = await csvSource(Readable.from(rest), limits, forced as CsvFormat | undefined);
+  return { format: source.format, candidates: limitRows(source.candidates, limits.maxRows) };
 }
 
-async function csvSource(input: Readable, forced: CsvFormat | undefined): Promise<ImportSource> {
-  const parser = input.pipe(parse({ bom: true, skip_empty_lines: true, relax_column_count: true }));
+function checkFieldCount(count: number, where: string, limits: ImportLimits): void {
+  if (count > limits.maxFields) throw new ImportLimitError(`${where} has more than ${limits.maxFields} fields (IMPORT_MAX_FIELDS).`);
+}
+
+async function csvSource(input: Readable, limits: ImportLimits, forced: CsvFormat | undefined): Promise<ImportSource> {
+  const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, max_record_size: limits.maxRowBytes });
+  // pipe() passes data on, not errors: a source that fails (a byte that is not UTF-8) fails the parser, where the reader sees it.
+  input.once('error', (error) => parser.destroy(error));
+  input.pipe(parser);
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
+  // Given up early (a format error, a failed write), both streams end here rather than fail later with no one listening.
+  const close = () => {
+    parser.destroy();
+    input.destroy();
+  };
   let header: string[];
+  let format: CsvFormat;
   try {
-    const first = await records.next();
-    if (first.done) throw new ImportFormatError('The file has no header row.');
-    header = first.value.map(headerKey);
+    header = await csvHeader(records, limits);
+    format = csvFormatOf(header, forced);
   } catch (error) {
-    throw error instanceof ImportFormatError ? error : new ImportFormatError(`The file is not CSV: ${(error as Error).message}`);
+    close();
+    throw error;
   }
+  const map = MAPPERS[format];
+  async function* candidates(): AsyncGenerator<ImportCandidate> {
+    let row = 0;
+    try {
+      for (let next = await nextRecord(row); !next.done; next = await nextRecord(row)) {
+        checkFieldCount(next.value.length, `Data row ${row + 1}`, limits);
+        const record: Record<string, string> = {};
+        header.forEach((key, i) => { record[key] = next.value[i] ?? ''; });
+        yield map(++row, record);
+      }
+    } finally {
+      close();
+    }
+  }
+  // Broken CSV (an unclosed quote) stops the import where it is; over HTTP the file is read whole
+  // before anything is written, so nothing of it goes in.
+  async function nextRecord(row: number) {
+    try {
+      return await records.next();
+    } catch (error) {
+      throw csvError(error as Error, `The CSV cannot be read after data row ${row}`);
+    }
+  }
+  return { format, candidates: candidates() };
+}
+
+async function csvHeader(records: AsyncIterator<string[]>, limits: ImportLimits): Promise<string[]> {
+  let first: IteratorResult<string[]>;
+  try {
+    first = await records.next();
+  } catch (error) {
+    throw csvError(error as Error, 'The file is not CSV');
+  }
+  if (first.done) throw new ImportFormatError('The file has no header row.');
+  checkFieldCount(first.value.length, 'The header row', limits);
+  return first.value.map(headerKey);
+}
+
+function csvFormatOf(header: readonly string[], forced: CsvFormat | undefined): CsvFormat {
   const keys = new Set(header);
   const format = forced ?? (Object.keys(REQUIRED) as CsvFormat[]).find((candidate) => hasColumns(keys, candidate));
   if (format === undefined) {
@@ -89,31 +150,13 @@ async function csvSource(input: Readable, forced: CsvFormat | undefined): Promis
   if (!hasColumns(keys, format)) {
     throw new ImportFormatError(`The file is not a ${format} export: it lacks the column(s) ${REQUIRED[format].filter((g) => !g.some((k) => keys.has(k))).map((g) => g.join(' or ')).join(', ')}.`);
   }
-  const map = MAPPERS[format];
-  async function* candidates(): AsyncGenerator<ImportCandidate> {
-    let row = 0;
-    for (let next = await nextRecord(row); !next.done; next = await nextRecord(row)) {
-      const record: Record<string, string> = {};
-      header.forEach((key, i) => { record[key] = next.value[i] ?? ''; });
-      yield map(++row, record);
-    }
-  }
-  // Broken CSV (an unclosed quote) stops the import where it is: the batches before it stand, and
-  // running the import again once the file is fixed creates only what is missing.
-  async function nextRecord(row: number) {
-    try {
-      return await records.next();
-    } catch (error) {
-      throw new ImportFormatError(`The CSV cannot be read after data row ${row}: ${(error as Error).message}`);
-    }
-  }
-  return { format, candidates: candidates() };
+  return format;
 }
 
-async function* linkforgeJsonLines(input: Readable): AsyncGenerator<ImportCandidate> {
+async function* linkforgeJsonLines(input: AsyncIterable<Buffer>, limits: ImportLimits): AsyncGenerator<ImportCandidate> {
   let row = 0;
   let sawHeader = false;
-  for await (const line of readline.createInterface({ input, crlfDelay: Infinity })) {
+  for await (const line of boundedLines(input, limits.maxRowBytes)) {
     const text = sawHeader ? line : line.replace(/^\uFEFF/, '');
     if (text.trim() === '') continue;
     if (!sawHeader) {
@@ -128,28 +171,37 @@ async function* linkforgeJsonLines(input: Readable): AsyncGenerator<ImportCandid
       yield { row, code: '', url: '', fields: {}, problem: 'The line is not JSON.' };
       continue;
     }
-    yield candidateOfLinkforgeRecord(row, typeof record === 'object' && record !== null ? record as Record<string, unknown> : {});
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+      yield { row, code: '', url: '', fields: {}, problem: 'The line is not a JSON object.' };
+      continue;
+    }
+    checkFieldCount(Object.keys(record).length, `Line ${row + 1}`, limits);
+    yield candidateOfLinkforgeRecord(row, record as Record<string, unknown>);
   }
 }
 
-/** Kutt answers one JSON document (`{"data":[…]}` or a bare list): it is read whole. */
-async function* kuttDocument(input: Readable): AsyncGenerator<ImportCandidate> {
-  const parts: Buffer[] = [];
-  for await (const chunk of input) parts.push(chunk as Buffer);
-  let document: unknown;
-  try {
-    document = JSON.parse(Buffer.concat(parts).toString('utf8').replace(/^\uFEFF/, ''));
-  } catch {
-    throw new ImportFormatError('The file is not valid JSON.');
-  }
-  const list = Array.isArray(document) ? document : (document as { data?: unknown })?.data;
-  if (!Array.isArray(list)) throw new ImportFormatError('The JSON is neither a list of links nor Kutt\'s {"data": [...]}.');
+/** Kutt answers one JSON document (`{"data":[…]}` or a bare list): read one link at a time. */
+async function* kuttDocument(input: AsyncIterable<Buffer>, limits: ImportLimits): AsyncGenerator<ImportCandidate> {
   let row = 0;
-  for (const item of list) {
+  for await (const item of kuttJsonItems(input, limits)) {
+    row += 1;
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      yield { row, code: '', url: '', fields: {}, problem: 'The link is not a JSON object.' };
+      continue;
+    }
+    const entries = Object.entries(item);
+    checkFieldCount(entries.length, `Link ${row}`, limits);
     const record: Record<string, string | undefined> = {};
-    for (const [key, value] of Object.entries(item as Record<string, unknown>)) {
+    for (const [key, value] of entries) {
       record[headerKey(key)] = value === null || value === undefined ? undefined : String(value);
     }
-    yield kuttCandidate(++row, record);
+    yield kuttCandidate(row, record);
   }
+}
+
+/** csv-parse's own limit on a record's size is ours (IMPORT_MAX_ROW_BYTES); anything else is broken CSV. */
+function csvError(error: Error, context: string): Error {
+  if (error instanceof ImportEncodingError || error instanceof ImportLimitError || error instanceof ImportFormatError) return error;
+  if ((error as { code?: string }).code === 'CSV_MAX_RECORD_SIZE') return new ImportLimitError(`${context}: a row is longer than IMPORT_MAX_ROW_BYTES allows.`);
+  return new ImportFormatError(`${context}: ${error.message}`);
 }

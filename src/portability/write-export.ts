@@ -1,12 +1,13 @@
 import { stringify } from 'csv-stringify/sync';
 import type { TransferLink } from '../core/link-transfer-ports.js';
-import { LINKFORGE_COLUMNS, LINKFORGE_JSON_HEADER, linkforgeRecordOf, VISITS_COLUMN } from './linkforge-format.js';
+import { LINKFORGE_COLUMNS, LINKFORGE_JSON_HEADER, linkforgeRecordOf, neutraliseCell, VISITS_COLUMN } from './linkforge-format.js';
 
 export type ExportFormat = 'csv' | 'json';
 
 /**
  * The export as text, chunk by chunk: CSV with a header row, or JSON Lines after a header line.
  * Nothing in it depends on when or where it was made, so two exports of the same links are equal.
+ * CSV cells a spreadsheet would evaluate are neutralised (neutraliseCell); the importer undoes it.
  */
 export async function* exportText(links: AsyncIterable<TransferLink>, format: ExportFormat, withVisits: boolean): AsyncGenerator<string> {
   const columns = withVisits ? [...LINKFORGE_COLUMNS, VISITS_COLUMN] : [...LINKFORGE_COLUMNS];
@@ -16,7 +17,7 @@ export async function* exportText(links: AsyncIterable<TransferLink>, format: Ex
     if (format === 'json') {
       yield `${JSON.stringify(jsonValues(record))}\n`;
     } else {
-      yield stringify([columns.map((column) => record[column as keyof typeof record] ?? '')]);
+      yield stringify([columns.map((column) => neutraliseCell(record[column as keyof typeof record] ?? ''))]);
     }
   }
 }

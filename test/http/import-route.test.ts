@@ -15,7 +15,7 @@ describe('POST /api/v1/workspaces/{id}/imports', () => {
   let stranger: RegisteredUser;
   let workspaceId: number;
   before(async () => {
-    t = await createTestApp({ IMPORT_MAX_BYTES: '4096' });
+    t = await createTestApp({ IMPORT_MAX_BYTES: '4096', RATE_LIMIT_IMPORT: '0' });
     [owner, member, stranger] = [await registerUser(t.app), await registerUser(t.app), await registerUser(t.app)];
     workspaceId = await createWorkspace(t.app, owner.token, 'imports');
     const added = await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/members`, headers: bearer(owner.token), payload: { email: member.user.email, role: 'member' } });
@@ -123,7 +123,7 @@ describe('POST /api/v1/workspaces/{id}/imports', () => {
   test('the OpenAPI document describes the upload as multipart/form-data with the report as its answer', async () => {
     const operation = (await t.app.inject({ url: '/openapi.json' })).json().paths['/api/v1/workspaces/{id}/imports'].post;
     assert.ok(operation.requestBody.content['multipart/form-data'].schema.properties.file);
-    assert.deepEqual(Object.keys(operation.responses).sort(), ['200', '400', '401', '403', '404', '413', '415', '503']);
+    assert.deepEqual(Object.keys(operation.responses).sort(), ['200', '400', '401', '403', '404', '408', '413', '415', '429', '503']);
   });
 
   test('other routes still refuse multipart bodies with 415', async () => {

@@ -5,11 +5,14 @@ import fc from 'fast-check';
 import type { TransferLink } from '../../src/core/link-transfer-ports.js';
 import type { ImportCandidate, ImportFormat } from '../../src/portability/import-candidate.js';
 import { codeOfShortLink, parseTime } from '../../src/portability/parse-fields.js';
+import type { ImportLimits } from '../../src/portability/import-limits.js';
 import { readImport } from '../../src/portability/read-import.js';
 import { exportText } from '../../src/portability/write-export.js';
 
+const LIMITS: ImportLimits = { maxRows: 500_000, maxFields: 64, maxRowBytes: 1024 * 1024 };
+
 async function read(text: string, forced?: ImportFormat): Promise<{ format: ImportFormat; rows: ImportCandidate[] }> {
-  const source = await readImport(Readable.from([Buffer.from(text)]), forced);
+  const source = await readImport(Readable.from([Buffer.from(text)]), LIMITS, forced);
   const rows: ImportCandidate[] = [];
   for await (const row of source.candidates) rows.push(row);
   return { format: source.format, rows };
@@ -81,6 +84,9 @@ describe('import formats: detection and mapping', () => {
   });
 });
 
+/** Browser and OS names as ua-parser gives them: the only ones an import accepts. */
+const visitName = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ._+\-/()!:,]{0,63}$/);
+
 const transferLink: fc.Arbitrary<TransferLink> = fc.record({
   code: fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/),
   originalUrl: fc.webUrl({ withQueryParameters: true, withFragments: true }),
@@ -95,8 +101,8 @@ const transferLink: fc.Arbitrary<TransferLink> = fc.record({
     visitedAt: fc.integer({ min: 0, max: 4_102_444_800_000 }),
     latencyMs: fc.double({ min: 0, max: 1e4, noNaN: true }).map((n) => (Object.is(n, -0) ? 0 : n)),
     visitorClass: fc.constantFrom('human', 'bot', 'preview'),
-    referrerHost: fc.option(fc.domain(), { nil: null }), browser: fc.option(fc.string(), { nil: null }),
-    os: fc.option(fc.string(), { nil: null }), device: fc.option(fc.constantFrom('desktop', 'mobile', 'bot'), { nil: null }),
+    referrerHost: fc.option(fc.domain(), { nil: null }), browser: fc.option(visitName, { nil: null }),
+    os: fc.option(visitName, { nil: null }), device: fc.option(fc.constantFrom('desktop', 'mobile', 'tablet', 'other', 'bot'), { nil: null }),
   }), { maxLength: 3 }),
 }).map((link) => ({ ...link, visits: link.visits!.map((visit) => ({ ...visit })) })); // plain objects, as the reader makes
 

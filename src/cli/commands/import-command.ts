@@ -42,7 +42,8 @@ export function registerImportCommand(program: Command): void {
         const workspaceId = await targetWorkspace(deps, options.workspace);
         const operator = await workspaceOperator(deps, workspaceId);
         const progress = importProgress(size);
-        const source = await readImport(fs.createReadStream(file).pipe(progress.meter), options.format);
+        const { maxRows, maxFields, maxRowBytes } = deps.config.imports;
+        const source = await readImport(fs.createReadStream(file).pipe(progress.meter), { maxRows, maxFields, maxRowBytes }, options.format);
         let report: ImportReport;
         try {
           report = await importLinks(deps.transfer, { domain: deps.transfer.domain, workspaceId, ownerId: operator.userId }, source, {

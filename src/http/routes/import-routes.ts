@@ -1,16 +1,20 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import multipart from '@fastify/multipart';
+import multipart, { type MultipartFile } from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { LinkforgeError } from '../../core/errors.js';
 import type { AppDeps } from '../../deps.js';
-import { importLinks, requireImportRole, type ImportReport } from '../../links/import-links.js';
+import { IMPORT_MAX_BUSY_MS, importLinks, requireImportRole, type ImportReport } from '../../links/import-links.js';
 import { IMPORT_FORMATS, ImportFormatError, type ImportFormat } from '../../portability/import-candidate.js';
+import { ImportEncodingError, ImportLimitError, type ImportLimits } from '../../portability/import-limits.js';
 import { readImport } from '../../portability/read-import.js';
+import { yieldingEvery } from '../../portability/yielding.js';
+import type { ConnectionDrain } from '../connection-drain.js';
 import { JWT_OR_API_KEY_SECURITY, principalOf, requireUserOrApiKey } from '../auth.js';
+import { ImportAdmission } from './import-admission.js';
+import { ImportSpool, type SpoolFile } from './import-spool.js';
+import { unlessAborted, watchUploadIdle } from './upload-idle-watch.js';
 import { errorResponses } from '../schemas.js';
 import { createValidatorCompiler } from '../validation.js';
 
@@ -32,36 +36,73 @@ const reportToJson = (r: ImportReport) => ({
   format: r.format, dry_run: r.dryRun, rows: r.rows, created: r.created, existing: r.existing, rejected: r.rejected, rejections: r.rejections,
 });
 
-/**
- * The upload is written to a temporary file before a row is read: a file over the limit is refused
- * (413) before anything was imported, and the import itself streams from disk, never from memory.
- */
-async function spoolUpload(stream: NodeJS.ReadableStream & { truncated?: boolean }): Promise<{ file: string; remove(): void }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-import-'));
-  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
-  const file = path.join(dir, 'upload');
+const SPOOL_DIRECTORY = 'import-spool';
+const IMPORT_RETRY_AFTER_SECONDS = 10;
+// Small reads keep each synchronous parsing step short (docs/adr/0019: redirects never wait long).
+const READ_CHUNK_BYTES = 16 * 1024;
+
+/** The upload's one file part, spooled; every way the body can be malformed ends as a problem. */
+async function receiveFile(parts: AsyncIterableIterator<MultipartFile>, spool: ImportSpool, signal: AbortSignal): Promise<SpoolFile> {
   try {
-    await pipeline(stream, fs.createWriteStream(file));
+    const first = await unlessAborted(parts.next(), signal);
+    const part = first.done ? undefined : first.value;
+    if (part === undefined || part.fieldname !== 'file') throw new LinkforgeError('import_file_missing');
+    // A body cut short is reported to the parts iterator only, or by a file stream destroyed
+    // before it ended: either way the stream alone would leave the upload waiting forever.
+    if (part.file.destroyed && !part.file.readableEnded) throw new LinkforgeError('multipart_invalid', 'The body ended before its file part did.');
+    void parts.next().then(() => undefined, (error: unknown) => part.file.destroy(error as Error));
+    return await spool.write(part.file, signal);
   } catch (error) {
-    remove();
-    throw error;
+    throw uploadProblem(error);
   }
-  // Past the limit busboy stops the stream early and marks it truncated: the file is not whole.
-  if (stream.truncated) {
-    remove();
-    throw new LinkforgeError('body_too_large', 'The file is larger than IMPORT_MAX_BYTES allows.');
-  }
-  return { file, remove };
+}
+
+/** Why an upload could not be read, as a problem: the client's fault is a 4xx, a full disk a 503. */
+function uploadProblem(error: unknown): LinkforgeError {
+  if (error instanceof LinkforgeError) return error;
+  const { code, name, syscall, message, cause } = error as { code?: string; name?: string; syscall?: string; message?: string; cause?: unknown };
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new LinkforgeError('body_too_large', 'The file is larger than IMPORT_MAX_BYTES allows.');
+  if (name === 'AbortError') return cause instanceof LinkforgeError ? cause : new LinkforgeError('server_shutting_down');
+  if (syscall !== undefined) return new LinkforgeError('import_spool_unavailable');
+  return new LinkforgeError('multipart_invalid', `The multipart/form-data body could not be read: ${message ?? 'unknown error'}.`);
+}
+
+function importProblem(error: unknown): unknown {
+  if (error instanceof ImportFormatError) return new LinkforgeError('import_format_invalid', error.message);
+  if (error instanceof ImportLimitError) return new LinkforgeError('import_too_large', `${error.message} Nothing was imported.`);
+  if (error instanceof ImportEncodingError) return new LinkforgeError('import_not_utf8', error.message);
+  return error;
 }
 
 /** `POST /api/v1/workspaces/{id}/imports`: the CLI's `linkforge import`, for a workspace's owners and admins. */
-export function registerImportRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerImportRoutes(app: FastifyInstance, deps: AppDeps, drain: ConnectionDrain): void {
   const compile = createValidatorCompiler();
+  const { imports } = deps.config;
+  const limits: ImportLimits = { maxRows: imports.maxRows, maxFields: imports.maxFields, maxRowBytes: imports.maxRowBytes };
+  const admission = new ImportAdmission(imports.maxRunning, imports.maxRunningPerUser);
+  const spool = new ImportSpool(path.join(deps.config.dataDir, SPOOL_DIRECTORY));
+  spool.reset();
+  const shutdown = new AbortController();
+  const shuttingDown = new LinkforgeError('server_shutting_down');
   // Multipart is parsed in this scope only: everywhere else the API still answers it 415.
   app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: deps.config.links.importMaxBytes, files: 1, fields: 0, parts: 1 } });
+    // An upload or import in progress would hold shutdown until its deadline: it is ended (503) as
+    // soon as draining starts, or at the latest when the app closes.
+    drain.onDrain(() => shutdown.abort(shuttingDown));
+    scope.addHook('preClose', async () => shutdown.abort(shuttingDown));
+    // An answer given before the body was read whole (413, 429, a stalled upload) closes the
+    // connection, so that the rest of the body is not read just to be thrown away.
+    scope.addHook('onSend', async (request, reply) => {
+      if (!request.raw.complete) reply.header('connection', 'close');
+    });
     scope.post('/api/v1/workspaces/:id/imports', {
       preHandler: requireUserOrApiKey(deps),
+      config: {
+        rateLimit: imports.perMinute > 0
+          ? { max: imports.perMinute, timeWindow: 60_000, hook: 'preHandler', keyGenerator: (request) => `import:${principalOf(request).userId}` }
+          : false,
+      },
       // The body is a stream read by the handler; its schema is there to document it.
       validatorCompiler: (route) => (route.httpPart === 'body' ? () => true : compile(route)),
       schema: {
@@ -75,25 +116,51 @@ export function registerImportRoutes(app: FastifyInstance, deps: AppDeps): void 
           dry_run: Type.Optional(Type.Boolean({ default: false })),
         }, { additionalProperties: false }),
         body: Type.Object({ file: Type.String({ format: 'binary', description: 'The export file (CSV or JSON).' }) }, { required: ['file'] }),
-        response: { 200: ReportJson, ...errorResponses(400, 401, 403, 404, 413, 415, 503) },
+        response: { 200: ReportJson, ...errorResponses(400, 401, 403, 404, 408, 413, 415, 429, 503) },
       },
-    }, async (request) => {
+    }, async (request, reply) => {
       const { id } = request.params as { id: number };
       const query = request.query as { format?: ImportFormat; dry_run?: boolean };
       const principal = principalOf(request);
       await requireImportRole(deps.workspaces, principal, id);
       if (!request.isMultipart()) throw new LinkforgeError('media_type_unsupported', 'Send the export as multipart/form-data, in a part named "file".');
-      const part = await request.file();
-      if (part === undefined || part.fieldname !== 'file') throw new LinkforgeError('import_file_missing');
-      const upload = await spoolUpload(part.file);
+      let release: () => void;
       try {
-        const source = await readImport(fs.createReadStream(upload.file), query.format);
-        const report = await importLinks(deps.transfer, { domain: deps.transfer.domain, workspaceId: id, ownerId: principal.userId }, source, { dryRun: query.dry_run });
-        return reportToJson(report);
+        release = admission.admit(principal.userId);
       } catch (error) {
-        throw error instanceof ImportFormatError ? new LinkforgeError('import_format_invalid', error.message) : error;
+        reply.header('retry-after', String(IMPORT_RETRY_AFTER_SECONDS));
+        throw error;
+      }
+      try {
+        const parts = request.files();
+        // The client hanging up, stalling, or the server shutting down ends the upload and the import where they are.
+        const idle = watchUploadIdle(request.raw, imports.uploadIdleTimeoutMs);
+        const clientGone = new AbortController();
+        reply.raw.once('close', () => { if (!reply.raw.writableFinished) clientGone.abort(new LinkforgeError('request_invalid', 'The client closed the connection before the answer.')); });
+        const signal = AbortSignal.any([shutdown.signal, clientGone.signal]);
+        const upload = await receiveFile(parts, spool, AbortSignal.any([signal, idle.signal])).finally(() => idle.stop());
+        reply.raw.once('close', upload.remove);
+        // Opened before anything else can remove the file (the response closing on a client abort).
+        const open = () => fs.createReadStream('', { fd: fs.openSync(upload.path, 'r'), highWaterMark: READ_CHUNK_BYTES });
+        const [scan, read] = [open(), open()];
+        try {
+          // The whole file is read once before anything is written, so that a file breaking a
+          // limit, or not UTF-8, or cut short, is refused with nothing imported.
+          const checked = await readImport(scan, limits, query.format);
+          for await (const candidate of yieldingEvery(checked.candidates, IMPORT_MAX_BUSY_MS, signal)) void candidate;
+          const source = await readImport(read, limits, query.format);
+          const stoppable = { format: source.format, candidates: yieldingEvery(source.candidates, IMPORT_MAX_BUSY_MS, signal) };
+          const report = await importLinks(deps.transfer, { domain: deps.transfer.domain, workspaceId: id, ownerId: principal.userId }, stoppable, { dryRun: query.dry_run });
+          return reportToJson(report);
+        } catch (error) {
+          throw importProblem(error);
+        } finally {
+          scan.destroy();
+          read.destroy();
+          upload.remove();
+        }
       } finally {
-        upload.remove();
+        release();
       }
     });
   });
