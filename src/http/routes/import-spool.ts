@@ -27,12 +27,19 @@ export class ImportSpool {
   async write(upload: Readable & { truncated?: boolean }, signal: AbortSignal): Promise<SpoolFile> {
     const file = path.join(this.dir, randomUUID());
     const remove = () => fs.rmSync(file, { force: true });
-    // Past the size limit busboy would go on reading the body only to throw it away: stop there.
-    upload.once('limit', () => upload.destroy(new LinkforgeError('body_too_large', 'The file is larger than IMPORT_MAX_BYTES allows.')));
+    // Past the size limit busboy would go on reading the body only to throw it away: stop there. The
+    // limit may have been passed already, in the very chunk that started the part: then it said so
+    // before this listener was there, and the part would wait for the rest of the body.
+    const tooLarge = () => upload.destroy(new LinkforgeError('body_too_large', 'The file is larger than IMPORT_MAX_BYTES allows.'));
+    if (upload.truncated) tooLarge();
+    else upload.once('limit', tooLarge);
+    const out = fs.createWriteStream(file, { flags: 'wx', mode: 0o600 });
     try {
-      await pipeline(upload, fs.createWriteStream(file, { flags: 'wx', mode: 0o600 }), { signal });
+      await pipeline(upload, out, { signal });
       if (upload.truncated) throw new LinkforgeError('body_too_large', 'The file is larger than IMPORT_MAX_BYTES allows.');
     } catch (error) {
+      // A write stream destroyed early still opens its file afterwards: remove it once the stream has closed.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       remove();
       throw error;
     }
