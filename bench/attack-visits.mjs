@@ -10,9 +10,10 @@
  * tsx, on a SQLite file in a temporary DATA_DIR, on a loopback port. Every mode registers a user
  * and creates one owned link, which every redirect asks for.
  * - referer: ATTACK_SECONDS (20) of redirects on 8 pipelined sockets, each with a new Referer host
- *   (`https://<230 hex digits>N.example.org/`); then AFTER_SECONDS (30) with an owned create every
- *   2 s. Prints redirects served, visits counted, the creates' statuses, the writer's out-of-memory
- *   log lines, dropped visits, flush lag and RSS.
+ *   (`https://<230 hex digits>N.example.org/`), while one probe socket asks for the same link with a
+ *   browser's User-Agent one request at a time; then AFTER_SECONDS (30) with an owned create every
+ *   2 s. Prints redirects served, the probe's p50/p99/max, visits counted, the creates' statuses,
+ *   the writer's out-of-memory log lines, dropped visits, flush lag and RSS.
  * - agent, agent-flood: ATTACK_SECONDS (20) of redirects with a new 8 KB User-Agent each (at
  *   AGENT_RATE per second, 300, or flat out), while one probe socket asks for the same link with a
  *   browser's User-Agent one request at a time. Prints the probe's p50/p99/max and RSS.
@@ -175,8 +176,11 @@ try {
     const hex = crypto.randomBytes(115).toString('hex');
     let n = 0;
     const request = () => `GET /${code} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: ${BROWSER}\r\nReferer: https://${hex}${n++}.example.org/\r\n\r\n`;
+    const probed = probe(server.port, code, until);
     const served = (await Promise.all(Array.from({ length: SOCKETS }, () => pipelinedSocket(server.port, request, until)))).reduce((a, b) => a + b, 0);
+    const times = await probed;
     console.log(`redirects served in ${ATTACK_SECONDS} s: ${served}`);
+    console.log(`probe latency ms during the flood: p50 ${pct(times, 0.5)}, p99 ${pct(times, 0.99)}, max ${times.at(-1)?.toFixed(1)}`);
     const statuses = [];
     const afterUntil = Date.now() + AFTER_SECONDS * 1000;
     for (let i = 0; Date.now() < afterUntil; i++) {
