@@ -63,15 +63,8 @@ export interface PurgeBatchResult {
   readonly archived: number;
 }
 
-export interface VisitsBatchRequest {
-  /** Visits with `visited_at < before` go. */
-  readonly before: number;
-  readonly limit: number;
-  readonly beforeCommit?: (rows: number) => Promise<void>;
-}
-
-/** Rows of an analytics table last used, or about a time, before `before` go, at most `limit` of them. */
-export interface AnalyticsRetentionRequest {
+/** Rows of an analytics table from before `before` (visited, last used, or of that hour or day) go, at most `limit` of them. */
+export interface RetentionBatchRequest {
   readonly before: number;
   readonly limit: number;
   readonly beforeCommit?: (rows: number) => Promise<void>;
@@ -91,14 +84,14 @@ export interface ReaperStore {
    * how many. Rows are inserted in time order to within a flush's delay, so this is oldest first
    * without an index on time, and a batch that deletes fewer than `limit` means none older wait.
    */
-  deleteVisitsBatch(request: VisitsBatchRequest): Promise<number>;
+  deleteVisitsBatch(request: RetentionBatchRequest): Promise<number>;
   /** Deletes `visit_facts` rows whose latest visit was before `before` (so none is left); answers how many. */
-  deleteUnusedFactsBatch(request: AnalyticsRetentionRequest): Promise<number>;
+  deleteUnusedFactsBatch(request: RetentionBatchRequest): Promise<number>;
   /**
    * Deletes hourly roll-up rows of hours, then daily ones of days, that start before `before`,
    * `limit` rows in all; answers how many. Counters and the global row stay.
    */
-  deleteRollupsBatch(request: AnalyticsRetentionRequest): Promise<number>;
+  deleteRollupsBatch(request: RetentionBatchRequest): Promise<number>;
   /** Releases what the store holds of its own (a worker thread), after the last batch. */
   close?(): Promise<void>;
 }

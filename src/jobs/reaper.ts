@@ -1,4 +1,4 @@
-import type { CleanupRunStore, LockState, ReaperStore } from '../core/cleanup-ports.js';
+import type { CleanupRunStore, LockState, ReaperStore, RetentionBatchRequest } from '../core/cleanup-ports.js';
 import type { ReaperMetrics, ReaperRunReport } from '../core/metrics-ports.js';
 import type { Clock, LinkCacheInvalidator } from '../core/ports.js';
 import type { DatabaseLock, HeldLock } from './database-lock.js';
@@ -159,9 +159,7 @@ export class Reaper {
       await this.hooks.runStarted?.({ instance: this.instance, runId });
       stoppedEarly = await this.markPhase(startedAt, deadline, totals);
       if (stoppedEarly === null) stoppedEarly = await this.purgePhase(startedAt, deadline, totals);
-      if (stoppedEarly === null) stoppedEarly = await this.visitsPhase(startedAt, deadline, totals);
-      if (stoppedEarly === null) stoppedEarly = await this.factsPhase(startedAt, deadline, totals);
-      if (stoppedEarly === null) stoppedEarly = await this.rollupsPhase(startedAt, deadline, totals);
+      if (stoppedEarly === null) stoppedEarly = await this.retentionPhases(startedAt, deadline, totals);
     } catch (error) {
       failure = error;
     }
@@ -218,45 +216,30 @@ export class Reaper {
     });
   }
 
-  /** Raw visits are kept VISITS_RETENTION; the counters that summarize them stay for good. */
-  private visitsPhase(now: number, deadline: number, totals: Totals): Promise<StopReason | null> {
+  /** Raw visits past VISITS_RETENTION, then the facts no visit uses any more, then roll-ups past ROLLUP_RETENTION. */
+  private async retentionPhases(now: number, deadline: number, totals: Totals): Promise<StopReason | null> {
     const { store, settings } = this.deps;
-    return this.inBatches('visits', deadline, async (event) => {
-      const rows = await store.deleteVisitsBatch({
-        before: now - settings.visitsRetentionMs, limit: settings.batchSize, beforeCommit: this.beforeCommit(event),
-      });
-      count(totals, rows);
-      totals.visitsDeleted += rows;
-      return rows;
-    });
+    const visitsBefore = now - settings.visitsRetentionMs;
+    return await this.retentionPhase('visits', visitsBefore, deadline, totals, 'visitsDeleted', (r) => store.deleteVisitsBatch(r))
+      ?? await this.retentionPhase('facts', visitsBefore - FACTS_GRACE_MS, deadline, totals, 'factsDeleted', (r) => store.deleteUnusedFactsBatch(r))
+      ?? await this.retentionPhase('rollups', now - settings.rollupRetentionMs, deadline, totals, 'rollupsDeleted', (r) => store.deleteRollupsBatch(r));
   }
 
   /**
-   * Runs only once the visits phase has deleted every visit past the cutoff. A set is deleted a
-   * day after its last use passed the cutoff: a visit may sit behind a newer one in id order by
-   * a flush's delay (ADR 0016), and the visits phase deletes it only on a later run.
+   * Deletes rows of one analytics table from before `before` in batches, adding them to `total`.
+   * Raw visits are kept VISITS_RETENTION. Facts go once the visits phase has deleted every visit
+   * past the cutoff, a day after their last use passed it: a visit may sit behind a newer one in id
+   * order by a flush's delay (ADR 0016), and the visits phase deletes it only on a later run.
+   * Roll-ups are kept ROLLUP_RETENTION (ADR 0021). The counters they all add up to stay for good.
    */
-  private factsPhase(now: number, deadline: number, totals: Totals): Promise<StopReason | null> {
-    const { store, settings } = this.deps;
-    return this.inBatches('facts', deadline, async (event) => {
-      const rows = await store.deleteUnusedFactsBatch({
-        before: now - settings.visitsRetentionMs - FACTS_GRACE_MS, limit: settings.batchSize, beforeCommit: this.beforeCommit(event),
-      });
+  private retentionPhase(
+    phase: 'visits' | 'facts' | 'rollups', before: number, deadline: number, totals: Totals,
+    total: 'visitsDeleted' | 'factsDeleted' | 'rollupsDeleted', deleteBatch: (request: RetentionBatchRequest) => Promise<number>,
+  ): Promise<StopReason | null> {
+    return this.inBatches(phase, deadline, async (event) => {
+      const rows = await deleteBatch({ before, limit: this.deps.settings.batchSize, beforeCommit: this.beforeCommit(event) });
       count(totals, rows);
-      totals.factsDeleted += rows;
-      return rows;
-    });
-  }
-
-  /** Roll-ups are kept ROLLUP_RETENTION (ADR 0021); the counters they add up to stay for good. */
-  private rollupsPhase(now: number, deadline: number, totals: Totals): Promise<StopReason | null> {
-    const { store, settings } = this.deps;
-    return this.inBatches('rollups', deadline, async (event) => {
-      const rows = await store.deleteRollupsBatch({
-        before: now - settings.rollupRetentionMs, limit: settings.batchSize, beforeCommit: this.beforeCommit(event),
-      });
-      count(totals, rows);
-      totals.rollupsDeleted += rows;
+      totals[total] += rows;
       return rows;
     });
   }

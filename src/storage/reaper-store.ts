@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type {
-  AnalyticsRetentionRequest, MarkBatchRequest, MarkBatchResult, MarkCursor, PurgeBatchRequest, PurgeBatchResult, ReaperStore, VisitsBatchRequest,
+  MarkBatchRequest, MarkBatchResult, MarkCursor, PurgeBatchRequest, PurgeBatchResult, ReaperStore, RetentionBatchRequest,
 } from '../core/cleanup-ports.js';
 import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
@@ -136,7 +136,7 @@ export class KyselyReaperStore implements ReaperStore {
    * time is kept for this, ADR 0016), and the visit ranges wholly below what is left; counters and
    * roll-ups are other tables.
    */
-  deleteVisitsBatch(request: VisitsBatchRequest): Promise<number> {
+  deleteVisitsBatch(request: RetentionBatchRequest): Promise<number> {
     const { before, limit, beforeCommit } = request;
     return guarded(() => this.db.transaction().execute(async (trx) => {
       const first = trx.selectFrom('visits').select('visits.id').orderBy('visits.id').limit(limit);
@@ -157,7 +157,7 @@ export class KyselyReaperStore implements ReaperStore {
    * holds its lock (an upsert) and moves the time forward; this DELETE waits for it and then
    * skips the row, as its WHERE is checked again.
    */
-  deleteUnusedFactsBatch(request: AnalyticsRetentionRequest): Promise<number> {
+  deleteUnusedFactsBatch(request: RetentionBatchRequest): Promise<number> {
     const { before, limit, beforeCommit } = request;
     return guarded(() => this.db.transaction().execute(async (trx) => {
       const unused = trx.selectFrom('visit_facts').select('visit_facts.id').where('visit_facts.last_used_at', '<', before).limit(limit);
@@ -169,7 +169,7 @@ export class KyselyReaperStore implements ReaperStore {
   }
 
   /** Roll-up rows past ROLLUP_RETENTION, found through their time indexes (migration 010). */
-  deleteRollupsBatch(request: AnalyticsRetentionRequest): Promise<number> {
+  deleteRollupsBatch(request: RetentionBatchRequest): Promise<number> {
     const { before, limit, beforeCommit } = request;
     return guarded(() => this.db.transaction().execute(async (trx) => {
       const hourly = await sql`delete from link_clicks_hourly where (link_id, hour_start, visitor_class) in (
