@@ -9,7 +9,7 @@ export interface AnalyticsFlusherOptions {
   readonly intervalMs: number;
   /** A flush starts as soon as this many events wait, without waiting for the interval. */
   readonly maxEvents: number;
-  /** A write that failed; its visits are kept for the next flush. */
+  /** A write that failed; its visits are kept for the next flush (else `onGiveUp` is called instead). */
   readonly onError?: (error: unknown) => void;
   /** Visits given up on: their write failed MAX_ATTEMPTS times. They count as dropped. */
   readonly onGiveUp?: (visits: number, error: unknown) => void;
@@ -102,7 +102,6 @@ export class AnalyticsFlusher {
         await store.recordBatch(part.batch);
         buffer.release(part.batch.size);
       } catch (error) {
-        this.options.onError?.(error);
         const attempts = part.attempts + 1;
         if (attempts >= MAX_ATTEMPTS) {
           buffer.release(part.batch.size, true);
@@ -110,6 +109,7 @@ export class AnalyticsFlusher {
         } else {
           const halves = part.batch.size > 1 ? splitBatch(part.batch, { ...this.limits, visits: Math.ceil(part.batch.size / 2) }) : [part.batch];
           this.pending.unshift(...halves.map((batch) => ({ batch, attempts })));
+          this.options.onError?.(error);
         }
         return error;
       }

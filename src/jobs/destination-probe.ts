@@ -43,6 +43,22 @@ interface Answer {
 
 class CheckTimeout extends Error {}
 
+/** A check's own signal: aborted once its time is up (CheckTimeout) or when `options.signal` is; `end` lets both go. */
+function checkDeadline(options: ProbeOptions): { readonly signal: AbortSignal; end(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new CheckTimeout()), options.timeoutMs ?? CHECK_TIMEOUT_MS);
+  const stop = () => controller.abort(options.signal?.reason);
+  if (options.signal?.aborted) stop();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  return {
+    signal: controller.signal,
+    end() {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', stop);
+    },
+  };
+}
+
 /**
  * Asks a destination for its status the way SPEC section 8 says: HEAD (GET when HEAD gets 405),
  * redirects followed by hand, each hop's host vetted again and connected to by the vetted address.
@@ -51,11 +67,7 @@ class CheckTimeout extends Error {}
  * vetted address, out of reach. Never throws.
  */
 export async function probeDestination(rawUrl: string, options: ProbeOptions): Promise<ProbeResult> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new CheckTimeout()), options.timeoutMs ?? CHECK_TIMEOUT_MS);
-  const stop = () => controller.abort(options.signal?.reason);
-  if (options.signal?.aborted) stop();
-  options.signal?.addEventListener('abort', stop, { once: true });
+  const deadline = checkDeadline(options);
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
   let redirects = 0;
   let bodyBytes = 0;
@@ -63,7 +75,7 @@ export async function probeDestination(rawUrl: string, options: ProbeOptions): P
     let url = new URL(rawUrl);
     let pinned = options.firstHop;
     for (;;) {
-      const answer = await askFollowingHead(url, pinned, options, controller.signal);
+      const answer = await askFollowingHead(url, pinned, options, deadline.signal);
       pinned = undefined;
       bodyBytes += answer.bodyBytes;
       const next = REDIRECTS.has(answer.status) ? nextHop(answer.location, url) : undefined;
@@ -73,10 +85,9 @@ export async function probeDestination(rawUrl: string, options: ProbeOptions): P
       url = next;
     }
   } catch (error) {
-    return { status: 0, outcome: outcomeOf(error, controller.signal), redirects, bodyBytes };
+    return { status: 0, outcome: outcomeOf(error, deadline.signal), redirects, bodyBytes };
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', stop);
+    deadline.end();
   }
 }
 
@@ -85,20 +96,15 @@ export async function probeDestination(rawUrl: string, options: ProbeOptions): P
  * by the address they will connect to (a name's own spelling says nothing of where it leads).
  */
 export async function locateDestination(rawUrl: string, options: ProbeOptions): Promise<Located> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new CheckTimeout()), options.timeoutMs ?? CHECK_TIMEOUT_MS);
-  const stop = () => controller.abort(options.signal?.reason);
-  if (options.signal?.aborted) stop();
-  options.signal?.addEventListener('abort', stop, { once: true });
+  const deadline = checkDeadline(options);
   try {
     const url = new URL(rawUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DestinationRefusedError(url.hostname, url.protocol);
-    return { address: await untilAborted(vetHost(url.hostname, options), controller.signal) };
+    return { address: await untilAborted(vetHost(url.hostname, options), deadline.signal) };
   } catch (error) {
-    return { failed: { status: 0, outcome: outcomeOf(error, controller.signal), redirects: 0, bodyBytes: 0 } };
+    return { failed: { status: 0, outcome: outcomeOf(error, deadline.signal), redirects: 0, bodyBytes: 0 } };
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', stop);
+    deadline.end();
   }
 }
 

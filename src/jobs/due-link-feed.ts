@@ -15,10 +15,6 @@ export class DueLinkFeed {
     private readonly options: { readonly pageSize: number; readonly now: number; readonly isDue: (link: LinkToCheck) => boolean },
   ) {}
 
-  get isEnded(): boolean {
-    return this.ended;
-  }
-
   /** The next page's due links; an empty list once none are left. */
   async nextPage(): Promise<LinkToCheck[]> {
     if (this.ended) return [];

@@ -186,8 +186,8 @@ async function insertVisits(trx: Transaction<Database>, links: readonly Importab
   });
   if (visits.length === 0) return;
   const batch = batchOfVisits(visits);
-  const { daily } = rollUp(batch);
-  const folded = foldedBatch(batch, daily, await storedDayValues(trx, linkDaysOf(daily)));
+  const unfolded = rollUp(batch);
+  const folded = foldedBatch(batch, unfolded.daily, await storedDayValues(trx, linkDaysOf(unfolded.daily)));
   const ids: number[] = [];
   const linkIds: number[] = [];
   const factsIds = await visitFactsIds(trx, folded.facts, lastUsedOf(folded, Array.from(visits.keys())));
@@ -202,7 +202,7 @@ async function insertVisits(trx: Transaction<Database>, links: readonly Importab
     }
   }
   for (const part of chunks(visitRangesOf(ids, linkIds))) await trx.insertInto('visit_ranges').values(part).execute();
-  const rollups = folded === batch ? rollUp(batch) : rollUp(folded);
+  const rollups = folded === batch ? unfolded : rollUp(folded);
   for (const part of chunks(rollups.hourly)) {
     await trx.insertInto('link_clicks_hourly')
       .values(part.map((row) => ({ link_id: row.linkId, hour_start: row.hourStart, visitor_class: row.visitorClass, clicks: row.clicks })))
