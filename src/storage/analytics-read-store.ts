@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import {
   BREAKDOWN_DIMENSIONS, type AnalyticsReadStore, type BreakdownDimension, type BreakdownEntry, type ClassCounts,
@@ -16,8 +17,6 @@ function add(counts: ReturnType<typeof emptyCounts>, visitorClass: VisitorClass,
   counts[visitorClass] += clicks;
   counts.total += clicks;
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 type DayRange = { readonly linkId: number; readonly from: number; readonly to: number };
 

@@ -89,17 +89,18 @@ const writerStatements = new WeakMap<SQLite.Database, SQLite.Statement>();
 export function visitFactsIdsOnWriter(db: SQLite.Database, facts: readonly VisitFacts[], lastUsed: ArrayLike<number>): number[] {
   let upsert = writerStatements.get(db);
   if (upsert === undefined) writerStatements.set(db, (upsert = db.prepare(UPSERT_ON_WRITER).pluck()));
-  const ids = new Map<string, number>();
+  // Two entries of `facts` can be one set (two User-Agents of one browser): the later use wins.
+  const upserted = new Map<string, { id: number; at: number }>();
   return facts.map((f, i) => {
     const at = lastUsed[i]!;
     if (Number.isNaN(at)) return 0;
     const text = JSON.stringify(keyOf(f));
-    let id = ids.get(text);
-    if (id === undefined) {
+    let set = upserted.get(text);
+    if (set === undefined || at > set.at) {
       const row = rowOf(f, at);
-      id = Number(upsert.get(row.visitor_class, row.referrer_host, row.browser, row.os, row.device, row.last_used_at));
-      ids.set(text, id);
+      set = { id: Number(upsert.get(row.visitor_class, row.referrer_host, row.browser, row.os, row.device, row.last_used_at)), at };
+      upserted.set(text, set);
     }
-    return id;
+    return set.id;
   });
 }

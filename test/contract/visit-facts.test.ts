@@ -127,6 +127,15 @@ for (const backend of STORE_BACKENDS) {
       assert.deepEqual([second.get('news.example'), second.get(null), second.size], [9_000, 12_000, 2]);
     }));
 
+    test('one set listed twice in a batch (two User-Agents of one browser) gets the later of its uses', () => withDatabase(backend, async (database) => {
+      const [linkId] = await insertLinks(database.db, ['a']);
+      await analyticsStoreFor(database).recordBatch({
+        size: 2, linkIds: Float64Array.of(linkId!, linkId!), visitedAt: Float64Array.of(4_000, 11_000), latencyMs: Float64Array.of(1, 1),
+        factsIndex: Uint32Array.of(0, 1), facts: [chrome, { ...chrome }],
+      });
+      assert.deepEqual(await lastUsed(database), [['news.example', 'human', 11_000]]);
+    }));
+
     test("existing sets get their latest visit's time, and a set no visit uses gets 0", () => withDatabase(backend, async (database) => {
       const db = database.db as Kysely<any>; // the schema as it was before 010
       const [a] = await insertLinks(db, ['a']);
