@@ -48,6 +48,7 @@ export type ToWriter =
   | { readonly type: 'close' };
 
 export type FromWriter =
+  | { readonly type: 'ready' }
   | { readonly type: 'done'; readonly id: number; readonly result?: StatementResult }
   | { readonly type: 'failed'; readonly id: number; readonly error: SerializedError };
 

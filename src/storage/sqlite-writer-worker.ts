@@ -307,3 +307,6 @@ function finishGroup(waitingForCommit: number[], fatal: unknown): void {
     else fail(id, error);
   }
 }
+
+// The database is open and every message handler is in place: requests may come, and their deadlines count from now.
+send({ type: 'ready' });

@@ -43,6 +43,11 @@ export class SqliteWriter {
   private readonly sessions = new Map<number, Worker>();
   private nextId = 1;
   private closed = false;
+  /**
+   * Requests made while the thread starts, sent once it is ready: a write's deadline counts the time
+   * it waits for the database, not for a thread to boot (seconds when the sources run through tsx).
+   */
+  private starting: Array<() => void> | undefined;
   /** Statements and transactions sent to the writer since start (tests prove the read path sends none). */
   sent = 0;
 
@@ -139,13 +144,21 @@ export class SqliteWriter {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       if (this.pending.size === 1) worker.ref(); // a write in flight keeps the process alive
-      worker.postMessage(message(id));
+      const post = () => worker.postMessage(message(id));
+      if (this.starting === undefined) post();
+      else this.starting.push(post);
     });
   }
 
   private start(): Worker {
     const worker = startWorker(this.settings);
-    worker.on('message', (message: FromWriter) => this.settle(worker, message));
+    this.starting = [];
+    worker.on('message', (message: FromWriter) => {
+      if (message.type !== 'ready') return this.settle(worker, message);
+      const posts = this.starting ?? [];
+      this.starting = undefined;
+      for (const post of posts) post();
+    });
     // Whatever ended the thread (its heap ran out, a native error, an exit), the writes it held are
     // not done and the next write starts a new one: SQLITE_WRITER_EXITED is a 503 (store-errors.ts).
     worker.on('error', (error) => this.failAll(worker, writerExited(`failed: ${error.message}`, error)));
@@ -155,7 +168,7 @@ export class SqliteWriter {
     return worker;
   }
 
-  private settle(worker: Worker, message: FromWriter): void {
+  private settle(worker: Worker, message: Exclude<FromWriter, { type: 'ready' }>): void {
     const pending = this.pending.get(message.id);
     if (!pending) return;
     this.beforeSettle?.();
@@ -166,7 +179,10 @@ export class SqliteWriter {
   }
 
   private failAll(worker: Worker, error: unknown): void {
-    if (this.worker === worker) this.worker = undefined;
+    if (this.worker === worker) {
+      this.worker = undefined;
+      this.starting = undefined; // their requests are failed below
+    }
     this.beforeSettle?.();
     for (const pending of this.pending.values()) pending.reject(error);
     this.pending.clear();
