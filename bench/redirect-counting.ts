@@ -16,7 +16,7 @@ import { MemoryLinkCache } from '../src/cache/memory-link-cache.js';
 import { DEFAULT_DOMAIN } from '../src/core/link.js';
 import { systemClock } from '../src/core/ports.js';
 import type { LinkStore } from '../src/core/ports.js';
-import { VisitBuffer } from '../src/analytics/visit-buffer.js';
+import { VisitBuffer } from '../src/visits/visit-buffer.js';
 import { RedirectResponder } from '../src/http/redirect-responder.js';
 import { LinkResolver } from '../src/links/resolve-link.js';
 import { PrometheusMetrics } from '../src/metrics/prometheus-metrics.js';

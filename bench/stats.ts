@@ -9,7 +9,7 @@
  * 127.0.0.1, dropped at the end), migrated and served by the real app on 127.0.0.1 (in this
  * process, over a real socket). STATS_BENCH_LINKS links are stored in one user's workspace, then
  * STATS_BENCH_VISITS visits over the last 60 days are written through the write side's own path,
- * `AnalyticsStore.recordBatch` (analyticsStoreFor: the writer thread's task on SQLite), in batches of 1,000 (as the flusher does): counters, raw
+ * `VisitWriter.recordBatch` (visitWriterFor: the writer thread's task on SQLite), in batches of 1,000 (as the flusher does): counters, raw
  * visit rows, hourly and daily roll-ups, the global row. Visits are skewed (link i gets a share
  * falling like a cube root), classed 80 % human, 15 % bot, 5 % preview, from a few dozen
  * referrers (30 % none), browsers, OSes and devices. PostgreSQL is ANALYZEd afterwards, as its
@@ -30,11 +30,11 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import type { Visit, VisitorClass } from '../src/core/analytics-ports.js';
+import type { Visit, VisitorClass } from '../src/core/visit-ports.js';
 import { DEFAULT_DOMAIN } from '../src/core/link.js';
 import { createDeps, type Composition } from '../src/deps.js';
-import { batchOfVisits } from '../src/core/analytics-batch.js';
-import { analyticsStoreFor } from '../src/storage/analytics-store.js';
+import { batchOfVisits } from '../src/core/visit-batch.js';
+import { visitWriterFor } from '../src/storage/visits/visit-writer.js';
 import { createTestDatabase } from '../test/support/postgres.js';
 import { atCleanUp, makeTempDir, runBench } from './support/children.js';
 import { envInt, envList, loadAverage } from './support/env.js';
@@ -131,7 +131,7 @@ async function seedLinks(target: Target): Promise<number[]> {
 }
 
 async function seedVisits(target: Target, linkIds: readonly number[]): Promise<number> {
-  const store = analyticsStoreFor(target.deps.database);
+  const store = visitWriterFor(target.deps.database);
   const random = seededRandom(SEED);
   const now = Date.now();
   const started = performance.now();
@@ -188,7 +188,7 @@ async function benchDatabase(database: 'sqlite' | 'postgres'): Promise<void> {
   try {
     const linkIds = await seedLinks(target);
     const seconds = await seedVisits(target, linkIds);
-    console.log(`seeded ${fmtInt(VISITS)} visits over ${fmtInt(LINKS)} links through AnalyticsStore.recordBatch (the flusher's store path), batches of ${BATCH}: ${seconds.toFixed(1)} s (${fmtInt(VISITS / seconds)} visits/s)`);
+    console.log(`seeded ${fmtInt(VISITS)} visits over ${fmtInt(LINKS)} links through VisitWriter.recordBatch (the flusher's store path), batches of ${BATCH}: ${seconds.toFixed(1)} s (${fmtInt(VISITS / seconds)} visits/s)`);
     console.log(`rows: ${await rowCounts(target)}`);
     const to = new Date(Math.ceil(Date.now() / DAY) * DAY);
     const from = new Date(to.getTime() - 30 * DAY);

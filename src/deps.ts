@@ -14,7 +14,7 @@ import type { OwnedLinkDeps } from './links/link-access.js';
 import type { StatsDeps } from './links/get-global-stats.js';
 import type { ImportLinksDeps } from './links/import-links.js';
 import { KyselyLinkTransferStore } from './storage/link-transfer-store.js';
-import { KyselyAnalyticsReadStore } from './storage/analytics-read-store.js';
+import { KyselyStatsReadStore } from './storage/stats-read-store.js';
 import { openSqlite, type OpenDatabase } from './storage/database.js';
 import { KyselyLinkStore } from './storage/link-store.js';
 import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
@@ -27,10 +27,10 @@ import { migrateToLatest } from './storage/migrations.js';
 import { KyselyUnitOfWork } from './storage/unit-of-work.js';
 import { createAccountServices, type AccountServices } from './accounts/account-services.js';
 import type { WorkspaceAccess } from './accounts/workspace-access.js';
-import type { RecordVisit } from './analytics/visit-buffer.js';
+import type { RecordVisit } from './visits/visit-buffer.js';
 import { KyselyAccountStore } from './storage/account-store.js';
-import { analyticsStoreFor } from './storage/analytics-store.js';
-import { createAnalytics, type Analytics } from './analytics/create-analytics.js';
+import { visitWriterFor } from './storage/visits/visit-writer.js';
+import { createVisitPipeline, type VisitPipeline } from './visits/create-visit-pipeline.js';
 import type { HttpMetrics } from './core/metrics-ports.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
 
@@ -81,7 +81,7 @@ export interface Composition extends AppDeps {
   readonly redis?: RedisTier;
   readonly unitOfWork: UnitOfWork;
   /** The visit buffer and its flusher (started by main.ts), when ANALYTICS_ENABLED. */
-  readonly analytics?: Analytics;
+  readonly analytics?: VisitPipeline;
   /** The destination health check and its scheduler (started by main.ts when enabled). */
   readonly healthCheck: HealthCheckJobs;
   close(): Promise<void>;
@@ -187,7 +187,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     metrics,
   });
   const analytics = config.analytics.enabled
-    ? createAnalytics(config.analytics, analyticsStoreFor(database), clock, options.logger)
+    ? createVisitPipeline(config.analytics, visitWriterFor(database), clock, options.logger)
     : undefined;
   const healthCheck = createHealthCheckJobs({
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
@@ -210,7 +210,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       codeLength: config.links.codeLength,
       workspaces: accounts.workspaces,
     },
-    stats: { store: new KyselyAnalyticsReadStore(database.db), clock },
+    stats: { store: new KyselyStatsReadStore(database.db), clock },
     transfer: { transfer: new KyselyLinkTransferStore(database.db), cache, clock, urlPolicy, domain },
     cleanup,
     rateLimitStore: redis?.rateLimitStore,

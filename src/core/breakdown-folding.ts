@@ -1,5 +1,7 @@
-import type { AnalyticsBatch, BreakdownDimension, VisitFacts } from './analytics-ports.js';
-import { dayStartOf, type DailyBreakdown } from './analytics-rollups.js';
+import type { BreakdownDimension, DailyBreakdown, LinkDay, StoredDayValues, VisitBatch, VisitFacts } from './visit-ports.js';
+import { dayStartOf } from './visit-rollups.js';
+
+export type { StoredDayValues } from './visit-ports.js';
 
 /**
  * The value that stands for every value of a dimension beyond a link's cap for the day (ADR 0021).
@@ -15,9 +17,6 @@ export const OTHER_VALUE = '(other)';
  */
 export const MAX_VALUES_PER_DAY = 100;
 
-/** The values `link_breakdown_daily` already holds for one link's day, by dimension. */
-export type StoredDayValues = ReadonlyMap<BreakdownDimension, ReadonlySet<string>>;
-
 /** One link's UTC day, as a map key. */
 export const linkDayKey = (linkId: number, dayStart: number) => `${linkId} ${dayStart}`;
 
@@ -26,8 +25,8 @@ const FACT_OF: Record<BreakdownDimension, 'referrerHost' | 'browser' | 'os' | 'd
 };
 
 /** The link days a batch's breakdown rows touch, each once: what a store reads before folding. */
-export function linkDaysOf(daily: readonly DailyBreakdown[]): { linkId: number; dayStart: number }[] {
-  const days = new Map<string, { linkId: number; dayStart: number }>();
+export function linkDaysOf(daily: readonly DailyBreakdown[]): LinkDay[] {
+  const days = new Map<string, LinkDay>();
   for (const { linkId, dayStart } of daily) days.set(linkDayKey(linkId, dayStart), { linkId, dayStart });
   return [...days.values()];
 }
@@ -71,7 +70,7 @@ function foldedValues(daily: readonly DailyBreakdown[], stored: ReadonlyMap<stri
  * is the batch's breakdown rows. Answers the batch itself when nothing folds: then no visit is
  * looked at again. The original facts keep their indexes; folded variants are appended.
  */
-export function foldedBatch(batch: AnalyticsBatch, daily: readonly DailyBreakdown[], stored: ReadonlyMap<string, StoredDayValues>, maxValues = MAX_VALUES_PER_DAY): AnalyticsBatch {
+export function foldedBatch(batch: VisitBatch, daily: readonly DailyBreakdown[], stored: ReadonlyMap<string, StoredDayValues>, maxValues = MAX_VALUES_PER_DAY): VisitBatch {
   const folded = foldedValues(daily, stored, maxValues);
   if (folded.size === 0) return batch;
   const facts = [...batch.facts];

@@ -1,4 +1,4 @@
-import type { VisitFacts } from './analytics-ports.js';
+import type { VisitFacts } from './visit-ports.js';
 import type { LinkStatus } from './link.js';
 
 /** One recorded visit as an export carries it: the link is implied by where it sits. */

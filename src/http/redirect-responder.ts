@@ -5,7 +5,7 @@ import type { Clock } from '../core/ports.js';
 import { decideRedirect } from '../core/redirect-decision.js';
 import { isReservedWord } from '../core/short-code.js';
 import type { LinkResolver } from '../links/resolve-link.js';
-import type { RecordVisit } from '../analytics/visit-buffer.js';
+import type { RecordVisit } from '../visits/visit-buffer.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../logging/request-id.js';
 import { prefersHtml } from './accept.js';
 import { FAILURE_PAGE_HEADERS, FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type RedirectFailure } from './redirect-pages.js';

@@ -1,9 +1,9 @@
-import type { AnalyticsReadStore, GlobalStats } from '../core/analytics-ports.js';
+import type { StatsReadStore, GlobalStats } from '../core/stats-ports.js';
 import type { Clock } from '../core/ports.js';
 
 /** What the statistics use cases need; built once in deps.ts. */
 export interface StatsDeps {
-  readonly store: AnalyticsReadStore;
+  readonly store: StatsReadStore;
   readonly clock: Clock;
 }
 

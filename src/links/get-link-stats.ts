@@ -1,4 +1,5 @@
-import type { BreakdownDimension, BreakdownEntry, ClassCounts, StatsInterval } from '../core/analytics-ports.js';
+import type { BreakdownDimension } from '../core/visit-ports.js';
+import type { BreakdownEntry, ClassCounts, StatsInterval } from '../core/stats-ports.js';
 import { ValidationError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import type { StatsDeps } from './get-global-stats.js';

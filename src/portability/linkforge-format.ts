@@ -1,4 +1,4 @@
-import type { VisitorClass } from '../core/analytics-ports.js';
+import type { VisitorClass } from '../core/visit-ports.js';
 import type { LinkStatus } from '../core/link.js';
 import type { TransferLink, TransferVisit } from '../core/link-transfer-ports.js';
 import type { ImportCandidate } from './import-candidate.js';

@@ -1,16 +1,14 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Visit } from '../core/analytics-ports.js';
-import { rollUp } from '../core/analytics-rollups.js';
-import { batchOfVisits } from '../core/analytics-batch.js';
-import { foldedBatch, linkDaysOf } from '../core/breakdown-folding.js';
+import type { Visit, VisitStatements } from '../core/visit-ports.js';
+import { batchOfVisits } from '../core/visit-batch.js';
 import type {
   ExportedLink, ExportFilter, ImportableLink, ImportOutcome, ImportTarget, LinkTransferStore, TransferVisit,
 } from '../core/link-transfer-ports.js';
 import type { Database, LinkRow } from './schema.js';
 import { guarded } from './store-errors.js';
-import { storedDayValues } from './breakdown-values.js';
-import { lastUsedOf, visitFactsIds } from './visit-facts.js';
-import { visitIdsOf, visitRangesOf } from './visit-ranges.js';
+import { CompiledAppends, KyselyVisitStatements } from './visits/kysely-visit-statements.js';
+import { appendVisits } from './visits/record-visits.js';
+import { visitIdsOf } from './visits/visit-ranges.js';
 
 /** Rows per statement: far below SQLite's and PostgreSQL's limits on bound parameters. */
 const ROWS_PER_STATEMENT = 500;
@@ -49,13 +47,18 @@ function exportedLinkOf(row: Selectable<LinkRow>): ExportedLink {
 }
 
 export class KyselyLinkTransferStore implements LinkTransferStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly appends: CompiledAppends;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.appends = new CompiledAppends(db);
+  }
 
   async insertImportedLinks(target: ImportTarget, links: readonly ImportableLink[], options: { readonly dryRun: boolean }): Promise<ImportOutcome[]> {
     if (links.length === 0) return [];
     try {
       return await guarded(() => this.db.transaction().execute(async (trx) => {
         const outcomes = await insertAndClassify(trx, target, links);
+        await insertVisits(new KyselyVisitStatements(trx, this.appends), links, outcomes);
         if (options.dryRun) throw new DryRunRollback(outcomes);
         return outcomes;
       }));
@@ -140,7 +143,6 @@ async function insertAndClassify(trx: Transaction<Database>, target: ImportTarge
     return { kind: 'created', linkId: id };
   });
   await classifyRefused(trx, target, links, outcomes);
-  await insertVisits(trx, links, outcomes);
   return outcomes as ImportOutcome[];
 }
 
@@ -173,44 +175,19 @@ async function classifyRefused(trx: Transaction<Database>, target: ImportTarget,
 }
 
 /**
- * Visits of the links created here, with their ranges, and their hourly and daily roll-ups so that
- * statistics show them; values past a day's cap folded as a flush folds them (ADR 0021), and each
- * facts row's last use moved to its latest imported visit, old as it may be.
+ * Visits of the links created here, through the flush's own steps (visits/record-visits.ts): rows,
+ * ranges, hourly and daily roll-ups, values past a day's cap folded as a flush folds them (ADR
+ * 0021), each facts row's last use moved to its latest imported visit, old as it may be. No counter
+ * moves: an imported link brings its own.
  */
-async function insertVisits(trx: Transaction<Database>, links: readonly ImportableLink[], outcomes: readonly (ImportOutcome | undefined)[]): Promise<void> {
+async function insertVisits(statements: VisitStatements, links: readonly ImportableLink[], outcomes: readonly (ImportOutcome | undefined)[]): Promise<void> {
   const visits: Visit[] = [];
+  const created = new Set<number>();
   links.forEach((link, i) => {
     const outcome = outcomes[i];
     if (outcome?.kind !== 'created' || !link.visits) return;
+    created.add(outcome.linkId);
     for (const visit of link.visits) visits.push({ ...visit, linkId: outcome.linkId });
   });
-  if (visits.length === 0) return;
-  const batch = batchOfVisits(visits);
-  const unfolded = rollUp(batch);
-  const folded = foldedBatch(batch, unfolded.daily, await storedDayValues(trx, linkDaysOf(unfolded.daily)));
-  const ids: number[] = [];
-  const linkIds: number[] = [];
-  const factsIds = await visitFactsIds(trx, folded.facts, lastUsedOf(folded, Array.from(visits.keys())));
-  for (let start = 0; start < visits.length; start += ROWS_PER_STATEMENT) {
-    const part = visits.slice(start, start + ROWS_PER_STATEMENT);
-    const rows = await trx.insertInto('visits').values(part.map((v, i) => ({
-      link_id: v.linkId, visited_at: v.visitedAt, facts_id: factsIds[folded.factsIndex[start + i]!]!, latency_ms: v.latencyMs,
-    }))).returning(['id', 'link_id']).execute();
-    for (const row of rows) {
-      ids.push(Number(row.id));
-      linkIds.push(Number(row.link_id));
-    }
-  }
-  for (const part of chunks(visitRangesOf(ids, linkIds))) await trx.insertInto('visit_ranges').values(part).execute();
-  const rollups = folded === batch ? unfolded : rollUp(folded);
-  for (const part of chunks(rollups.hourly)) {
-    await trx.insertInto('link_clicks_hourly')
-      .values(part.map((row) => ({ link_id: row.linkId, hour_start: row.hourStart, visitor_class: row.visitorClass, clicks: row.clicks })))
-      .execute();
-  }
-  for (const part of chunks(rollups.daily)) {
-    await trx.insertInto('link_breakdown_daily')
-      .values(part.map((row) => ({ link_id: row.linkId, day_start: row.dayStart, dimension: row.dimension, value: row.value, visitor_class: row.visitorClass, clicks: row.clicks })))
-      .execute();
-  }
+  if (visits.length > 0) await appendVisits(statements, batchOfVisits(visits), created);
 }

@@ -5,7 +5,7 @@ import type {
 import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
 import { guarded } from './store-errors.js';
-import { deleteVisitsOf } from './visit-ranges.js';
+import { deleteVisitsOf } from './visits/visit-ranges.js';
 
 type LinksBuilder = ExpressionBuilder<Database, 'links'>;
 

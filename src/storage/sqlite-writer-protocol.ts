@@ -29,7 +29,7 @@ export interface WriterSettings {
  * gets its input by structured clone and runs its own prepared statements, so a write of
  * thousands of rows is one message, not one per statement.
  */
-export type WriterTaskName = 'recordAnalytics';
+export type WriterTaskName = 'recordVisits';
 
 /**
  * `write` is one autocommit statement; `task` is one named task (committed like a write, inside a

@@ -6,11 +6,12 @@ import { SqliteFileIdentity } from './sqlite-file-identity.js';
 import {
   serializeError, type FromWriter, type StatementResult, type ToWriter, type WriteStatement, type WriterSettings,
 } from './sqlite-writer-protocol.js';
+import { WriterSessions } from './sqlite-writer-sessions.js';
 import { WRITER_TASKS } from './sqlite-writer-tasks.js';
 
 /**
  * The one thread that writes to the embedded database (SPEC section 9). Every write of the app,
- * the reaper and the analytics flusher arrives here as a message (a statement, a session of
+ * the reaper and the visit flusher arrives here as a message (a statement, a session of
  * statements, or a named task of sqlite-writer-tasks.ts), so a write lock held by
  * another process, a page write or an fsync blocks this thread, never the event loop that answers
  * redirects.
@@ -42,24 +43,15 @@ const GROUP_MAX_JOBS = 1000;
 const GROUP_MAX_MS = 50;
 
 type Job = Extract<ToWriter, { type: 'write' | 'task' | 'begin' }>;
-type SessionMessage = Extract<ToWriter, { type: 'execute' | 'commit' | 'rollback' }>;
 
 const queue: Job[] = [];
-/** Sessions rolled back because their owner went quiet; what still arrives for them is refused. */
-const abandonedSessions = new Set<number>();
 /** Results of the group's writes, sent once its COMMIT succeeded. */
 const pendingResults = new Map<number, StatementResult>();
-const sessionInbox: SessionMessage[] = [];
-let wakeSession: (() => void) | undefined;
 let draining = false;
 let closing = false;
 
 const send = (message: FromWriter) => port.postMessage(message);
 const fail = (id: number, error: unknown) => send({ type: 'failed', id, error: serializeError(error) });
-
-function abandonedError(): Error {
-  return Object.assign(new Error(`the transaction sent nothing for ${settings.writeTimeoutMs} ms and was rolled back`), { code: 'SQLITE_BUSY_TIMEOUT' });
-}
 
 function busyError(): Error {
   return Object.assign(new Error(`the write waited more than ${settings.writeTimeoutMs} ms for the database`), { code: 'SQLITE_BUSY_TIMEOUT' });
@@ -76,6 +68,10 @@ function run({ sql, parameters }: WriteStatement): StatementResult {
   return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
 }
 
+const sessions = new WriterSessions({
+  db, writeTimeoutMs: settings.writeTimeoutMs, run, fail, done: (id, result) => send({ type: 'done', id, result }),
+});
+
 port.on('message', (message: ToWriter) => {
   switch (message.type) {
     case 'write':
@@ -87,17 +83,7 @@ port.on('message', (message: ToWriter) => {
       closing = true;
       break;
     default:
-      if (abandonedSessions.has(message.session)) {
-        if (message.type === 'execute') fail(message.id, abandonedError());
-        else {
-          abandonedSessions.delete(message.session);
-          if (message.type === 'rollback') send({ type: 'done', id: message.id });
-          else fail(message.id, abandonedError());
-        }
-        return;
-      }
-      sessionInbox.push(message);
-      wakeSession?.();
+      sessions.receive(message);
       return;
   }
   if (!draining) {
@@ -178,8 +164,8 @@ async function runGroup(): Promise<void> {
       continue;
     }
     if (job.type === 'write') fatal = runWrite(job, waitingForCommit);
-    else if (job.type === 'task') fatal = runTask(job, waitingForCommit);
-    else fatal = await runSession(job, waitingForCommit);
+    else if (job.type === 'task') fatal = await runTask(job, waitingForCommit);
+    else fatal = await sessions.run(job, waitingForCommit);
   }
   finishGroup(waitingForCommit, fatal);
 }
@@ -199,7 +185,7 @@ function runWrite(job: Extract<Job, { type: 'write' }>, waitingForCommit: number
 }
 
 /** Runs one task in a savepoint of the group: a task that fails leaves no row behind and its neighbours alone. */
-function runTask(job: Extract<Job, { type: 'task' }>, waitingForCommit: number[]): unknown {
+async function runTask(job: Extract<Job, { type: 'task' }>, waitingForCommit: number[]): Promise<unknown> {
   try {
     db.exec('SAVEPOINT task');
   } catch (error) {
@@ -207,7 +193,7 @@ function runTask(job: Extract<Job, { type: 'task' }>, waitingForCommit: number[]
     return db.inTransaction ? undefined : error;
   }
   try {
-    WRITER_TASKS[job.task](db, job.input);
+    await WRITER_TASKS[job.task](db, job.input);
     db.exec('RELEASE task');
     waitingForCommit.push(job.id);
     pendingResults.set(job.id, { rows: [] });
@@ -220,64 +206,6 @@ function runTask(job: Extract<Job, { type: 'task' }>, waitingForCommit: number[]
       return undefined;
     } catch (rollbackError) {
       return rollbackError;
-    }
-  }
-}
-
-/**
- * The session's next message, or undefined when it sent none for the write timeout: a session
- * that waits for something queued behind itself (or a stuck caller) must not hold every write.
- */
-async function nextSessionMessage(session: number): Promise<SessionMessage | undefined> {
-  const deadline = Date.now() + settings.writeTimeoutMs;
-  for (;;) {
-    const index = sessionInbox.findIndex((message) => message.session === session);
-    if (index >= 0) return sessionInbox.splice(index, 1)[0]!;
-    const wait = deadline - Date.now();
-    if (wait <= 0) return undefined;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, wait);
-      wakeSession = () => { clearTimeout(timer); resolve(); };
-    });
-    wakeSession = undefined;
-  }
-}
-
-async function runSession(job: Extract<Job, { type: 'begin' }>, waitingForCommit: number[]): Promise<unknown> {
-  const savepoint = `session_${job.id}`;
-  db.exec(`SAVEPOINT ${savepoint}`);
-  send({ type: 'done', id: job.id });
-  let fatal: unknown;
-  for (;;) {
-    const message = await nextSessionMessage(job.id);
-    if (message === undefined) {
-      if (db.inTransaction) db.exec(`ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
-      abandonedSessions.add(job.id);
-      return fatal;
-    }
-    if (message.type === 'execute') {
-      if (fatal !== undefined) {
-        fail(message.id, fatal); // never run a session's statement outside its transaction
-        continue;
-      }
-      try {
-        send({ type: 'done', id: message.id, result: run(message.statement) });
-      } catch (error) {
-        fail(message.id, error);
-        if (!db.inTransaction) fatal = error;
-      }
-    } else if (message.type === 'commit') {
-      if (fatal !== undefined) {
-        fail(message.id, fatal);
-        return fatal;
-      }
-      db.exec(`RELEASE ${savepoint}`);
-      waitingForCommit.push(message.id);
-      return undefined;
-    } else {
-      if (db.inTransaction) db.exec(`ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
-      send({ type: 'done', id: message.id });
-      return fatal;
     }
   }
 }

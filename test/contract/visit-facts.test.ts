@@ -1,13 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql, type Kysely } from 'kysely';
-import type { VisitFacts } from '../../src/core/analytics-ports.js';
-import { batchOfVisits } from '../../src/core/analytics-batch.js';
-import { analyticsStoreFor } from '../../src/storage/analytics-store.js';
+import type { VisitFacts } from '../../src/core/visit-ports.js';
+import { batchOfVisits } from '../../src/core/visit-batch.js';
+import { visitWriterFor } from '../../src/storage/visits/visit-writer.js';
 import type { OpenDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrations.js';
-import { visitFactsIds } from '../../src/storage/visit-facts.js';
-import { visitsWithFacts } from '../support/analytics-rows.js';
+import { visitFactsIds } from '../../src/storage/visits/visit-facts.js';
+import { visitsWithFacts } from '../support/visit-rows.js';
 import { STORE_BACKENDS, type StoreBackend } from '../support/store-backends.js';
 
 const chrome: VisitFacts = { visitorClass: 'human', referrerHost: 'news.example', browser: 'Chrome', os: 'Windows', device: 'desktop' };
@@ -50,7 +50,7 @@ for (const backend of STORE_BACKENDS) {
     test('each distinct set of facts is stored once, unknown values included, however many flushes carry it', () => withDatabase(backend, async (database) => {
       const [linkId] = await insertLinks(database.db, ['a']);
       const visit = (facts: VisitFacts, visitedAt: number) => ({ ...facts, linkId: linkId!, visitedAt, latencyMs: 1 });
-      const store = analyticsStoreFor(database);
+      const store = visitWriterFor(database);
       await store.recordBatch(batchOfVisits([visit(chrome, 1), visit(unknown, 2), visit(crawler, 3)]));
       await store.recordBatch(batchOfVisits([visit(unknown, 4), visit(chrome, 5)]));
       assert.equal(await factsRows(database), 3);
@@ -72,7 +72,7 @@ for (const backend of STORE_BACKENDS) {
     test("an empty value is stored and matched as unknown, on the writer's path and the other", () => withDatabase(backend, async (database) => {
       const [linkId] = await insertLinks(database.db, ['a']);
       const blank: VisitFacts = { visitorClass: 'preview', referrerHost: '', browser: '', os: null, device: 'bot' };
-      await analyticsStoreFor(database).recordBatch(batchOfVisits([{ ...blank, linkId: linkId!, visitedAt: 1, latencyMs: 1 }]));
+      await visitWriterFor(database).recordBatch(batchOfVisits([{ ...blank, linkId: linkId!, visitedAt: 1, latencyMs: 1 }]));
       const rows = await visitsWithFacts(database.db).execute();
       assert.deepEqual(rows.map((r) => [r.visitor_class, r.referrer_host, r.browser, r.os, r.device]), [['preview', null, null, null, 'bot']]);
       const [id] = await visitFactsIds(database.db, [{ ...blank, referrerHost: null, browser: null }]);
@@ -117,7 +117,7 @@ for (const backend of STORE_BACKENDS) {
 
     test('a flush moves each set it uses to its latest visit, never back, and adds no row for sets of visits it does not store', () => withDatabase(backend, async (database) => {
       const [linkId] = await insertLinks(database.db, ['a']);
-      const store = analyticsStoreFor(database);
+      const store = visitWriterFor(database);
       const visit = (facts: VisitFacts, visitedAt: number, id = linkId!) => ({ ...facts, linkId: id, visitedAt, latencyMs: 1 });
       await store.recordBatch(batchOfVisits([visit(chrome, 5_000), visit(chrome, 9_000), visit(crawler, 7_000), visit(unknown, 8_000, 999_999)]));
       const first = new Map((await lastUsed(database)).map(([host, , at]) => [host, at]));
@@ -129,7 +129,7 @@ for (const backend of STORE_BACKENDS) {
 
     test('one set listed twice in a batch (two User-Agents of one browser) gets the later of its uses', () => withDatabase(backend, async (database) => {
       const [linkId] = await insertLinks(database.db, ['a']);
-      await analyticsStoreFor(database).recordBatch({
+      await visitWriterFor(database).recordBatch({
         size: 2, linkIds: Float64Array.of(linkId!, linkId!), visitedAt: Float64Array.of(4_000, 11_000), latencyMs: Float64Array.of(1, 1),
         factsIndex: Uint32Array.of(0, 1), facts: [chrome, { ...chrome }],
       });

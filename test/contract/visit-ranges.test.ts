@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql, type Kysely } from 'kysely';
 import { migrateToLatest } from '../../src/storage/migrations.js';
-import { visitIdsOf } from '../../src/storage/visit-ranges.js';
+import { visitIdsOf } from '../../src/storage/visits/visit-ranges.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 
 for (const backend of STORE_BACKENDS) {

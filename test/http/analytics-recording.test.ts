@@ -8,7 +8,7 @@ import type { Composition } from '../../src/deps.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { insertLink, setLinkColumns } from '../support/links.js';
 import { eventually } from '../support/reaper-fixtures.js';
-import { visitsWithFacts } from '../support/analytics-rows.js';
+import { visitsWithFacts } from '../support/visit-rows.js';
 
 // Real User-Agents of each class (the classifier's own corpus has many more).
 const HUMAN_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';

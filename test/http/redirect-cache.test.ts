@@ -152,7 +152,7 @@ describe('the read path never writes', () => {
       // The same counters see the flush: they would have seen a write on the redirect path.
       await t.deps.analytics?.flusher.flushNow();
       // PostgreSQL runs the visits INSERT itself; SQLite hands the batch to its writer thread as one task.
-      assert.ok(t.statements.some((sql) => /^(insert into "visits"|task recordAnalytics)/i.test(sql)), t.statements.join('\n'));
+      assert.ok(t.statements.some((sql) => /^(insert into "visits"|task recordVisits)/i.test(sql)), t.statements.join('\n'));
       if (writer) assert.ok(writer.sent > writesBefore!);
     } finally {
       await t.close();

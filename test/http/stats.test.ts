@@ -5,7 +5,7 @@ import { createLink, iso } from '../support/owned-links.js';
 import { createCallers, type Callers } from '../support/callers.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer } from '../support/users.js';
-import { DAY, HOUR, insertBreakdown, insertHourlyClicks, setGlobalStats } from '../support/analytics-rows.js';
+import { DAY, HOUR, insertBreakdown, insertHourlyClicks, setGlobalStats } from '../support/visit-rows.js';
 
 const counts = (human: number, bot: number, preview: number) => ({ total: human + bot + preview, human, bot, preview });
 

@@ -2,10 +2,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { DAY, HOUR, linkInState, ran, QUICK_REAPER } from '../support/reaper-fixtures.js';
-import { insertBreakdown, insertHourlyClicks, insertVisits, setGlobalStats, visitIdsAndRanges, visitLinkIds, visitsWithFacts } from '../support/analytics-rows.js';
-import type { VisitFacts } from '../../src/core/analytics-ports.js';
-import { batchOfVisits } from '../../src/core/analytics-batch.js';
-import { analyticsStoreFor } from '../../src/storage/analytics-store.js';
+import { insertBreakdown, insertHourlyClicks, insertVisits, setGlobalStats, visitIdsAndRanges, visitLinkIds, visitsWithFacts } from '../support/visit-rows.js';
+import type { VisitFacts } from '../../src/core/visit-ports.js';
+import { batchOfVisits } from '../../src/core/visit-batch.js';
+import { visitWriterFor } from '../../src/storage/visits/visit-writer.js';
 
 /** Everything the read side answers from: it must come through a run unchanged. */
 async function summaries(t: TestApp) {
@@ -125,7 +125,7 @@ describe('every analytics table is bounded: visit facts and roll-ups (ADR 0021)'
       const link = await linkInState(t.deps, { expiresAt: null });
       const at = (referrerHost: string, visitedAt: number) => ({ ...facts(referrerHost), linkId: link.id, visitedAt, latencyMs: 1 });
       // As a flush writes them, a day's worth of flushes at a time, oldest first.
-      const store = analyticsStoreFor(t.deps.database);
+      const store = visitWriterFor(t.deps.database);
       await store.recordBatch(batchOfVisits([at('a.example', cutoff - 10 * DAY), at('b.example', cutoff - 9 * DAY), at('c.example', cutoff - 8 * DAY), at('kept.example', cutoff - 8 * DAY)]));
       await store.recordBatch(batchOfVisits([at('grace.example', cutoff - 12 * HOUR)]));
       await store.recordBatch(batchOfVisits([at('kept.example', cutoff + HOUR), at('new.example', now)]));

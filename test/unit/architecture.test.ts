@@ -44,8 +44,8 @@ describe('what may import what (STYLE.md)', () => {
     }
   });
 
-  test('analytics/ (recording and flushing) sees ports only: no adapter, HTTP, Fastify or Kysely', () => {
-    for (const file of sourceFiles('src/analytics')) {
+  test('visits/ (recording and flushing) sees ports only: no adapter, HTTP, Fastify or Kysely', () => {
+    for (const file of sourceFiles('src/visits')) {
       assert.deepEqual(forbiddenImports(file, [...ADAPTERS_AND_HTTP, 'links', 'accounts', 'jobs'], /^(fastify|@fastify\/|kysely|better-sqlite3|pg|ioredis)$/), [], file);
     }
   });
@@ -58,7 +58,7 @@ describe('what may import what (STYLE.md)', () => {
 
   test('adapters (storage/, cache/) never import use cases, jobs or the HTTP layer', () => {
     for (const file of [...sourceFiles('src/storage'), ...sourceFiles('src/cache')]) {
-      assert.deepEqual(forbiddenImports(file, ['links', 'jobs', 'analytics', 'http', 'deps', 'app', 'main', 'cli'], /^(fastify|@fastify\/)/), [], file);
+      assert.deepEqual(forbiddenImports(file, ['links', 'jobs', 'visits', 'http', 'deps', 'app', 'main', 'cli'], /^(fastify|@fastify\/)/), [], file);
       // The accounts' port (account-types.ts) is theirs to implement; the use cases are not.
       const accounts = importsOf(file).filter((specifier) => specifier.includes('/accounts/') && !specifier.endsWith('/accounts/account-types.js'));
       assert.deepEqual(accounts, [], file);
@@ -79,7 +79,7 @@ describe('what may import what (STYLE.md)', () => {
 
   test('portability/ (the import and export formats) is pure mapping: core types only, no storage, HTTP or files', () => {
     for (const file of sourceFiles('src/portability')) {
-      assert.deepEqual(forbiddenImports(file, ['links', 'accounts', 'jobs', 'analytics', ...ADAPTERS_AND_HTTP, 'config'], IO_PACKAGES), [], file);
+      assert.deepEqual(forbiddenImports(file, ['links', 'accounts', 'jobs', 'visits', ...ADAPTERS_AND_HTTP, 'config'], IO_PACKAGES), [], file);
     }
   });
 
@@ -91,7 +91,7 @@ describe('what may import what (STYLE.md)', () => {
 
   test('metrics/ is an adapter of core ports: no use case, job, HTTP layer, storage or cache', () => {
     for (const file of sourceFiles('src/metrics')) {
-      assert.deepEqual(forbiddenImports(file, ['links', 'accounts', 'jobs', 'analytics', 'logging', 'config', ...ADAPTERS_AND_HTTP], /^(fastify|@fastify\/|kysely|better-sqlite3|pg|ioredis)$/), [], file);
+      assert.deepEqual(forbiddenImports(file, ['links', 'accounts', 'jobs', 'visits', 'logging', 'config', ...ADAPTERS_AND_HTTP], /^(fastify|@fastify\/|kysely|better-sqlite3|pg|ioredis)$/), [], file);
     }
   });
 

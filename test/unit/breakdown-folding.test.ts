@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { VisitFacts } from '../../src/core/analytics-ports.js';
-import { batchOfVisits } from '../../src/core/analytics-batch.js';
-import { rollUp } from '../../src/core/analytics-rollups.js';
+import type { VisitFacts } from '../../src/core/visit-ports.js';
+import { batchOfVisits } from '../../src/core/visit-batch.js';
+import { rollUp } from '../../src/core/visit-rollups.js';
 import { foldedBatch, linkDayKey, OTHER_VALUE, type StoredDayValues } from '../../src/core/breakdown-folding.js';
 
 const DAY = 86_400_000;

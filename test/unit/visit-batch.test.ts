@@ -1,12 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { classifyVisit } from '../../src/analytics/classify-visit.js';
-import { classifiedBatch } from '../../src/analytics/visit-batch.js';
-import { VisitBuffer } from '../../src/analytics/visit-buffer.js';
-import { batchOfVisits, splitBatch } from '../../src/core/analytics-batch.js';
-import type { AnalyticsBatch, Visit, VisitorClass } from '../../src/core/analytics-ports.js';
-import { dayStartOf, hourStartOf, rollUp } from '../../src/core/analytics-rollups.js';
+import { classifyVisit } from '../../src/visits/visit-classifier.js';
+import { classifiedBatch } from '../../src/visits/classified-batch.js';
+import { VisitBuffer } from '../../src/visits/visit-buffer.js';
+import { batchOfVisits, splitBatch } from '../../src/core/visit-batch.js';
+import type { VisitBatch, Visit, VisitorClass } from '../../src/core/visit-ports.js';
+import { dayStartOf, hourStartOf, rollUp } from '../../src/core/visit-rollups.js';
 import { BOT_AGENTS, HUMAN_AGENTS, PREVIEW_USER_AGENTS } from '../fixtures/user-agents.js';
 
 const AGENTS = [HUMAN_AGENTS.firefoxLinux, HUMAN_AGENTS.safariIphone, BOT_AGENTS.googlebotSmartphone, PREVIEW_USER_AGENTS.appleMessages, undefined, ''];
@@ -30,7 +30,7 @@ function buffered(list: readonly Event[]) {
   return buffer.take();
 }
 
-function assertBatchOf(list: readonly Event[], batch: AnalyticsBatch): void {
+function assertBatchOf(list: readonly Event[], batch: VisitBatch): void {
   assert.equal(batch.size, list.length);
   list.forEach((event, i) => {
     assert.deepEqual([batch.linkIds[i], batch.visitedAt[i], batch.latencyMs[i]], [event.linkId, event.visitedAt, event.latencyMs]);
@@ -79,8 +79,8 @@ describe('a batch cut into parts for the writer', () => {
     device: fc.constant(null),
   }), { maxLength: 200 }).map((visits) => batchOfVisits(visits as Visit[]));
   const limits = fc.record({ visits: fc.integer({ min: 1, max: 60 }), facts: fc.integer({ min: 1, max: 20 }), factsChars: fc.integer({ min: 1, max: 400 }) });
-  const factsOf = (batch: AnalyticsBatch, i: number) => batch.facts[batch.factsIndex[i]!];
-  const chars = (batch: AnalyticsBatch) => batch.facts.reduce((sum, f) => sum + [f.visitorClass, f.referrerHost, f.browser, f.os, f.device].join('').length, 0);
+  const factsOf = (batch: VisitBatch, i: number) => batch.facts[batch.factsIndex[i]!];
+  const chars = (batch: VisitBatch) => batch.facts.reduce((sum, f) => sum + [f.visitorClass, f.referrerHost, f.browser, f.os, f.device].join('').length, 0);
 
   test('the parts hold every visit once, in order, with its facts, and each part stays within the limits', () => {
     fc.assert(fc.property(arbitraryBatch, limits, (batch, limit) => {

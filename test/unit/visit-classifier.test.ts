@@ -1,8 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { classifyVisit } from '../../src/analytics/classify-visit.js';
-import { PREVIEW_AGENTS } from '../../src/analytics/preview-agents.js';
+import { classifyVisit } from '../../src/visits/visit-classifier.js';
+import { PREVIEW_AGENTS } from '../../src/visits/preview-agents.js';
 import { BOT_AGENTS, HUMAN_AGENTS, PREVIEW_USER_AGENTS } from '../fixtures/user-agents.js';
 
 const DEVICES = new Set(['desktop', 'mobile', 'tablet', 'bot', 'other', null]);

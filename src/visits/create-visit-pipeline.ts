@@ -1,19 +1,19 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { AnalyticsStore } from '../core/analytics-ports.js';
+import type { VisitWriter } from '../core/visit-ports.js';
 import type { Clock } from '../core/ports.js';
-import { AnalyticsFlusher, MAX_ATTEMPTS } from './analytics-flusher.js';
+import { VisitFlusher, MAX_ATTEMPTS } from './visit-flusher.js';
 import { VisitBuffer } from './visit-buffer.js';
 
 /** The visit buffer the redirect path appends to, and the flusher that empties it. */
-export interface Analytics {
+export interface VisitPipeline {
   readonly buffer: VisitBuffer;
-  readonly flusher: AnalyticsFlusher;
+  readonly flusher: VisitFlusher;
 }
 
-export function createAnalytics(settings: Config['analytics'], store: AnalyticsStore, clock: Clock, logger?: Pick<Logger, 'warn'>): Analytics {
+export function createVisitPipeline(settings: Config['analytics'], store: VisitWriter, clock: Clock, logger?: Pick<Logger, 'warn'>): VisitPipeline {
   const buffer = new VisitBuffer(settings.bufferMax, () => clock.now());
-  const flusher = new AnalyticsFlusher({
+  const flusher = new VisitFlusher({
     buffer,
     store,
     intervalMs: settings.flushIntervalMs,

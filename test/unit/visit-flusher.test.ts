@@ -1,14 +1,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AnalyticsFlusher, MAX_ATTEMPTS } from '../../src/analytics/analytics-flusher.js';
-import { VisitBuffer } from '../../src/analytics/visit-buffer.js';
-import type { AnalyticsBatch, AnalyticsStore } from '../../src/core/analytics-ports.js';
+import { VisitFlusher, MAX_ATTEMPTS } from '../../src/visits/visit-flusher.js';
+import { VisitBuffer } from '../../src/visits/visit-buffer.js';
+import type { VisitBatch, VisitWriter } from '../../src/core/visit-ports.js';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:126.0) Gecko/20100101 Firefox/126.0';
 
 /** A store at the flusher's seam: records every batch it is given, and refuses the first `failures`. */
-function storeThatFails(failures: number): AnalyticsStore & { readonly written: AnalyticsBatch[]; readonly attempts: number[] } {
-  const written: AnalyticsBatch[] = [];
+function storeThatFails(failures: number): VisitWriter & { readonly written: VisitBatch[]; readonly attempts: number[] } {
+  const written: VisitBatch[] = [];
   const attempts: number[] = [];
   let left = failures;
   return {
@@ -22,14 +22,14 @@ function storeThatFails(failures: number): AnalyticsStore & { readonly written: 
   };
 }
 
-function flusherWith(store: AnalyticsStore, max = 1_000_000) {
+function flusherWith(store: VisitWriter, max = 1_000_000) {
   const buffer = new VisitBuffer(max, () => 1_000);
-  const flusher = new AnalyticsFlusher({ buffer, store, intervalMs: 60_000, maxEvents: 50_000 });
+  const flusher = new VisitFlusher({ buffer, store, intervalMs: 60_000, maxEvents: 50_000 });
   return { buffer, flusher };
 }
 
-const writtenVisits = (batches: readonly AnalyticsBatch[]) => batches.reduce((sum, b) => sum + b.size, 0);
-const referrersOf = (batches: readonly AnalyticsBatch[]) => batches.flatMap((b) => Array.from(b.factsIndex, (i) => b.facts[i]!.referrerHost));
+const writtenVisits = (batches: readonly VisitBatch[]) => batches.reduce((sum, b) => sum + b.size, 0);
+const referrersOf = (batches: readonly VisitBatch[]) => batches.flatMap((b) => Array.from(b.factsIndex, (i) => b.facts[i]!.referrerHost));
 
 describe('the analytics flusher', () => {
   test('a flush of 25,000 visits, each from a new referrer host, reaches the store in parts of at most 10,000 distinct facts, every visit once and in order', async () => {
@@ -45,8 +45,8 @@ describe('the analytics flusher', () => {
   test(`visits whose writes failed ${MAX_ATTEMPTS} times are given up on and counted as dropped, never retried for ever`, async () => {
     // This store refuses every batch that holds a visit of link 1 (a batch it can never write).
     const attempts: number[][] = [];
-    const written: AnalyticsBatch[] = [];
-    const store: AnalyticsStore = {
+    const written: VisitBatch[] = [];
+    const store: VisitWriter = {
       async recordBatch(batch) {
         attempts.push(Array.from(batch.latencyMs));
         if (batch.linkIds.includes(1)) throw new Error('poison');

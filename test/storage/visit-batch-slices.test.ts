@@ -1,10 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { batchOfVisits } from '../../src/core/analytics-batch.js';
-import type { Visit } from '../../src/core/analytics-ports.js';
-import { analyticsStoreFor } from '../../src/storage/analytics-store.js';
-import { ANALYTICS_SLICE_LINKS, batchSlices } from '../../src/storage/analytics-batch-slices.js';
+import { batchOfVisits } from '../../src/core/visit-batch.js';
+import type { Visit } from '../../src/core/visit-ports.js';
+import { visitWriterFor } from '../../src/storage/visits/visit-writer.js';
+import { MAX_LINKS_PER_SLICE, batchSlices } from '../../src/storage/visits/visit-batch-slices.js';
 import { createTestApp } from '../support/test-app.js';
 
 const visitOf = (linkId: number, i: number): Visit => ({
@@ -34,7 +34,7 @@ describe('the analytics flush on the writer thread, in slices', () => {
     const t = await createTestApp({}, { database: 'sqlite' });
     try {
       const db = t.deps.database.db;
-      const links = 6 * ANALYTICS_SLICE_LINKS;
+      const links = 6 * MAX_LINKS_PER_SLICE;
       await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${links})
         insert into links (domain, code, original_url, normalized_url, link_type, status, created_at, updated_at)
         select 'default', 'slice' || i, 'https://example.com/' || i, 'https://example.com/' || i, 'PERMANENT', 'ACTIVE', 0, 0 from n`.execute(db);
@@ -42,7 +42,7 @@ describe('the analytics flush on the writer thread, in slices', () => {
       assert.equal(ids.length, links);
       // Two visits of the first link land in different slices: its mean is merged across them.
       const visits = [...ids.map(visitOf), visitOf(ids[0]!, 3)];
-      await analyticsStoreFor(t.deps.database).recordBatch(batchOfVisits(visits));
+      await visitWriterFor(t.deps.database).recordBatch(batchOfVisits(visits));
 
       const counted = await db.selectFrom('links').select([sql<number>`sum(redirect_count)`.as('redirects'), sql<number>`count(*)`.as('visited')])
         .where('redirect_count', '>', 0).executeTakeFirstOrThrow();

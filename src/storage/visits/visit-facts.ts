@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import type { AnalyticsBatch, VisitFacts } from '../core/analytics-ports.js';
-import type { Database } from './schema.js';
+import type { VisitBatch, VisitFacts } from '../../core/visit-ports.js';
+import type { Database } from '../schema.js';
 
 /**
  * A visit row points at its facts in `visit_facts`, each distinct set of facts stored once
@@ -25,7 +25,7 @@ const rowOf = (f: VisitFacts, lastUsedAt: number) => ({
  * The latest visit time of each of `batch.facts` among the visits at `positions` (NaN for facts
  * no such visit uses: those need no row).
  */
-export function lastUsedOf(batch: Pick<AnalyticsBatch, 'visitedAt' | 'factsIndex' | 'facts'>, positions: ArrayLike<number>): Float64Array {
+export function lastUsedOf(batch: Pick<VisitBatch, 'visitedAt' | 'factsIndex' | 'facts'>, positions: ArrayLike<number>): Float64Array {
   const lastUsed = new Float64Array(batch.facts.length).fill(Number.NaN);
   for (let k = 0; k < positions.length; k++) {
     const i = positions[k]!;
@@ -75,7 +75,7 @@ export async function visitFactsIds(db: Kysely<Database>, facts: readonly VisitF
   return keys.map((key, i) => (Number.isNaN(lastUsed[i]!) ? 0 : ids.get(key)!));
 }
 
-const UPSERT_ON_WRITER = `insert into visit_facts (visitor_class, referrer_host, browser, os, device, last_used_at) values (?, ?, ?, ?, ?, ?)
+export const UPSERT_FACTS_ON_WRITER = `insert into visit_facts (visitor_class, referrer_host, browser, os, device, last_used_at) values (?, ?, ?, ?, ?, ?)
   on conflict (visitor_class, (coalesce(referrer_host, '')), (coalesce(browser, '')), (coalesce(os, '')), (coalesce(device, '')))
   do update set last_used_at = max(last_used_at, excluded.last_used_at) returning id`;
 
@@ -88,7 +88,7 @@ const writerStatements = new WeakMap<SQLite.Database, SQLite.Statement>();
  */
 export function visitFactsIdsOnWriter(db: SQLite.Database, facts: readonly VisitFacts[], lastUsed: ArrayLike<number>): number[] {
   let upsert = writerStatements.get(db);
-  if (upsert === undefined) writerStatements.set(db, (upsert = db.prepare(UPSERT_ON_WRITER).pluck()));
+  if (upsert === undefined) writerStatements.set(db, (upsert = db.prepare(UPSERT_FACTS_ON_WRITER).pluck()));
   // Two entries of `facts` can be one set (two User-Agents of one browser): the later use wins.
   const upserted = new Map<string, { id: number; at: number }>();
   return facts.map((f, i) => {

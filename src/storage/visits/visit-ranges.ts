@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, VisitRangeRow } from './schema.js';
+import type { Database, VisitRangeRow } from '../schema.js';
 
 /**
  * The `visit_ranges` rows for visit rows just inserted: `ids[i]` is the id of a row of link

@@ -1,15 +1,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { batchOfVisits } from '../../src/core/analytics-batch.js';
-import type { Visit } from '../../src/core/analytics-ports.js';
-import { analyticsStoreFor } from '../../src/storage/analytics-store.js';
+import { batchOfVisits } from '../../src/core/visit-batch.js';
+import type { Visit } from '../../src/core/visit-ports.js';
+import { visitWriterFor } from '../../src/storage/visits/visit-writer.js';
 import { insertLink } from '../support/links.js';
 import { createTestApp } from '../support/test-app.js';
-import { visitsWithFacts } from '../support/analytics-rows.js';
+import { visitsWithFacts } from '../support/visit-rows.js';
 import { HUMAN_AGENTS } from '../fixtures/user-agents.js';
 
-// The AnalyticsStore contract itself runs on every backend in test/contract/analytics-store.test.ts.
+// The VisitWriter contract itself runs on every backend in test/contract/analytics-store.test.ts.
 describe('the analytics flush on the embedded database', () => {
   test('is one message to the writer thread: the main thread runs no statement of it', async () => {
     const t = await createTestApp({ ANALYTICS_ENABLED: 'true' }, { database: 'sqlite' });
@@ -24,7 +24,7 @@ describe('the analytics flush on the embedded database', () => {
       await t.deps.analytics!.flusher.flushNow();
       assert.equal(writer.sent - sentBefore, 1, 'one writer request per flush');
       // The reader's COMMIT ends its shared snapshot when a write settles (sqlite-reader.ts); it is no write.
-      assert.deepEqual(t.statements.filter((text) => !/^(begin|commit)$/i.test(text)), ['task recordAnalytics']);
+      assert.deepEqual(t.statements.filter((text) => !/^(begin|commit)$/i.test(text)), ['task recordVisits']);
       const row = await t.deps.database.db.selectFrom('links').select(['redirect_count', 'human_count']).where('id', '=', link.id).executeTakeFirstOrThrow();
       assert.deepEqual([Number(row.redirect_count), Number(row.human_count)], [3, 3]);
       const visits = await visitsWithFacts(t.deps.database.db).where('visits.link_id', '=', link.id).execute();
@@ -44,7 +44,7 @@ describe('the analytics flush on the embedded database', () => {
       const global = () => db.selectFrom('global_stats').select(['total_redirects', 'avg_latency_ms']).where('id', '=', 1).executeTakeFirstOrThrow();
       const before = await global();
       const visit: Visit = { linkId: link.id, visitedAt: t.clock.now(), latencyMs: 2, visitorClass: 'human', referrerHost: null, browser: null, os: null, device: null };
-      const store = analyticsStoreFor(t.deps.database);
+      const store = visitWriterFor(t.deps.database);
       const [flush, beside] = await Promise.allSettled([store.recordBatch(batchOfVisits([visit, visit])), insertLink(t.deps, { code: 'beside' })]);
       assert.equal(flush.status, 'rejected');
       assert.match(String((flush as PromiseRejectedResult).reason), /visits refused/);
@@ -88,7 +88,7 @@ describe('the analytics flush on the embedded database', () => {
       const visits: Visit[] = Array.from({ length: 150_000 }, (_, i) => ({
         linkId: link.id, visitedAt: t.clock.now(), latencyMs: 1, visitorClass: 'human', referrerHost: `${'b'.repeat(230)}${i}.example.org`, browser: 'Firefox', os: 'Linux', device: 'desktop',
       }));
-      const killer = writer.task('recordAnalytics', batchOfVisits(visits));
+      const killer = writer.task('recordVisits', batchOfVisits(visits));
       const held = t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'https://example.com/held' } });
       await assert.rejects(killer, (error: { code?: string }) => error.code === 'SQLITE_WRITER_EXITED');
       const answer = await held;

@@ -1,9 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import {
-  BREAKDOWN_DIMENSIONS, type AnalyticsReadStore, type BreakdownDimension, type BreakdownEntry, type ClassCounts,
-  type ClickBucket, type GlobalStats, type LinkStatsRange, type VisitorClass,
-} from '../core/analytics-ports.js';
+import type {
+  BreakdownEntry, ClassCounts, ClickBucket, GlobalStats, LinkStatsRange, StatsReadStore,
+} from '../core/stats-ports.js';
+import { BREAKDOWN_DIMENSIONS, type BreakdownDimension, type VisitorClass } from '../core/visit-ports.js';
 import type { Database } from './schema.js';
 import { guarded } from './store-errors.js';
 
@@ -48,7 +48,7 @@ function withUnknown(known: BreakdownEntry[], unknown: ClassCounts, limit: numbe
 }
 
 /** The read side for both SQLite and PostgreSQL: sums over roll-ups and counters, never over `visits`. */
-export class KyselyAnalyticsReadStore implements AnalyticsReadStore {
+export class KyselyStatsReadStore implements StatsReadStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   findGlobalStats(now: number): Promise<GlobalStats> {

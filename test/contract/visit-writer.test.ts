@@ -1,14 +1,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Visit, VisitFacts } from '../../src/core/analytics-ports.js';
+import type { Visit, VisitFacts } from '../../src/core/visit-ports.js';
 import { addToMean } from '../../src/core/welford.js';
-import { batchOfVisits } from '../../src/core/analytics-batch.js';
+import { batchOfVisits } from '../../src/core/visit-batch.js';
 import { OTHER_VALUE } from '../../src/core/breakdown-folding.js';
-import { analyticsStoreFor } from '../../src/storage/analytics-store.js';
+import { visitWriterFor } from '../../src/storage/visits/visit-writer.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 import { storesFor } from '../support/contract-stores.js';
 import { insertedLink } from '../support/contract-fixtures.js';
-import { visitIdsAndRanges, visitsWithFacts } from '../support/analytics-rows.js';
+import { visitIdsAndRanges, visitsWithFacts } from '../support/visit-rows.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -25,9 +25,9 @@ function assertClose(actual: number, expected: number): void {
 }
 
 for (const backend of STORE_BACKENDS) {
-  describe(`AnalyticsStore on ${backend.name}`, () => {
+  describe(`VisitWriter on ${backend.name}`, () => {
     const stores = storesFor(backend);
-    const store = () => analyticsStoreFor(stores.database);
+    const store = () => visitWriterFor(stores.database);
     const linkRow = (id: number) => stores.database.db.selectFrom('links')
       .select(['redirect_count', 'avg_redirect_ms', 'human_count', 'bot_count', 'preview_count'])
       .where('id', '=', id).executeTakeFirstOrThrow();

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { AnalyticsBatch, VisitFacts } from '../core/analytics-ports.js';
-import { classifyVisit } from './classify-visit.js';
+import type { VisitBatch, VisitFacts } from '../core/visit-ports.js';
+import { classifyVisit } from './visit-classifier.js';
 import type { RawVisits } from './visit-buffer.js';
 
 /**
@@ -15,7 +15,7 @@ const SLICE_MS = 4;
  * is classified once per batch (the same few browsers and referrers make most traffic); a visit
  * costs one map lookup by two numbers. A missing header classifies as an empty one.
  */
-export async function classifiedBatch(visits: RawVisits, sliceMs = SLICE_MS): Promise<AnalyticsBatch> {
+export async function classifiedBatch(visits: RawVisits, sliceMs = SLICE_MS): Promise<VisitBatch> {
   const { size, agents, referers } = visits;
   const factsIndex = new Uint32Array(size);
   const facts: VisitFacts[] = [];

@@ -1,23 +1,23 @@
 import { beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { KyselyAnalyticsReadStore } from '../../src/storage/analytics-read-store.js';
+import { KyselyStatsReadStore } from '../../src/storage/stats-read-store.js';
 import { migrateToLatest } from '../../src/storage/migrations.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 import { storesFor } from '../support/contract-stores.js';
 import { insertedLink, LATE_TIME } from '../support/contract-fixtures.js';
-import { BREAKDOWN_DIMENSIONS } from '../../src/core/analytics-ports.js';
+import { BREAKDOWN_DIMENSIONS } from '../../src/core/visit-ports.js';
 import { traceQueries } from '../support/trace-queries.js';
-import { DAY, HOUR, insertBreakdown, insertHourlyClicks, insertVisits, setGlobalStats } from '../support/analytics-rows.js';
+import { DAY, HOUR, insertBreakdown, insertHourlyClicks, insertVisits, setGlobalStats } from '../support/visit-rows.js';
 
 /** A UTC midnight above 2^41, so that times past 2^32 are proven exact. */
 const T0 = Math.floor(LATE_TIME / DAY) * DAY + 10 * DAY;
 const counts = (human: number, bot: number, preview: number) => ({ total: human + bot + preview, human, bot, preview });
 
 for (const backend of STORE_BACKENDS) {
-  describe(`AnalyticsReadStore on ${backend.name}`, () => {
+  describe(`StatsReadStore on ${backend.name}`, () => {
     const stores = storesFor(backend);
-    const read = () => new KyselyAnalyticsReadStore(stores.database.db);
+    const read = () => new KyselyStatsReadStore(stores.database.db);
     beforeEach(async () => {
       const { db } = stores.database;
       for (const table of ['visits', 'link_clicks_hourly', 'link_breakdown_daily', 'links'] as const) await db.deleteFrom(table).execute();
@@ -146,7 +146,7 @@ for (const backend of STORE_BACKENDS) {
       for (let i = 0; i < rows.length; i += 1_000) await db.insertInto('link_breakdown_daily').values(rows.slice(i, i + 1_000)).execute();
       const limit = 10;
       const queries = await traceQueries(stores.database, (traced) =>
-        new KyselyAnalyticsReadStore(traced).listTopValues({ linkId: link.id, from: T0, to: T0 + 2 * DAY, interval: 'day' }, limit));
+        new KyselyStatsReadStore(traced).listTopValues({ linkId: link.id, from: T0, to: T0 + 2 * DAY, interval: 'day' }, limit));
       const received = queries.reduce((sum, query) => sum + query.rows, 0);
       // The top values of each dimension, one sum per dimension and per class of the days' clicks.
       assert.ok(received <= BREAKDOWN_DIMENSIONS.length * (limit + 1) + 3, `${received} rows: ${queries.map((query) => `${query.rows} ← ${query.sql}`).join('\n')}`);
@@ -155,7 +155,7 @@ for (const backend of STORE_BACKENDS) {
     test('every read of the breakdown searches the link\'s days through its key, never a whole table', async () => {
       const link = await insertedLink(stores.links);
       const queries = await traceQueries(stores.database, (traced) =>
-        new KyselyAnalyticsReadStore(traced).listTopValues({ linkId: link.id, from: T0, to: T0 + 30 * DAY, interval: 'day' }, 10));
+        new KyselyStatsReadStore(traced).listTopValues({ linkId: link.id, from: T0, to: T0 + 30 * DAY, interval: 'day' }, 10));
       const breakdownReads = queries.filter((query) => query.sql.includes('link_breakdown_daily'));
       assert.ok(breakdownReads.length > 0);
       for (const { sql, plan } of breakdownReads) {
@@ -181,7 +181,7 @@ for (const backend of STORE_BACKENDS) {
         await db.insertInto('link_breakdown_daily').values(upsert)
           .onConflict((oc) => oc.columns(['link_id', 'day_start', 'dimension', 'value', 'visitor_class']).doUpdateSet({ clicks: sql`link_breakdown_daily.clicks + excluded.clicks` }))
           .execute();
-        const top = await new KyselyAnalyticsReadStore(db).listTopValues({ linkId: 7, from: T0, to: T0 + DAY, interval: 'day' }, 10);
+        const top = await new KyselyStatsReadStore(db).listTopValues({ linkId: 7, from: T0, to: T0 + DAY, interval: 'day' }, 10);
         assert.deepEqual(top.referrer, [{ value: 'kept.example', clicks: counts(5, 2, 0) }, { value: null, clicks: counts(4, 0, 0) }]);
         assert.deepEqual(top.os, [{ value: 'Linux', clicks: counts(9, 0, 0) }, { value: null, clicks: counts(0, 2, 0) }]);
       } finally {

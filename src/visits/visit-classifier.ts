@@ -1,7 +1,7 @@
 import { isbot } from 'isbot';
 import { LRUCache } from 'lru-cache';
 import { UAParser } from 'ua-parser-js';
-import type { VisitFacts, VisitorClass } from '../core/analytics-ports.js';
+import type { VisitFacts, VisitorClass } from '../core/visit-ports.js';
 import { headerPrefix, MAX_USER_AGENT, refererPrefix } from './header-prefix.js';
 import { isPreviewAgent } from './preview-agents.js';
 

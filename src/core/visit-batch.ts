@@ -1,7 +1,7 @@
-import type { AnalyticsBatch, Visit, VisitFacts } from './analytics-ports.js';
+import type { VisitBatch, Visit, VisitFacts } from './visit-ports.js';
 
 /** A batch of the given visits, each distinct set of facts once (tests and benchmarks build batches this way). */
-export function batchOfVisits(visits: readonly Visit[]): AnalyticsBatch {
+export function batchOfVisits(visits: readonly Visit[]): VisitBatch {
   const size = visits.length;
   const batch = {
     size,
@@ -48,7 +48,7 @@ export interface VisitsByLink {
  * heap gets nothing per visit, where a sort of the positions with a comparator was a tenth of its
  * time and an array per link kept its collector busy.
  */
-export function visitsByLink(batch: AnalyticsBatch, existing: ReadonlySet<number>): VisitsByLink {
+export function visitsByLink(batch: VisitBatch, existing: ReadonlySet<number>): VisitsByLink {
   const slotOf = new Map<number, number>();
   const counts: number[] = [];
   const slots = new Int32Array(batch.size);
@@ -100,11 +100,11 @@ const factsChars = (f: VisitFacts) =>
  * one write carries is bounded in bytes as well as in visits, whatever the headers were (ADR 0013,
  * "Bounded writes").
  */
-export function splitBatch(batch: AnalyticsBatch, limits: BatchPartLimits): AnalyticsBatch[] {
+export function splitBatch(batch: VisitBatch, limits: BatchPartLimits): VisitBatch[] {
   if (batch.size === 0) return [];
   if (batch.size <= limits.visits && batch.facts.length <= limits.facts
     && batch.facts.reduce((sum, f) => sum + factsChars(f), 0) <= limits.factsChars) return [batch];
-  const parts: AnalyticsBatch[] = [];
+  const parts: VisitBatch[] = [];
   const local = new Map<number, number>();
   let start = 0;
   let chars = 0;

@@ -1,36 +1,7 @@
-import type { AnalyticsBatch, BreakdownDimension, VisitFacts, VisitorClass } from './analytics-ports.js';
+import type { BreakdownDimension, DailyBreakdown, HourlyClicks, VisitBatch, VisitFacts, VisitorClass, VisitTotals } from './visit-ports.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-
-/** Running counts by visitor class while a batch is rolled up (the read side's ClassCounts adds a total). */
-interface ClassTally {
-  human: number;
-  bot: number;
-  preview: number;
-}
-
-/** A batch's visits of one link, or of all links: how many, their latency sum, their split by class. */
-export interface VisitTotals extends ClassTally {
-  count: number;
-  latencySum: number;
-}
-
-export interface HourlyClicks {
-  readonly linkId: number;
-  readonly hourStart: number;
-  readonly visitorClass: VisitorClass;
-  clicks: number;
-}
-
-export interface DailyBreakdown {
-  readonly linkId: number;
-  readonly dayStart: number;
-  readonly dimension: BreakdownDimension;
-  readonly value: string;
-  readonly visitorClass: VisitorClass;
-  clicks: number;
-}
 
 /** Everything one flush adds, each key once (an upsert may not touch a row twice). */
 export interface BatchRollups {
@@ -56,7 +27,7 @@ export const dayStartOf = (time: number) => Math.floor(time / DAY_MS) * DAY_MS;
  * Sums a batch. An unknown value of a dimension (null) adds no breakdown row: a day's clicks of
  * unknown referrer are its clicks (the hourly roll-up) less the sum of its known referrers.
  */
-export function rollUp(batch: AnalyticsBatch): BatchRollups {
+export function rollUp(batch: VisitBatch): BatchRollups {
   const total = emptyTotals();
   const perLink = new Map<number, VisitTotals>();
   // Visits of one link, hour and facts count together first, under a number (hour · |facts| +

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { VisitorClass } from '../../src/core/analytics-ports.js';
+import type { VisitorClass } from '../../src/core/visit-ports.js';
 import type { Database, LinkBreakdownDailyRow } from '../../src/storage/schema.js';
-import { visitFactsIds } from '../../src/storage/visit-facts.js';
-import { visitRangesOf } from '../../src/storage/visit-ranges.js';
+import { visitFactsIds } from '../../src/storage/visits/visit-facts.js';
+import { visitRangesOf } from '../../src/storage/visits/visit-ranges.js';
 
 /**
  * Rows of the analytics tables written straight with Kysely, as the write side (the flusher's
- * AnalyticsStore) leaves them: the read side and the reaper are tested on these.
+ * VisitWriter) leaves them: the read side and the reaper are tested on these.
  */
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;

@@ -1,9 +1,8 @@
 import type SQLite from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
-import type { BreakdownDimension } from '../core/analytics-ports.js';
-import type { DailyBreakdown } from '../core/analytics-rollups.js';
-import { linkDayKey, type StoredDayValues } from '../core/breakdown-folding.js';
-import type { Database } from './schema.js';
+import type { BreakdownDimension, DailyBreakdown, LinkDay, StoredDayValues } from '../../core/visit-ports.js';
+import { linkDayKey } from '../../core/breakdown-folding.js';
+import type { Database } from '../schema.js';
 
 /**
  * The values `link_breakdown_daily` holds for some link days (by linkDayKey), which the cap on
@@ -26,7 +25,7 @@ function add(days: Map<string, DayValues>, key: string, dimension: BreakdownDime
 const DAYS_PER_STATEMENT = 500;
 
 /** Through Kysely (the PostgreSQL flush and imports): one join with VALUES per 500 link days. */
-export async function storedDayValues(db: Kysely<Database>, linkDays: readonly { linkId: number; dayStart: number }[]): Promise<Map<string, StoredDayValues>> {
+export async function storedDayValues(db: Kysely<Database>, linkDays: readonly LinkDay[]): Promise<Map<string, StoredDayValues>> {
   const days = new Map<string, DayValues>();
   for (let start = 0; start < linkDays.length; start += DAYS_PER_STATEMENT) {
     const wanted = linkDays.slice(start, start + DAYS_PER_STATEMENT).map((d) => sql`(cast(${d.linkId} as bigint), cast(${d.dayStart} as bigint))`);
@@ -55,19 +54,21 @@ interface WriterDays {
 const REMEMBERED_DAYS = 4_096;
 const REMEMBERED_VALUES = 32;
 
+export const READ_DAY_VALUES_ON_WRITER = 'select dimension, value from link_breakdown_daily where link_id = ? and day_start = ?';
+
 const writerDays = new WeakMap<SQLite.Database, WriterDays>();
 
 function writerDaysOf(db: SQLite.Database): WriterDays {
   let days = writerDays.get(db);
   if (days === undefined) {
-    const read = db.prepare('select dimension, value from link_breakdown_daily where link_id = ? and day_start = ?').raw();
+    const read = db.prepare(READ_DAY_VALUES_ON_WRITER).raw();
     writerDays.set(db, (days = { read, remembered: new Map() }));
   }
   return days;
 }
 
 /** On the SQLite writer thread: a link day's values from memory, or one prepared read inside the flush's transaction. */
-export function storedDayValuesOnWriter(db: SQLite.Database, linkDays: readonly { linkId: number; dayStart: number }[]): Map<string, StoredDayValues> {
+export function storedDayValuesOnWriter(db: SQLite.Database, linkDays: readonly LinkDay[]): Map<string, StoredDayValues> {
   const { read, remembered } = writerDaysOf(db);
   const days = new Map<string, DayValues>();
   for (const { linkId, dayStart } of linkDays) {

@@ -1,11 +1,11 @@
-import type { AnalyticsBatch, AnalyticsStore } from '../core/analytics-ports.js';
-import { splitBatch, type BatchPartLimits } from '../core/analytics-batch.js';
-import { classifiedBatch } from './visit-batch.js';
+import type { VisitBatch, VisitWriter } from '../core/visit-ports.js';
+import { splitBatch, type BatchPartLimits } from '../core/visit-batch.js';
+import { classifiedBatch } from './classified-batch.js';
 import type { VisitBuffer } from './visit-buffer.js';
 
-export interface AnalyticsFlusherOptions {
+export interface VisitFlusherOptions {
   readonly buffer: VisitBuffer;
-  readonly store: AnalyticsStore;
+  readonly store: VisitWriter;
   readonly intervalMs: number;
   /** A flush starts as soon as this many events wait, without waiting for the interval. */
   readonly maxEvents: number;
@@ -27,7 +27,7 @@ const MAX_FACTS_CHARS_PER_WRITE = 2 * 1024 * 1024;
 export const MAX_ATTEMPTS = 5;
 
 interface PendingPart {
-  readonly batch: AnalyticsBatch;
+  readonly batch: VisitBatch;
   readonly attempts: number;
 }
 
@@ -42,14 +42,14 @@ interface PendingPart {
  * MAX_ATTEMPTS times is given up on and counted as dropped, never retried for ever. Visits not yet
  * written still count against the buffer's bound. `stop` writes what is left.
  */
-export class AnalyticsFlusher {
+export class VisitFlusher {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private pending: PendingPart[] = [];
   private stopped = false;
   private readonly limits: BatchPartLimits;
 
-  constructor(private readonly options: AnalyticsFlusherOptions) {
+  constructor(private readonly options: VisitFlusherOptions) {
     this.limits = { visits: options.maxEvents, facts: MAX_FACTS_PER_WRITE, factsChars: MAX_FACTS_CHARS_PER_WRITE };
     options.buffer.onReach(options.maxEvents, () => setImmediate(() => void this.flush()));
   }

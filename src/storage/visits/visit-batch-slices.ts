@@ -1,4 +1,4 @@
-import type { AnalyticsBatch } from '../core/analytics-ports.js';
+import type { VisitBatch } from '../../core/visit-ports.js';
 
 /**
  * Distinct links the writer thread rolls up at once. Rolling a batch up costs its heap about 1 KB
@@ -6,7 +6,7 @@ import type { AnalyticsBatch } from '../core/analytics-ports.js';
  * distinct links (ANALYTICS_BUFFER_MAX allows 100,000) ended the thread with "JS heap out of
  * memory", failed every write in flight with it, and its retry did the same (docs/adr/0020).
  */
-export const ANALYTICS_SLICE_LINKS = 10_000;
+export const MAX_LINKS_PER_SLICE = 10_000;
 
 /**
  * The batch in consecutive slices of at most `maxLinks` distinct links, sharing its `facts`:
@@ -14,7 +14,7 @@ export const ANALYTICS_SLICE_LINKS = 10_000;
  * and roll-up rows are written once. Writing the slices one after the other in one transaction
  * writes what the whole batch would: counters add up, and the mean merge of each slice is exact.
  */
-export function* batchSlices(batch: AnalyticsBatch, maxLinks = ANALYTICS_SLICE_LINKS): Generator<AnalyticsBatch> {
+export function* batchSlices(batch: VisitBatch, maxLinks = MAX_LINKS_PER_SLICE): Generator<VisitBatch> {
   let start = 0;
   let links = new Set<number>();
   for (let i = 0; i < batch.size; i++) {
@@ -30,7 +30,7 @@ export function* batchSlices(batch: AnalyticsBatch, maxLinks = ANALYTICS_SLICE_L
   yield start === 0 ? batch : slice(batch, start, batch.size);
 }
 
-function slice(batch: AnalyticsBatch, start: number, end: number): AnalyticsBatch {
+function slice(batch: VisitBatch, start: number, end: number): VisitBatch {
   return {
     size: end - start,
     linkIds: batch.linkIds.subarray(start, end),
