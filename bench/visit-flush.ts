@@ -1,11 +1,11 @@
 /**
- * What analytics cost in CPU per visit, without HTTP (issue 9, ADR 0016). Not part of the test
+ * What the visit pipeline costs in CPU per visit, without HTTP (ADR 0016). Not part of the test
  * suite. bench/redirect.ts measures the same cost under load, but on a machine shared with other
  * work its figures move by more than the difference. This script measures the CPU of the pipeline
  * alone, split between the main thread and the others (the writer thread).
  *
- *   npx tsx bench/analytics-flush.ts                  (this tree)
- *   npx tsx bench/analytics-flush.ts /path/to/other   (this tree and another, in alternating rounds)
+ *   npx tsx bench/visit-flush.ts                  (this tree)
+ *   npx tsx bench/visit-flush.ts /path/to/other   (this tree and another, in alternating rounds)
  *
  * Each round builds a fresh real composition (`createDeps`) in a child process, on a SQLite file
  * seeded with 100,000 links. It then records visits of a 1,000-link hot set at

@@ -48,7 +48,7 @@ export interface HttpMetrics extends RequestMetrics {
   scrape(): Promise<{ readonly contentType: string; readonly text: string }>;
 }
 
-/** Read at scrape time: the analytics buffer's backlog (src/analytics/visit-buffer.ts). */
+/** Read at scrape time: the visit buffer's backlog (src/visits/visit-buffer.ts). */
 export interface VisitBacklog {
   /** Events waiting for a flush. */
   readonly size: number;

@@ -1,6 +1,6 @@
 import type { BreakdownDimension } from './visit-ports.js';
 
-/** The read side of visits: what the stats answer from counters and roll-ups (SPEC section 8). */
+/** The read side of visits ("stats"): what is answered from counters and roll-ups, never from visit rows. */
 
 /** Clicks split by visitor class; `total` is their sum. */
 export interface ClassCounts {

@@ -12,7 +12,7 @@ export function addToMean(running: RunningMean, value: number): RunningMean {
 
 /**
  * Merges a batch of `n` values summing to `sum` at once: μ ← μ + (Σx − n·μ)/(count + n), which is
- * what `n` one-by-one updates give. The flusher's SQL (storage/analytics-store.ts) is this formula.
+ * what `n` one-by-one updates give. The flusher's SQL (storage/visits/*-visit-statements.ts) is this formula.
  */
 export function mergeIntoMean(running: RunningMean, n: number, sum: number): RunningMean {
   if (n === 0) return running;

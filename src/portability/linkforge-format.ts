@@ -29,7 +29,7 @@ interface VisitJson {
   device: string | null;
 }
 
-/** What the live path records (analytics/classify-visit.ts): ua-parser names, and a closed list of devices. */
+/** What the live path records (visits/visit-classifier.ts): ua-parser names, and a closed list of devices. */
 const VISIT_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._+\-/()!:,]{0,63}$/;
 const DEVICES: readonly string[] = ['desktop', 'mobile', 'tablet', 'other', 'bot'];
 const MAX_HOSTNAME_LENGTH = 253;

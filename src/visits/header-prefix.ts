@@ -4,7 +4,7 @@
  * (ADR 0013, "Classification off the redirect's way").
  */
 
-/** User-Agent characters classification reads (classify-visit.ts). */
+/** User-Agent characters classification reads (visit-classifier.ts). */
 export const MAX_USER_AGENT = 512;
 /** Referer characters kept: its scheme, user info, host and port always fit in far fewer. */
 export const MAX_REFERER = 1_024;

@@ -9,7 +9,7 @@ import { createTestApp } from '../support/test-app.js';
 import { visitsWithFacts } from '../support/visit-rows.js';
 import { HUMAN_AGENTS } from '../fixtures/user-agents.js';
 
-// The VisitWriter contract itself runs on every backend in test/contract/analytics-store.test.ts.
+// The VisitWriter contract itself runs on every backend in test/contract/visit-writer.test.ts.
 describe('the analytics flush on the embedded database', () => {
   test('is one message to the writer thread: the main thread runs no statement of it', async () => {
     const t = await createTestApp({ ANALYTICS_ENABLED: 'true' }, { database: 'sqlite' });
