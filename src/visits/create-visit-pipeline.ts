@@ -11,11 +11,11 @@ export interface VisitPipeline {
   readonly flusher: VisitFlusher;
 }
 
-export function createVisitPipeline(settings: Config['analytics'], store: VisitWriter, clock: Clock, logger?: Pick<Logger, 'warn'>): VisitPipeline {
+export function createVisitPipeline(settings: Config['analytics'], writer: VisitWriter, clock: Clock, logger?: Pick<Logger, 'warn'>): VisitPipeline {
   const buffer = new VisitBuffer(settings.bufferMax, () => clock.now());
   const flusher = new VisitFlusher({
     buffer,
-    store,
+    writer,
     intervalMs: settings.flushIntervalMs,
     maxEvents: settings.flushMaxEvents,
     onError: (error) => logger?.warn({ err: error }, 'analytics flush failed; its visits are kept for the next one'),

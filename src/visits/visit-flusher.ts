@@ -5,7 +5,7 @@ import type { VisitBuffer } from './visit-buffer.js';
 
 export interface VisitFlusherOptions {
   readonly buffer: VisitBuffer;
-  readonly store: VisitWriter;
+  readonly writer: VisitWriter;
   readonly intervalMs: number;
   /** A flush starts as soon as this many events wait, without waiting for the interval. */
   readonly maxEvents: number;
@@ -95,11 +95,11 @@ export class VisitFlusher {
 
   /** Writes the pending parts in order; stops at the first that fails and answers its error. */
   private async writePending(): Promise<unknown> {
-    const { buffer, store } = this.options;
+    const { buffer, writer } = this.options;
     while (this.pending.length > 0) {
       const part = this.pending.shift()!;
       try {
-        await store.recordBatch(part.batch);
+        await writer.recordBatch(part.batch);
         buffer.release(part.batch.size);
       } catch (error) {
         const attempts = part.attempts + 1;

@@ -24,7 +24,7 @@ function storeThatFails(failures: number): VisitWriter & { readonly written: Vis
 
 function flusherWith(store: VisitWriter, max = 1_000_000) {
   const buffer = new VisitBuffer(max, () => 1_000);
-  const flusher = new VisitFlusher({ buffer, store, intervalMs: 60_000, maxEvents: 50_000 });
+  const flusher = new VisitFlusher({ buffer, writer: store, intervalMs: 60_000, maxEvents: 50_000 });
   return { buffer, flusher };
 }
 
