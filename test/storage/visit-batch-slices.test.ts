@@ -12,7 +12,7 @@ const visitOf = (linkId: number, i: number): Visit => ({
   referrerHost: i % 2 === 0 ? 'news.example' : null, browser: 'Firefox', os: 'Linux', device: 'desktop',
 });
 
-describe('the analytics flush on the writer thread, in slices', () => {
+describe('the visit flush on the writer thread, in slices', () => {
   test('slices are consecutive views of the batch, none with more distinct links than asked, sharing its facts', () => {
     const batch = batchOfVisits(Array.from({ length: 25 }, (_, i) => visitOf(i + 1, i)));
     const slices = [...batchSlices(batch, 10)];

@@ -10,7 +10,7 @@ import { visitsWithFacts } from '../support/visit-rows.js';
 import { HUMAN_AGENTS } from '../fixtures/user-agents.js';
 
 // The VisitWriter contract itself runs on every backend in test/contract/visit-writer.test.ts.
-describe('the analytics flush on the embedded database', () => {
+describe('the visit flush on the embedded database', () => {
   test('is one message to the writer thread: the main thread runs no statement of it', async () => {
     const t = await createTestApp({ ANALYTICS_ENABLED: 'true' }, { database: 'sqlite' });
     try {

@@ -5,7 +5,7 @@ import { visitFactsIds } from '../../src/storage/visits/visit-facts.js';
 import { visitRangesOf } from '../../src/storage/visits/visit-ranges.js';
 
 /**
- * Rows of the analytics tables written straight with Kysely, as the write side (the flusher's
+ * Rows of the visit tables written straight with Kysely, as the write side (the flusher's
  * VisitWriter) leaves them: the read side and the reaper are tested on these.
  */
 export const HOUR = 3_600_000;

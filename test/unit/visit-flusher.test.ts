@@ -31,7 +31,7 @@ function flusherWith(store: VisitWriter, max = 1_000_000) {
 const writtenVisits = (batches: readonly VisitBatch[]) => batches.reduce((sum, b) => sum + b.size, 0);
 const referrersOf = (batches: readonly VisitBatch[]) => batches.flatMap((b) => Array.from(b.factsIndex, (i) => b.facts[i]!.referrerHost));
 
-describe('the analytics flusher', () => {
+describe('the visit flusher', () => {
   test('a flush of 25,000 visits, each from a new referrer host, reaches the store in parts of at most 10,000 distinct facts, every visit once and in order', async () => {
     const store = storeThatFails(0);
     const { buffer, flusher } = flusherWith(store);
