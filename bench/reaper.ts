@@ -41,7 +41,8 @@ import SQLite from 'better-sqlite3';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createDeps } from '../src/deps.js';
-import type { FinishedRun } from '../src/jobs/reaper.js';
+import type { CleanupRunReport } from '../src/jobs/cleanup-job.js';
+import { observeCleanup } from '../test/support/cleanup-observer.js';
 import { makeTempDir, runBench } from './support/children.js';
 import { envBool, envInt } from './support/env.js';
 import { prime } from './support/http-client.js';
@@ -229,17 +230,17 @@ async function main(): Promise<void> {
     // Load windows follow one another for as long as the run lasts, each labelled with its phase.
     let phase: 'mark' | 'purge' = 'mark';
     const phaseStarts: Partial<Record<'mark' | 'purge', number>> = {};
-    deps.cleanup.reaper.hooks = {
+    observeCleanup(deps.cleanup, {
       beforeBatch: (event) => {
         // This bench seeds no analytics: each of those phases is one empty batch.
         if (event.phase !== 'mark' && event.phase !== 'purge') return;
         if (event.batch === 1) phaseStarts[event.phase] = performance.now();
         phase = event.phase;
       },
-    };
+    });
     const started = performance.now();
     let finishedAt: number | undefined;
-    const reaping = deps.cleanup.reaper.run({ trigger: 'manual' }).finally(() => { finishedAt = performance.now(); });
+    const reaping = deps.cleanup.job.run({ trigger: 'manual' }).finally(() => { finishedAt = performance.now(); });
     const during: Window[] = [];
     while (finishedAt === undefined) {
       during.push(await measure(phase, creating));
@@ -248,7 +249,7 @@ async function main(): Promise<void> {
     const loadEndedAt = performance.now();
     const result = await reaping;
     if (result.outcome !== 'ran') throw new Error(`the reaper did not run: ${result.outcome}`);
-    const run: FinishedRun = result;
+    const run: CleanupRunReport = result;
     const runMs = finishedAt - started;
     const markMs = (phaseStarts.purge ?? finishedAt) - (phaseStarts.mark ?? started);
     const purgeMs = phaseStarts.purge === undefined ? 0 : finishedAt - phaseStarts.purge;

@@ -7,11 +7,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import { createTestApp } from '../support/test-app.js';
 import { startServer } from '../support/server-process.js';
-import { DAY, eventually, expiredLinks, linkIds, QUICK_REAPER, runRows } from '../support/reaper-fixtures.js';
+import { DAY, eventually, expiredLinks, linkIds, QUICK_CLEANUP, runRows } from '../support/cleanup-fixtures.js';
+import { observeCleanup } from '../support/cleanup-observer.js';
 
 describe('the reaper scheduler', () => {
   test('fires again and again with 1 ms intervals', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms', CLEANUP_RETENTION: '1d', CLEANUP_BATCH_SIZE: '2' });
+    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms', CLEANUP_RETENTION: '1d', CLEANUP_BATCH_SIZE: '2' });
     try {
       await expiredLinks(t.deps, 5, 2 * DAY);
       t.deps.cleanup.scheduler.start();
@@ -27,7 +28,7 @@ describe('the reaper scheduler', () => {
   });
 
   test('waits CLEANUP_INITIAL_DELAY before the first run', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_INITIAL_DELAY: '300ms', CLEANUP_INTERVAL: '1h' });
+    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_INITIAL_DELAY: '300ms', CLEANUP_INTERVAL: '1h' });
     try {
       t.deps.cleanup.scheduler.start();
       await sleep(100);
@@ -41,18 +42,18 @@ describe('the reaper scheduler', () => {
   });
 
   test('retries at the next interval after a failed run', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_INITIAL_DELAY: '0', CLEANUP_INTERVAL: '20ms', CLEANUP_RETENTION: '1d' });
+    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_INITIAL_DELAY: '0', CLEANUP_INTERVAL: '20ms', CLEANUP_RETENTION: '1d' });
     try {
       await expiredLinks(t.deps, 3, 2 * DAY);
       let failures = 0;
-      t.deps.cleanup.reaper.hooks = {
+      observeCleanup(t.deps.cleanup, {
         beforeCommit: ({ phase }) => {
           if (phase === 'purge' && failures === 0) {
             failures += 1;
             throw new Error('first run fails');
           }
         },
-      };
+      });
       t.deps.cleanup.scheduler.start();
       await eventually(async () => (await runRows(t.deps)).some((r) => r.status === 'succeeded'), 5000, 'a successful retry');
       await t.deps.cleanup.scheduler.stop();
@@ -67,7 +68,7 @@ describe('the reaper scheduler', () => {
   });
 
   test('stop() ends the schedule', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms' });
+    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms' });
     try {
       t.deps.cleanup.scheduler.start();
       await eventually(async () => (await runRows(t.deps)).length >= 1, 5000, 'a run');
