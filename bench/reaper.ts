@@ -41,11 +41,12 @@ import SQLite from 'better-sqlite3';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createDeps } from '../src/deps.js';
-import type { FinishedRun } from '../src/jobs/reaper.js';
+import type { CleanupRunReport } from '../src/jobs/cleanup-job.js';
 import { makeTempDir, runBench } from './support/children.js';
 import { envBool, envInt } from './support/env.js';
 import { prime } from './support/http-client.js';
-import { load, mergeLoads, percentileMs, type RawLoad } from './support/load.js';
+import { load } from './support/load.js';
+import { createsOf, fmt, printLoadTable, redirectsOf, runUnderLoad, type RunTiming, type Window } from './support/load-windows.js';
 import { prepareDatabase, writeLines } from './support/seed-links.js';
 import { seededRandom } from './support/seeded-random.js';
 import { appSettings } from './support/servers.js';
@@ -131,47 +132,6 @@ function countLinks(file: string): number {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Load windows
-
-interface Window {
-  readonly label: 'baseline' | 'baseline + creates' | 'mark' | 'purge';
-  readonly redirects: RawLoad;
-  readonly creates?: RawLoad;
-  readonly loopP99: number;
-  readonly loopMax: number;
-}
-
-function summarize(result: RawLoad, expected: (status: string) => boolean) {
-  const bad = Object.entries(result.statusCounts).filter(([status]) => !expected(status)).reduce((sum, [, n]) => sum + n, 0);
-  return {
-    rps: result.responses / result.durationSeconds,
-    responses: result.responses,
-    p50: percentileMs(result.latencyUs, 50),
-    p99: percentileMs(result.latencyUs, 99),
-    max: percentileMs(result.latencyUs, 100),
-    bad: bad + result.errors + result.timeouts,
-  };
-}
-const redirectsOf = (windows: readonly Window[]) => summarize(mergeLoads(windows.map((w) => w.redirects)), (s) => s.startsWith('3'));
-const createsOf = (windows: readonly Window[]) => summarize(mergeLoads(windows.flatMap((w) => w.creates ?? [])), (s) => s === '201');
-
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-function printLoadTable(rows: ReadonlyArray<readonly [string, readonly Window[]]>): void {
-  console.log(`${' '.repeat(35)}redirects of live codes${' '.repeat(31)}|  creates (every ${CREATE_INTERVAL_MS} ms)`);
-  console.log(`${' '.repeat(34)}req/s    p50 ms   p99 ms   max ms  non-3xx/err  loop p99/max ms |    sent   p50 ms   p99 ms  non-201/err`);
-  for (const [name, windows] of rows) {
-    if (windows.length === 0) continue;
-    const s = redirectsOf(windows);
-    const loop = `${fmt(Math.max(...windows.map((w) => w.loopP99)), 1)} / ${fmt(Math.max(...windows.map((w) => w.loopMax)), 1)}`;
-    const withCreates = windows.some((w) => w.creates);
-    const c = withCreates ? createsOf(windows) : undefined;
-    const creates = c ? `${fmt(c.responses).padStart(7)} ${fmt(c.p50, 2).padStart(8)} ${fmt(c.p99, 2).padStart(8)} ${String(c.bad).padStart(12)}` : '      —';
-    console.log(`  ${name.padEnd(30)} ${fmt(s.rps).padStart(7)} ${fmt(s.p50, 2).padStart(9)} ${fmt(s.p99, 2).padStart(8)} ${fmt(s.max, 1).padStart(8)} ${String(s.bad).padStart(12)}  ${loop.padStart(15)} | ${creates}`);
-  }
-}
-
 function printRatios(baseline: readonly Window[], withCreates: readonly Window[], during: readonly Window[], coverage: number): void {
   const duringP99 = redirectsOf(during).p99;
   const ratio = duringP99 / redirectsOf(baseline).p99;
@@ -183,6 +143,16 @@ function printRatios(baseline: readonly Window[], withCreates: readonly Window[]
     const c = createsOf(during);
     console.log(`  creates during the run: ${fmt(c.responses)}, p99 ${fmt(c.p99, 2)} ms, non-201 or failed ${c.bad}`);
   }
+}
+
+function printRun(run: CleanupRunReport, { runMs, markMs, purgeMs }: RunTiming, linksLeft: number): void {
+  console.log('');
+  console.log(`reaper run: ${run.status}${run.error ? ` (${run.error})` : ''}${run.stoppedEarly ? `, stopped early: ${run.stoppedEarly}` : ''}`);
+  console.log(`  ${fmt(runMs / 1000, 1)} s = mark ${fmt(markMs / 1000, 1)} s + purge ${fmt(purgeMs / 1000, 1)} s, ${run.batches} batches`);
+  console.log(`  marked ${fmt(run.markedExpired)}, purged ${fmt(run.purged)}, archived ${fmt(run.archived)}; links left ${fmt(linksLeft)} (${fmt(LIVE)} live seeded, plus the creates)`);
+  console.log(`  purged rows/s: ${fmt(run.purged / (runMs / 1000))} over the whole run, ${fmt(run.purged / Math.max(purgeMs / 1000, 0.001))} in the purge phase; `
+    + `marked rows/s in the mark phase: ${fmt(run.markedExpired / Math.max(markMs / 1000, 0.001))}`);
+  console.log(`  within one CLEANUP_INTERVAL (15 min): ${runMs <= INTERVAL_MS ? 'yes' : 'NO'}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -226,40 +196,8 @@ async function main(): Promise<void> {
     const baseline = [await measure('baseline', false), await measure('baseline', false)];
     const withCreates = creating ? [await measure('baseline + creates', true), await measure('baseline + creates', true)] : [];
 
-    // Load windows follow one another for as long as the run lasts, each labelled with its phase.
-    let phase: 'mark' | 'purge' = 'mark';
-    const phaseStarts: Partial<Record<'mark' | 'purge', number>> = {};
-    deps.cleanup.reaper.hooks = {
-      beforeBatch: (event) => {
-        // This bench seeds no analytics: each of those phases is one empty batch.
-        if (event.phase !== 'mark' && event.phase !== 'purge') return;
-        if (event.batch === 1) phaseStarts[event.phase] = performance.now();
-        phase = event.phase;
-      },
-    };
-    const started = performance.now();
-    let finishedAt: number | undefined;
-    const reaping = deps.cleanup.reaper.run({ trigger: 'manual' }).finally(() => { finishedAt = performance.now(); });
-    const during: Window[] = [];
-    while (finishedAt === undefined) {
-      during.push(await measure(phase, creating));
-      console.log(`  load window ${during.length} (${during.at(-1)!.label} phase): redirect p99 ${fmt(redirectsOf(during.slice(-1)).p99, 2)} ms`);
-    }
-    const loadEndedAt = performance.now();
-    const result = await reaping;
-    if (result.outcome !== 'ran') throw new Error(`the reaper did not run: ${result.outcome}`);
-    const run: FinishedRun = result;
-    const runMs = finishedAt - started;
-    const markMs = (phaseStarts.purge ?? finishedAt) - (phaseStarts.mark ?? started);
-    const purgeMs = phaseStarts.purge === undefined ? 0 : finishedAt - phaseStarts.purge;
-
-    console.log('');
-    console.log(`reaper run: ${run.status}${run.error ? ` (${run.error})` : ''}${run.stoppedEarly ? `, stopped early: ${run.stoppedEarly}` : ''}`);
-    console.log(`  ${fmt(runMs / 1000, 1)} s = mark ${fmt(markMs / 1000, 1)} s + purge ${fmt(purgeMs / 1000, 1)} s, ${run.batches} batches`);
-    console.log(`  marked ${fmt(run.markedExpired)}, purged ${fmt(run.purged)}, archived ${fmt(run.archived)}; links left ${fmt(countLinks(config.database.path))} (${fmt(LIVE)} live seeded, plus the creates)`);
-    console.log(`  purged rows/s: ${fmt(run.purged / (runMs / 1000))} over the whole run, ${fmt(run.purged / Math.max(purgeMs / 1000, 0.001))} in the purge phase; `
-      + `marked rows/s in the mark phase: ${fmt(run.markedExpired / Math.max(markMs / 1000, 0.001))}`);
-    console.log(`  within one CLEANUP_INTERVAL (15 min): ${runMs <= INTERVAL_MS ? 'yes' : 'NO'}`);
+    const { run, timing, during } = await runUnderLoad(deps, (phase) => measure(phase, creating));
+    printRun(run, timing, countLinks(config.database.path));
     console.log('');
     printLoadTable([
       ['baseline, redirects alone', baseline],
@@ -267,8 +205,8 @@ async function main(): Promise<void> {
       [`while the reaper runs${creating ? ', creates' : ''}`, during],
       ['  of which mark phase', during.filter((w) => w.label === 'mark')],
       ['  of which purge phase', during.filter((w) => w.label === 'purge')],
-    ]);
-    printRatios(baseline, withCreates, during, Math.min(1, runMs / (loadEndedAt - started)));
+    ], CREATE_INTERVAL_MS);
+    printRatios(baseline, withCreates, during, Math.min(1, timing.runMs / timing.loadMs));
   } finally {
     await app.close();
     await deps.close();

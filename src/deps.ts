@@ -20,7 +20,7 @@ import { KyselyLinkStore } from './storage/link-store.js';
 import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
 import { KyselyCleanupRunStore } from './storage/cleanup-run-store.js';
 import { KyselyJobLockStore } from './storage/job-lock-store.js';
-import { KyselyReaperStore } from './storage/reaper-store.js';
+import { KyselyCleanupStore } from './storage/cleanup-store.js';
 import { createHealthCheckJobs, type HealthCheckJobs } from './jobs/health-check-jobs.js';
 import { KyselyHealthCheckStore } from './storage/health-check-store.js';
 import { migrateToLatest } from './storage/migrations.js';
@@ -57,7 +57,7 @@ export interface AppDeps {
   readonly stats: StatsDeps;
   /** Bulk import and export of links (src/links/import-links.ts, export-links.ts). */
   readonly transfer: ImportLinksDeps & { readonly domain: string };
-  /** The reaper, its scheduler (started by main.ts) and its statistics (src/jobs). */
+  /** The cleanup job, its scheduler (started by main.ts) and its statistics (src/jobs). */
   readonly cleanup: CleanupJobs;
   /** Users, tokens, workspaces and API keys (src/accounts). */
   readonly accounts: AccountServices;
@@ -181,7 +181,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     clock,
     lockStore: new KyselyJobLockStore(database.db),
     // On SQLite the batches' statements run on the writer thread, off the redirect event loop.
-    reaperStore: new KyselyReaperStore(database.db, database.dialect),
+    cleanupStore: new KyselyCleanupStore(database.db, database.dialect),
     runStore: new KyselyCleanupRunStore(database.db),
     cache,
     metrics,
@@ -222,7 +222,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     unitOfWork: new KyselyUnitOfWork(database.db),
     analytics,
     healthCheck,
-    // Before the database closes: the reaper finishes its batch, records the run and releases its
+    // Before the database closes: the cleanup job finishes its batch, records the run and releases its
     // lock; the health check aborts its checks and releases its lock; the flusher writes what is
     // buffered.
     close: async () => {

@@ -1,29 +1,8 @@
 /**
- * Ports of the reaper (SPEC section 6): the job lock, the batch operations on links and the
- * record of runs. One Kysely implementation serves SQLite and PostgreSQL (src/storage).
+ * Ports of the cleanup job (SPEC section 6, configured as `CLEANUP_*`): the batch operations on
+ * links and visits, and the record of runs. One Kysely implementation serves SQLite and PostgreSQL
+ * (src/storage); the job's lock is src/core/job-lock-ports.ts.
  */
-
-/** A row of the `shedlock` table, as ShedLock defines it. Times are epoch milliseconds. */
-export interface LockState {
-  readonly name: string;
-  readonly lockUntil: number;
-  readonly lockedAt: number;
-  readonly lockedBy: string;
-}
-
-export interface JobLockStore {
-  /**
-   * Takes the lock in one atomic statement when it is free or expired (`lock_until <= now`):
-   * sets `lock_until = lockUntil`, `locked_at = now`, `locked_by = owner`. True if taken.
-   */
-  tryAcquire(name: string, owner: string, now: number, lockUntil: number): Promise<boolean>;
-  /**
-   * Ends a hold: `lock_until = max(now, locked_at + atLeastMs)`, only while `owner` still holds
-   * the lock it took at `lockedAt`. True if the row was ours.
-   */
-  release(name: string, owner: string, lockedAt: number, now: number, atLeastMs: number): Promise<boolean>;
-  findLock(name: string): Promise<LockState | undefined>;
-}
 
 /** Where the mark phase resumes: the last link it looked at, in `(expires_at, id)` order. */
 export interface MarkCursor {
@@ -70,8 +49,8 @@ export interface RetentionBatchRequest {
   readonly beforeCommit?: (rows: number) => Promise<void>;
 }
 
-/** The batch operations of the reaper, each one short transaction. */
-export interface ReaperStore {
+/** The batch operations of the cleanup job, each one short transaction. */
+export interface CleanupStore {
   /** ACTIVE links with `expires_at < now` become EXPIRED, at most `limit` of them. */
   markExpiredBatch(request: MarkBatchRequest): Promise<MarkBatchResult>;
   /**
@@ -98,21 +77,34 @@ export interface ReaperStore {
 
 export type CleanupRunStatus = 'running' | 'succeeded' | 'failed';
 
-export interface CleanupRunTotals {
+/** What one run changed: rows by kind, and its batches. The one spelling of a run's totals. */
+export interface RunTotals {
   readonly markedExpired: number;
   readonly purged: number;
   readonly archived: number;
-  /** Raw visit rows deleted for being older than VISITS_RETENTION. */
+  /** Raw visit rows deleted for being older than VISITS_RETENTION (not those of purged links). */
   readonly visitsDeleted: number;
+  /** Visit facts no visit uses any more (not recorded in `cleanup_runs`). */
+  readonly factsDeleted: number;
+  /** Hourly and daily roll-up rows past ROLLUP_RETENTION (not recorded in `cleanup_runs`). */
+  readonly rollupsDeleted: number;
+  /** Batches that changed rows, over all phases. */
   readonly batches: number;
+  /** Rows of the last batch that changed any. */
   readonly lastBatchSize: number;
 }
 
-export interface FinishedCleanupRun extends CleanupRunTotals {
+/** A finished run as `cleanup_runs` records it and /metrics counts it. */
+export interface FinishedCleanupRun extends RunTotals {
   readonly status: 'succeeded' | 'failed';
   readonly finishedAt: number;
   readonly durationMs: number;
   readonly error: string | null;
+}
+
+/** Where a finished run is counted for /metrics (ADR 0018). */
+export interface CleanupMetrics {
+  runFinished(run: FinishedCleanupRun): void;
 }
 
 export interface CleanupRunSummary {

@@ -20,22 +20,6 @@ export interface RedirectMetrics {
   answered(status: number, seconds: number): void;
 }
 
-/** What a finished reaper run reports (a subset of src/jobs' FinishedRun). */
-export interface ReaperRunReport {
-  readonly status: 'succeeded' | 'failed';
-  readonly finishedAt: number;
-  readonly durationMs: number;
-  readonly markedExpired: number;
-  readonly purged: number;
-  readonly archived: number;
-  /** Raw visit rows deleted for being older than VISITS_RETENTION (not those of purged links). */
-  readonly visitsDeleted: number;
-}
-
-export interface ReaperMetrics {
-  runFinished(run: ReaperRunReport): void;
-}
-
 /** Counted for every request Fastify answers, under its route pattern (never the raw URL). */
 export interface RequestMetrics {
   requestAnswered(method: string, route: string, status: number, seconds: number): void;

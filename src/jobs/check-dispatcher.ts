@@ -43,134 +43,145 @@ interface Waiting {
  * runs; after `shouldStop()` or a failure nothing new starts, and a failure rejects.
  */
 export function dispatchChecks(deps: CheckDispatcherDeps): Promise<{ deferred: number }> {
-  let waiting: Waiting[] = [];
-  const waitingByAddress = new Map<string, number>();
-  const lookingUp = new Set<Waiting>();
-  let reading = false;
-  let ended = false;
-  let running = 0;
-  let deferred = 0;
-  let heldBack = 0;
-  let failure: { error: unknown } | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let settle: (() => void) | undefined;
+  return new CheckDispatch(deps).settled;
+}
 
-  const track = (work: Promise<unknown>, onEnd: () => void) => {
-    work.catch((error: unknown) => { failure ??= { error }; }).finally(() => {
-      onEnd();
-      dispatch();
+/** The state of one dispatch; every event (a page read, a lookup or check ended, a pause over, an abort) calls `dispatch`. */
+class CheckDispatch {
+  readonly settled: Promise<{ deferred: number }>;
+  private waiting: Waiting[] = [];
+  private readonly waitingByAddress = new Map<string, number>();
+  private readonly lookingUp = new Set<Waiting>();
+  private reading = false;
+  private ended = false;
+  private running = 0;
+  private deferred = 0;
+  private heldBack = 0;
+  private failure: { error: unknown } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
+  private settle: (() => void) | undefined;
+
+  constructor(private readonly deps: CheckDispatcherDeps) {
+    this.settled = new Promise((resolve, reject) => {
+      const onAbort = () => this.dispatch();
+      deps.signal.addEventListener('abort', onAbort, { once: true });
+      this.settle = () => {
+        this.settle = undefined;
+        if (this.timer !== undefined) clearTimeout(this.timer);
+        deps.signal.removeEventListener('abort', onAbort);
+        if (this.failure) reject(this.failure.error);
+        else resolve({ deferred: this.deferred });
+      };
+      this.dispatch();
     });
-  };
-  const addWaiting = (address: string) => {
-    const before = waitingByAddress.get(address) ?? 0;
-    if (before >= deps.waitingPerAddress) heldBack += 1;
-    waitingByAddress.set(address, before + 1);
-  };
-  const removeWaiting = (address: string) => {
-    const before = waitingByAddress.get(address) ?? 0;
-    if (before > deps.waitingPerAddress) heldBack -= 1;
-    if (before > 1) waitingByAddress.set(address, before - 1);
-    else waitingByAddress.delete(address);
-  };
+  }
 
-  const read = () => {
-    reading = true;
-    track(deps.nextPage().then((links) => {
-      if (links.length === 0) ended = true;
-      waiting.push(...links.map((link) => ({ link })));
-    }), () => { reading = false; });
-  };
-
-  const locate = (item: Waiting) => {
-    lookingUp.add(item);
-    track(deps.locate(item.link).then((located) => {
-      if (!waiting.includes(item)) return;
-      const address = 'address' in located ? located.address.address : undefined;
-      if (address !== undefined && heldBack >= deps.maxHeldBack && (waitingByAddress.get(address) ?? 0) >= deps.waitingPerAddress) {
-        waiting = waiting.filter((other) => other !== item);
-        deferred += 1;
-        return;
-      }
-      if (address !== undefined) addWaiting(address);
-      item.located = located;
-    }), () => { lookingUp.delete(item); });
-  };
-
-  const start = (item: Waiting, located: Located) => {
-    running += 1;
-    if ('failed' in located) return track(deps.recordFailure(item.link, located.failed), () => { running -= 1; });
-    const address = located.address.address;
-    removeWaiting(address);
-    deps.budgets.started(address, item.link.workspaceId);
-    const startedAt = deps.now();
-    let timedOut = false;
-    track(deps.check(item.link, located.address).then((result) => { timedOut = result.outcome === 'timeout'; }), () => {
-      deps.budgets.ended(address, { startedAt, endedAt: deps.now(), timedOut });
-      running -= 1;
-    });
-  };
-
-  const dispatch = () => {
-    if (failure || deps.shouldStop()) {
-      waiting = [];
-      ended = true;
+  private dispatch(): void {
+    const { deps } = this;
+    if (this.failure || deps.shouldStop()) {
+      this.waiting = [];
+      this.ended = true;
     }
-    if (!ended && !reading && waiting.length - heldBack < deps.lookahead) read();
+    if (!this.ended && !this.reading && this.waiting.length - this.heldBack < deps.lookahead) this.read();
     const taken = new Set<Waiting>();
     let wakeAt = Infinity;
     const now = deps.now();
-    for (const item of waiting) {
+    for (const item of this.waiting) {
       const located = item.located;
       if (located === undefined) {
-        if (!lookingUp.has(item) && lookingUp.size < deps.limit) locate(item);
+        if (!this.lookingUp.has(item) && this.lookingUp.size < deps.limit) this.locate(item);
         continue;
       }
       // A full pool still looks up the links behind, so they are ready when a slot frees.
-      if (running >= deps.limit) continue;
-      if ('failed' in located) {
-        taken.add(item);
-        start(item, located);
-        continue;
-      }
-      const admission = deps.budgets.admission(located.address.address, item.link.workspaceId, now);
+      if (this.running >= deps.limit) continue;
+      const admission = 'failed' in located ? 'now' : deps.budgets.admission(located.address.address, item.link.workspaceId, now);
       if (admission === 'busy') continue;
       if (typeof admission === 'number') {
         wakeAt = Math.min(wakeAt, admission);
         continue;
       }
       taken.add(item);
-      if (admission === 'defer') {
-        removeWaiting(located.address.address);
-        deferred += 1;
-      } else start(item, located);
+      if (admission === 'defer') this.defer(located);
+      else this.start(item, located);
     }
-    waiting = waiting.filter((item) => !taken.has(item));
-    wake(wakeAt, now);
-    if (ended && !reading && running === 0 && lookingUp.size === 0 && waiting.length === 0) settle?.();
-  };
+    this.waiting = this.waiting.filter((item) => !taken.has(item));
+    this.wake(wakeAt, now);
+    if (this.ended && !this.reading && this.running === 0 && this.lookingUp.size === 0 && this.waiting.length === 0) this.settle?.();
+  }
 
-  let timerAt = Infinity;
-  const wake = (at: number, now: number) => {
-    if (at >= timerAt) return;
-    if (timer !== undefined) clearTimeout(timer);
-    timerAt = at;
-    timer = setTimeout(() => {
-      timer = undefined;
-      timerAt = Infinity;
-      dispatch();
+  private track(work: Promise<unknown>, onEnd: () => void): void {
+    work.catch((error: unknown) => { this.failure ??= { error }; }).finally(() => {
+      onEnd();
+      this.dispatch();
+    });
+  }
+
+  private read(): void {
+    this.reading = true;
+    this.track(this.deps.nextPage().then((links) => {
+      if (links.length === 0) this.ended = true;
+      this.waiting.push(...links.map((link) => ({ link })));
+    }), () => { this.reading = false; });
+  }
+
+  private locate(item: Waiting): void {
+    const { deps } = this;
+    this.lookingUp.add(item);
+    this.track(deps.locate(item.link).then((located) => {
+      if (!this.waiting.includes(item)) return;
+      const address = 'address' in located ? located.address.address : undefined;
+      if (address !== undefined && this.heldBack >= deps.maxHeldBack && (this.waitingByAddress.get(address) ?? 0) >= deps.waitingPerAddress) {
+        this.waiting = this.waiting.filter((other) => other !== item);
+        this.deferred += 1;
+        return;
+      }
+      if (address !== undefined) this.addWaiting(address);
+      item.located = located;
+    }), () => { this.lookingUp.delete(item); });
+  }
+
+  private start(item: Waiting, located: Located): void {
+    const { deps } = this;
+    this.running += 1;
+    if ('failed' in located) return this.track(deps.recordFailure(item.link, located.failed), () => { this.running -= 1; });
+    const address = located.address.address;
+    this.removeWaiting(address);
+    deps.budgets.started(address, item.link.workspaceId);
+    const startedAt = deps.now();
+    let timedOut = false;
+    this.track(deps.check(item.link, located.address).then((result) => { timedOut = result.outcome === 'timeout'; }), () => {
+      deps.budgets.ended(address, { startedAt, endedAt: deps.now(), timedOut });
+      this.running -= 1;
+    });
+  }
+
+  private defer(located: Located): void {
+    if ('address' in located) this.removeWaiting(located.address.address);
+    this.deferred += 1;
+  }
+
+  private addWaiting(address: string): void {
+    const before = this.waitingByAddress.get(address) ?? 0;
+    if (before >= this.deps.waitingPerAddress) this.heldBack += 1;
+    this.waitingByAddress.set(address, before + 1);
+  }
+
+  private removeWaiting(address: string): void {
+    const before = this.waitingByAddress.get(address) ?? 0;
+    if (before > this.deps.waitingPerAddress) this.heldBack -= 1;
+    if (before > 1) this.waitingByAddress.set(address, before - 1);
+    else this.waitingByAddress.delete(address);
+  }
+
+  private wake(at: number, now: number): void {
+    if (at >= this.timerAt) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Infinity;
+      this.dispatch();
     }, Math.max(0, at - now));
-  };
-
-  return new Promise((resolve, reject) => {
-    const onAbort = () => dispatch();
-    deps.signal.addEventListener('abort', onAbort, { once: true });
-    settle = () => {
-      settle = undefined;
-      if (timer !== undefined) clearTimeout(timer);
-      deps.signal.removeEventListener('abort', onAbort);
-      if (failure) reject(failure.error);
-      else resolve({ deferred });
-    };
-    dispatch();
-  });
+  }
 }

@@ -1,7 +1,7 @@
 import { LinkforgeError } from '../core/errors.js';
-import type { LockState } from '../core/cleanup-ports.js';
+import type { LockState } from '../core/job-lock-ports.js';
 
-/** Another run holds the reaper's lock (or its `CLEANUP_LOCK_AT_LEAST` window is not over). */
+/** Another run holds the cleanup job's lock (or its `CLEANUP_LOCK_AT_LEAST` window is not over). */
 export class CleanupLockedError extends LinkforgeError {
   constructor(holder: LockState | undefined) {
     super('cleanup_locked', 'Another cleanup run holds the lock; try again after it is released.',

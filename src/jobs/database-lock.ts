@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { JobLockStore, LockState } from '../core/cleanup-ports.js';
+import type { JobLockStore, LockState } from '../core/job-lock-ports.js';
 import type { Clock } from '../core/ports.js';
 
 /** `hostname:pid:random`, so that two instances in one process (tests) are still told apart. */
@@ -30,7 +30,7 @@ export interface HeldLock {
  * ShedLock's semantics on the `shedlock` table: a named lock held by one instance at a time,
  * across any number of processes sharing the database. Times come from the app clock, so
  * instances must keep their clocks roughly in sync (NTP); the lock only prevents duplicate work,
- * the reaper's predicates keep data safe without it.
+ * the cleanup's predicates keep data safe without it.
  */
 export class DatabaseLock {
   constructor(private readonly options: DatabaseLockOptions) {}

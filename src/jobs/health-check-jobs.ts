@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { JobLockStore } from '../core/cleanup-ports.js';
+import type { JobLockStore } from '../core/job-lock-ports.js';
 import type { HealthCheckStore } from '../core/health-check-ports.js';
 import type { Clock } from '../core/ports.js';
 import { addressPolicy, systemResolver, type Resolver } from './destination-address.js';

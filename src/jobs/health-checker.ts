@@ -2,11 +2,11 @@ import type { HealthCheckStore, LinkToCheck } from '../core/health-check-ports.j
 import type { Clock } from '../core/ports.js';
 import { CheckBudgets, type CheckBudgetSettings } from './check-budgets.js';
 import { dispatchChecks } from './check-dispatcher.js';
-import type { DatabaseLock } from './database-lock.js';
+import type { DatabaseLock, HeldLock } from './database-lock.js';
 import type { ResolvedAddress } from './destination-address.js';
 import type { Located, ProbeResult } from './destination-probe.js';
 import { DueLinkFeed } from './due-link-feed.js';
-import type { ReaperLogger } from './reaper.js';
+import { ExclusiveJob, type JobLogger, type JobResult, type RunTrigger, type StopReason } from './exclusive-job.js';
 
 export interface HealthCheckSettings extends CheckBudgetSettings {
   /** HEALTHCHECK_INTERVAL: how often each link is checked. */
@@ -36,14 +36,15 @@ export interface HealthCheckerDeps {
   readonly settings: HealthCheckSettings;
 }
 
-export type StopReason = 'time_limit' | 'shutdown';
+/** What a run reports: links checked, links left for the next run, and why it stopped early or failed. */
+export interface HealthCheckReport {
+  readonly checked: number;
+  readonly deferred: number;
+  readonly stoppedEarly: StopReason | null;
+  readonly error: string | null;
+}
 
-export type HealthCheckRun =
-  | { readonly outcome: 'ran'; readonly checked: number; readonly deferred: number; readonly stoppedEarly: StopReason | null; readonly error: string | null }
-  | { readonly outcome: 'locked' }
-  | { readonly outcome: 'stopping' };
-
-const silent: ReaperLogger = { info: () => {}, error: () => {} };
+export type HealthCheckRun = JobResult<HealthCheckReport>;
 
 /**
  * SPEC section 8: under the database lock (one instance at a time), asks the destination of every
@@ -54,43 +55,21 @@ const silent: ReaperLogger = { info: () => {}, error: () => {} };
  * and runs on other instances in between find nothing due. (Strictly before: with a frozen test clock
  * and a 0 interval, a link just checked is not due again in the same run.)
  */
-export class HealthChecker {
-  private stopping = false;
-  private readonly abort = new AbortController();
-  private readonly inFlight = new Set<Promise<HealthCheckRun>>();
-
-  constructor(private readonly deps: HealthCheckerDeps) {}
-
-  /** Runs once now if the lock is free. Only a lock that cannot be read rejects; other failures are logged. */
-  run(options: { trigger?: 'schedule' | 'manual'; log?: ReaperLogger } = {}): Promise<HealthCheckRun> {
-    if (this.stopping) return Promise.resolve({ outcome: 'stopping' });
-    const running = this.runLocked(options.log ?? silent);
-    this.inFlight.add(running);
-    running.then(() => this.inFlight.delete(running), () => this.inFlight.delete(running));
-    return running;
+export class HealthChecker extends ExclusiveJob<HealthCheckReport> {
+  constructor(private readonly deps: HealthCheckerDeps) {
+    super(deps.lock, deps.clock, 'health check');
   }
 
-  /** Refuses new runs, aborts the checks in flight (their links stay unchecked) and waits for the lock's release. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.abort.abort();
-    await Promise.allSettled([...this.inFlight]);
-  }
-
-  private async runLocked(log: ReaperLogger): Promise<HealthCheckRun> {
-    const held = await this.deps.lock.tryAcquire();
-    if (!held) return { outcome: 'locked' };
+  /** A failure during the run is logged and reported; stopping aborts the checks in flight (their links stay unchecked). */
+  protected async execute(held: HeldLock, _trigger: RunTrigger, log: JobLogger): Promise<HealthCheckReport> {
     const progress = { checked: 0, deferred: 0 };
     try {
-      if (this.stopping) return { outcome: 'stopping' };
       const stoppedEarly = await this.checkDueLinks(held.lockedAt + this.deps.settings.maxDurationMs, progress);
       log.info({ checked: progress.checked, deferred: progress.deferred, stoppedEarly }, 'health check run finished');
-      return { outcome: 'ran', checked: progress.checked, deferred: progress.deferred, stoppedEarly, error: null };
+      return { checked: progress.checked, deferred: progress.deferred, stoppedEarly, error: null };
     } catch (error) {
       log.error({ err: error, checked: progress.checked }, 'health check run failed; the next interval goes on from the oldest check');
-      return { outcome: 'ran', checked: progress.checked, deferred: progress.deferred, stoppedEarly: null, error: error instanceof Error ? error.message : String(error) };
-    } finally {
-      await held.release().catch((error: unknown) => log.error({ err: error }, 'health check could not release its lock; it expires on its own'));
+      return { checked: progress.checked, deferred: progress.deferred, stoppedEarly: null, error: error instanceof Error ? error.message : String(error) };
     }
   }
 
@@ -102,9 +81,9 @@ export class HealthChecker {
       now: clock.now(),
       isDue: (link) => link.lastCheckedAt === null || link.lastCheckedAt < dueBefore,
     });
-    const signal = this.abort.signal;
+    const signal = this.stopSignal;
     const record = async (link: LinkToCheck, result: ProbeResult) => {
-      if (this.stopping) return;
+      if (this.isStopping) return;
       await store.recordCheck(link.id, result.status, clock.now());
       progress.checked += 1;
     };
@@ -131,10 +110,6 @@ export class HealthChecker {
     return this.stopReason(deadline);
   }
 
-  private stopReason(deadline: number): StopReason | null {
-    if (this.stopping) return 'shutdown';
-    return this.deps.clock.now() >= deadline ? 'time_limit' : null;
-  }
 }
 
 /** Hosts looked up once per run at most; past this many, each link asks again. */

@@ -1,8 +1,8 @@
-import type { ReaperLogger } from './reaper.js';
+import type { JobLogger } from './exclusive-job.js';
 
-/** What the scheduler runs: the reaper, the health check. A rejection means the lock could not be read. */
+/** What the scheduler runs: the cleanup, the health check. A rejection means the lock could not be read. */
 export interface ScheduledJob {
-  run(options: { trigger: 'schedule'; log?: ReaperLogger }): Promise<unknown>;
+  run(options: { trigger: 'schedule'; log?: JobLogger }): Promise<unknown>;
 }
 
 export interface JobSchedulerOptions {
@@ -11,7 +11,7 @@ export interface JobSchedulerOptions {
 }
 
 /**
- * Runs a job (the reaper, the health check) `initialDelayMs` after start, then every `intervalMs`
+ * Runs a job (the cleanup, the health check) `initialDelayMs` after start, then every `intervalMs`
  * (measured from the start of the previous run; a run longer than the interval is followed at
  * once, never overlapped).
  * Timers are unref'd: the scheduler never keeps a process alive on its own.
@@ -28,7 +28,7 @@ export class JobScheduler {
     return this.started && !this.stopped;
   }
 
-  start(log?: ReaperLogger): void {
+  start(log?: JobLogger): void {
     if (this.started || this.stopped) return;
     this.started = true;
     this.schedule(this.options.initialDelayMs, log);
@@ -42,7 +42,7 @@ export class JobScheduler {
     await this.tick;
   }
 
-  private schedule(delayMs: number, log: ReaperLogger | undefined): void {
+  private schedule(delayMs: number, log: JobLogger | undefined): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -51,7 +51,7 @@ export class JobScheduler {
     this.timer.unref();
   }
 
-  private async runOnce(log: ReaperLogger | undefined): Promise<void> {
+  private async runOnce(log: JobLogger | undefined): Promise<void> {
     const started = performance.now();
     try {
       await this.job.run({ trigger: 'schedule', log });

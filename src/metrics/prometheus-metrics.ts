@@ -1,7 +1,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CleanupMetrics, FinishedCleanupRun } from '../core/cleanup-ports.js';
 import type { Clock } from '../core/ports.js';
 import type {
-  CacheTier, DatabaseUsage, HttpMetrics, LookupMetrics, LookupResult, ReaperMetrics, ReaperRunReport, VisitBacklog,
+  CacheTier, DatabaseUsage, HttpMetrics, LookupMetrics, LookupResult, VisitBacklog,
 } from '../core/metrics-ports.js';
 import { RedirectTally } from './redirect-tally.js';
 import { registerScrapeTimeGauges } from './scrape-time-gauges.js';
@@ -29,7 +30,7 @@ type LookupCounts = Record<CacheTier, Record<LookupResult, number>>;
  * The metrics of one app instance, on a registry of its own (never prom-client's global one:
  * tests build many apps in one process). Names and labels: ADR 0018.
  */
-export class PrometheusMetrics implements HttpMetrics, LookupMetrics, ReaperMetrics {
+export class PrometheusMetrics implements HttpMetrics, LookupMetrics, CleanupMetrics {
   readonly registry = new Registry();
   readonly redirects = new RedirectTally();
   private readonly lookups: LookupCounts = {
@@ -95,7 +96,7 @@ export class PrometheusMetrics implements HttpMetrics, LookupMetrics, ReaperMetr
     this.requestDuration.observe(labels, seconds);
   }
 
-  runFinished(run: ReaperRunReport): void {
+  runFinished(run: FinishedCleanupRun): void {
     this.reaperRuns.inc({ status: run.status });
     this.reaperRows.inc({ action: 'marked_expired' }, run.markedExpired);
     this.reaperRows.inc({ action: 'purged' }, run.purged);

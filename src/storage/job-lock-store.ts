@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { JobLockStore, LockState } from '../core/cleanup-ports.js';
+import type { JobLockStore, LockState } from '../core/job-lock-ports.js';
 import type { Database } from './schema.js';
 import { guarded } from './store-errors.js';
 

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createSecondInstance, type SecondInstance } from '../support/second-instance.js';
 import { createAnonymousLink, createLink } from '../support/owned-links.js';
 import { bearer, registerUser } from '../support/users.js';
-import { linkInState, HOUR, QUICK_REAPER } from '../support/reaper-fixtures.js';
+import { linkInState, HOUR, QUICK_CLEANUP } from '../support/cleanup-fixtures.js';
 import { deleteKeysUnder, eventually, freshKeyPrefix, REDIS_SERVER, testRedisClient } from '../support/redis.js';
 
 /** Two instances on one fresh PostgreSQL database and one Redis, under a key prefix of their own. */
@@ -62,7 +62,7 @@ describe('two instances on one PostgreSQL and one Redis', () => {
   let token: string;
   before(async () => {
     // Long lifetimes in B's memory: only the invalidation bus can make it let go within the test.
-    pair = await twoInstances({ ...QUICK_REAPER, RATE_LIMIT_ANON: '0', CACHE_TTL: '1d', CACHE_LOCAL_TTL: '1d' });
+    pair = await twoInstances({ ...QUICK_CLEANUP, RATE_LIMIT_ANON: '0', CACHE_TTL: '1d', CACHE_LOCAL_TTL: '1d' });
     token = (await registerUser(pair.a.app)).token;
   });
   after(() => pair?.close());
@@ -107,7 +107,7 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     assert.equal((await redirect(pair.b, link.code)).status, 302);
     assert.equal(pair.b.deps.localCache.get(DEFAULT_DOMAIN, link.code)?.status, 'ACTIVE');
     pair.a.clock.advance(2 * HOUR);
-    const run = await pair.a.deps.cleanup.reaper.run();
+    const run = await pair.a.deps.cleanup.job.run();
     assert.equal(run.outcome === 'ran' && run.markedExpired, 1);
     assert.ok(await within1s(async () => pair.b.deps.localCache.get(DEFAULT_DOMAIN, link.code) === undefined));
     assert.equal((await redirect(pair.b, link.code)).status, 410);

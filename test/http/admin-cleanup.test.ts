@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createSecondInstance } from '../support/second-instance.js';
 import { bearer, registerUser } from '../support/users.js';
-import { DAY, expiredLinks, gate, HOUR, QUICK_REAPER, ran } from '../support/reaper-fixtures.js';
+import { DAY, expiredLinks, gate, HOUR, QUICK_CLEANUP, ran } from '../support/cleanup-fixtures.js';
+import { observeCleanup } from '../support/cleanup-observer.js';
 
 const ADMIN = 'admin@example.com';
 const STATS_FIELDS = [
@@ -16,7 +17,7 @@ describe('admin cleanup routes', () => {
   let adminToken: string;
   let userToken: string;
   before(async () => {
-    t = await createTestApp({ ...QUICK_REAPER, ADMIN_EMAILS: ADMIN, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d' });
+    t = await createTestApp({ ...QUICK_CLEANUP, ADMIN_EMAILS: ADMIN, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d' });
     adminToken = (await registerUser(t.app, ADMIN)).token;
     userToken = (await registerUser(t.app)).token;
   });
@@ -49,12 +50,11 @@ describe('admin cleanup routes', () => {
   test('POST run answers the outcome of the run; stats add up every run, failed ones included', async () => {
     await expiredLinks(t.deps, 5, 2 * DAY);
     await expiredLinks(t.deps, 2, HOUR);
-    const reaper = t.deps.cleanup.reaper;
     // Run 1 takes 40 ms on the test clock and fails in its second purge batch.
-    reaper.hooks = {
+    observeCleanup(t.deps.cleanup, {
       beforeBatch: ({ phase, batch }) => { if (phase === 'mark' && batch === 1) t.clock.advance(40); },
       beforeCommit: ({ phase, batch }) => { if (phase === 'purge' && batch === 2) throw new Error('injected'); },
-    };
+    });
     const failed = await runNow();
     assert.equal(failed.statusCode, 200);
     assert.equal(failed.json().status, 'failed');
@@ -62,7 +62,7 @@ describe('admin cleanup routes', () => {
     assert.equal(failed.json().purged, 2);
 
     // Run 2 takes 60 ms and finishes.
-    reaper.hooks = { beforeBatch: ({ phase, batch }) => { if (phase === 'mark' && batch === 1) t.clock.advance(60); } };
+    observeCleanup(t.deps.cleanup, { beforeBatch: ({ phase, batch }) => { if (phase === 'mark' && batch === 1) t.clock.advance(60); } });
     const succeeded = await runNow();
     assert.equal(succeeded.statusCode, 200);
     const body = succeeded.json();
@@ -75,7 +75,7 @@ describe('admin cleanup routes', () => {
     assert.equal(body.duration_ms, 60);
     assert.equal(body.last_batch_size, 1);
     assert.equal(body.error, null);
-    reaper.hooks = {};
+    observeCleanup(t.deps.cleanup, {});
 
     const response = await stats();
     assert.equal(response.statusCode, 200);
@@ -98,18 +98,18 @@ describe('admin cleanup routes', () => {
   test('is_running is true while a run holds the lock, and POST run meanwhile answers 409 cleanup_locked', async () => {
     const held = gate();
     const entered = gate();
-    t.deps.cleanup.reaper.hooks = { beforeBatch: async () => { entered.open(); await held.opened; } };
-    const running = t.deps.cleanup.reaper.run();
+    observeCleanup(t.deps.cleanup, { beforeBatch: async () => { entered.open(); await held.opened; } });
+    const running = t.deps.cleanup.job.run();
     try {
       await entered.opened;
       assert.equal((await stats()).json().is_running, true);
       const locked = await runNow();
       assert.equal(locked.statusCode, 409);
       assert.equal(locked.json().code, 'cleanup_locked');
-      assert.equal(locked.json().lockedBy, t.deps.cleanup.reaper.instance);
+      assert.equal(locked.json().lockedBy, t.deps.cleanup.job.instance);
     } finally {
       held.open();
-      t.deps.cleanup.reaper.hooks = {};
+      observeCleanup(t.deps.cleanup, {});
       ran(await running);
     }
     assert.equal((await stats()).json().is_running, false);
@@ -125,14 +125,14 @@ describe('admin cleanup routes', () => {
   });
 
   test('POST run answers 409 while another instance on the same database holds the lock, which alone is not is_running', async () => {
-    const other = await createSecondInstance(t, { ...QUICK_REAPER, CLEANUP_LOCK_AT_MOST: '14m' });
+    const other = await createSecondInstance(t, { ...QUICK_CLEANUP, CLEANUP_LOCK_AT_MOST: '14m' });
     try {
       const held = await other.deps.cleanup.lock.tryAcquire();
       assert.ok(held);
       const response = await runNow();
       assert.equal(response.statusCode, 409);
       assert.equal(response.json().code, 'cleanup_locked');
-      assert.equal(response.json().lockedBy, other.deps.cleanup.reaper.instance);
+      assert.equal(response.json().lockedBy, other.deps.cleanup.job.instance);
       assert.equal(response.json().lockedUntil, new Date(t.clock.now() + 14 * 60_000).toISOString());
       assert.equal((await stats()).json().is_running, false, 'a held lock without a running run is not a run');
       await held.release();

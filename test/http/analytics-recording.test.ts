@@ -7,7 +7,7 @@ import { createDeps } from '../../src/deps.js';
 import type { Composition } from '../../src/deps.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { insertLink, setLinkColumns } from '../support/links.js';
-import { eventually } from '../support/reaper-fixtures.js';
+import { eventually } from '../support/cleanup-fixtures.js';
 import { visitsWithFacts } from '../support/visit-rows.js';
 
 // Real User-Agents of each class (the classifier's own corpus has many more).

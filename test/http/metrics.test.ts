@@ -4,6 +4,7 @@ import { createTestApp } from '../support/test-app.js';
 import { insertLink, setLinkColumns } from '../support/links.js';
 import { listenLocally, parseExposition, scrape, valueOf, type Sample } from '../support/scrape.js';
 import { HOUR } from '../support/owned-links.js';
+import { observeCleanup } from '../support/cleanup-observer.js';
 
 async function get(base: string, path: string, method = 'GET'): Promise<number> {
   const response = await fetch(`${base}${path}`, { method, redirect: 'manual' });
@@ -235,7 +236,7 @@ describe('GET /metrics: background work and resources', () => {
     const t = await createTestApp({ CLEANUP_BATCH_PAUSE: '0', CLEANUP_LOCK_AT_LEAST: '0' });
     try {
       for (let i = 0; i < 3; i++) await insertLink(t.deps, { linkType: 'TEMPORARY', expiresAt: t.clock.now() - HOUR - i });
-      const result = await t.deps.cleanup.reaper.run();
+      const result = await t.deps.cleanup.job.run();
       assert.equal(result.outcome, 'ran');
       const samples = await scrape(t.app);
       assert.equal(valueOf(samples, 'linkforge_reaper_runs_total', { status: 'succeeded' }), 1);
@@ -253,8 +254,8 @@ describe('GET /metrics: background work and resources', () => {
     const t = await createTestApp({ CLEANUP_BATCH_PAUSE: '0', CLEANUP_LOCK_AT_LEAST: '0', CLEANUP_BATCH_SIZE: '1' });
     try {
       for (let i = 0; i < 3; i++) await insertLink(t.deps, { linkType: 'TEMPORARY', expiresAt: t.clock.now() - HOUR - i });
-      t.deps.cleanup.reaper.hooks = { beforeBatch: ({ batch }) => { if (batch === 3) throw new Error('injected failure on batch 3'); } };
-      const result = await t.deps.cleanup.reaper.run();
+      observeCleanup(t.deps.cleanup, { beforeBatch: ({ batch }) => { if (batch === 3) throw new Error('injected failure on batch 3'); } });
+      const result = await t.deps.cleanup.job.run();
       assert.ok(result.outcome === 'ran' && result.status === 'failed');
       const samples = await scrape(t.app);
       assert.equal(valueOf(samples, 'linkforge_reaper_runs_total', { status: 'failed' }), 1);

@@ -3,11 +3,12 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { DatabaseLock } from '../../src/jobs/database-lock.js';
-import { REAPER_LOCK_NAME } from '../../src/jobs/cleanup-jobs.js';
+import { CLEANUP_LOCK_NAME } from '../../src/jobs/cleanup-jobs.js';
 import { KyselyJobLockStore } from '../../src/storage/job-lock-store.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createSecondInstance } from '../support/second-instance.js';
-import { MINUTE, QUICK_REAPER, expiredLinks, linkIds, DAY, ran, runRows } from '../support/reaper-fixtures.js';
+import { observeCleanup } from '../support/cleanup-observer.js';
+import { MINUTE, QUICK_CLEANUP, expiredLinks, linkIds, DAY, ran, runRows } from '../support/cleanup-fixtures.js';
 
 function lockFor(t: TestApp, instance: string, atMost = 14 * MINUTE, atLeast = 10 * MINUTE): DatabaseLock {
   return new DatabaseLock({
@@ -92,10 +93,10 @@ describe('the database lock (ShedLock semantics)', () => {
 });
 
 describe('two app instances on one database file', () => {
-  test('racing reapers are never inside at the same time', async () => {
+  test('racing cleanup runs are never inside at the same time', async () => {
     // lockAtLeast keeps a finished run's lock for the rest of its round: without it, an instance
     // whose writes queue behind the winner's may rightly find the lock released and run after it.
-    const env = { ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d', CLEANUP_LOCK_AT_LEAST: '1m' };
+    const env = { ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d', CLEANUP_LOCK_AT_LEAST: '1m' };
     const a = await createTestApp(env);
     const b = await createSecondInstance(a, env);
     try {
@@ -103,8 +104,8 @@ describe('two app instances on one database file', () => {
       let inside = 0;
       let most = 0;
       const wins = new Map<string, number>();
-      for (const reaper of [a.deps.cleanup.reaper, b.deps.cleanup.reaper]) {
-        reaper.hooks = {
+      for (const cleanup of [a.deps.cleanup, b.deps.cleanup]) {
+        observeCleanup(cleanup, {
           runStarted: ({ instance }) => {
             inside += 1;
             most = Math.max(most, inside);
@@ -113,12 +114,12 @@ describe('two app instances on one database file', () => {
           // A real wait inside every batch gives the other instance time to try.
           beforeBatch: () => new Promise((resolve) => setTimeout(resolve, 2)),
           runFinished: () => { inside -= 1; },
-        };
+        });
       }
       for (let round = 0; round < 15; round++) {
         const [first, second] = round % 2 === 0
-          ? [a.deps.cleanup.reaper, b.deps.cleanup.reaper]
-          : [b.deps.cleanup.reaper, a.deps.cleanup.reaper];
+          ? [a.deps.cleanup.job, b.deps.cleanup.job]
+          : [b.deps.cleanup.job, a.deps.cleanup.job];
         const outcomes = await Promise.all([first.run(), second.run()]);
         assert.deepEqual(outcomes.map((o) => o.outcome).sort(), ['locked', 'ran'], `round ${round}`);
         a.clock.advance(60_001);
@@ -138,7 +139,7 @@ describe('two app instances on one database file', () => {
   });
 
   test('a holder that died keeps the lock until lockAtMost; then the other instance runs and fails the dead run', async () => {
-    const env = { ...QUICK_REAPER, CLEANUP_LOCK_AT_MOST: '14m', CLEANUP_RETENTION: '1d' };
+    const env = { ...QUICK_CLEANUP, CLEANUP_LOCK_AT_MOST: '14m', CLEANUP_RETENTION: '1d' };
     const a = await createTestApp(env);
     const b = await createSecondInstance(a, env);
     try {
@@ -147,27 +148,27 @@ describe('two app instances on one database file', () => {
       const held = await a.deps.cleanup.lock.tryAcquire();
       assert.ok(held);
       await a.deps.database.db.insertInto('cleanup_runs').values({
-        instance: a.deps.cleanup.reaper.instance, started_at: a.clock.now(), finished_at: null, status: 'running',
+        instance: a.deps.cleanup.job.instance, started_at: a.clock.now(), finished_at: null, status: 'running',
         marked_expired: 0, purged: 0, archived: 0, batches: 0, last_batch_size: 0, duration_ms: null, error: null,
       }).execute();
 
-      const refused = await b.deps.cleanup.reaper.run();
+      const refused = await b.deps.cleanup.job.run();
       assert.equal(refused.outcome, 'locked');
-      assert.equal(refused.outcome === 'locked' && refused.holder?.lockedBy, a.deps.cleanup.reaper.instance);
+      assert.equal(refused.outcome === 'locked' && refused.holder?.lockedBy, a.deps.cleanup.job.instance);
       a.clock.advance(14 * MINUTE - 1);
-      assert.equal((await b.deps.cleanup.reaper.run()).outcome, 'locked');
+      assert.equal((await b.deps.cleanup.job.run()).outcome, 'locked');
       a.clock.advance(1);
 
-      const run = ran(await b.deps.cleanup.reaper.run());
+      const run = ran(await b.deps.cleanup.job.run());
 
       assert.equal(run.purged, 3);
       const [dead, finished] = await runRows(a.deps);
       assert.equal(dead!.status, 'failed');
       assert.match(dead!.error ?? '', /abandoned/);
       assert.equal(finished!.status, 'succeeded');
-      assert.equal(finished!.instance, b.deps.cleanup.reaper.instance);
-      const lock = await a.deps.database.db.selectFrom('shedlock').selectAll().where('name', '=', REAPER_LOCK_NAME).executeTakeFirstOrThrow();
-      assert.equal(lock.locked_by, b.deps.cleanup.reaper.instance);
+      assert.equal(finished!.instance, b.deps.cleanup.job.instance);
+      const lock = await a.deps.database.db.selectFrom('shedlock').selectAll().where('name', '=', CLEANUP_LOCK_NAME).executeTakeFirstOrThrow();
+      assert.equal(lock.locked_by, b.deps.cleanup.job.instance);
       assert.ok(lock.lock_until <= a.clock.now(), 'released by b');
     } finally {
       await b.close();

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { addressPolicy } from '../../src/jobs/destination-address.js';
 import { MAX_BODY_BYTES, probeDestination, type ProbeOptions } from '../../src/jobs/destination-probe.js';
 import { fakeDns } from '../support/fake-dns.js';
-import { eventually } from '../support/reaper-fixtures.js';
+import { eventually } from '../support/cleanup-fixtures.js';
 import { closedPort, drip, startRawTarget, startTarget, withServer, type TargetServer } from '../support/target-servers.js';
 
 /**

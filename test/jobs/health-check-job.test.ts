@@ -6,7 +6,7 @@ import { KyselyJobLockStore } from '../../src/storage/job-lock-store.js';
 import { fakeDns } from '../support/fake-dns.js';
 import { checkedState, jobsFor, ranAndChecked, statusServer } from '../support/health-check-runs.js';
 import { insertLink, setLinkColumns } from '../support/links.js';
-import { eventually, HOUR } from '../support/reaper-fixtures.js';
+import { eventually, HOUR } from '../support/cleanup-fixtures.js';
 import { closedPort, startTarget, withServer, type TargetServer } from '../support/target-servers.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -122,7 +122,10 @@ describe('the destination health check job', () => {
     const locks = new KyselyJobLockStore(t.deps.database.db);
     await locks.tryAcquire(HEALTH_CHECK_LOCK_NAME, 'another-instance', t.clock.now(), t.clock.now() + HOUR);
     const jobs = jobsFor(t);
-    assert.deepEqual(await jobs.checker.run(), { outcome: 'locked' });
+    assert.deepEqual(await jobs.checker.run(), {
+      outcome: 'locked',
+      holder: { name: HEALTH_CHECK_LOCK_NAME, lockedBy: 'another-instance', lockedAt: t.clock.now(), lockUntil: t.clock.now() + HOUR },
+    });
     assert.equal(target.requests.length, 0);
     t.clock.advance(HOUR);
     assert.equal(ranAndChecked(await jobs.checker.run()), 1);

@@ -7,7 +7,7 @@ import { createOwner } from '../support/contract-fixtures.js';
 import { fakeDns } from '../support/fake-dns.js';
 import { checkedState, jobsFor, ranAndChecked, statusServer } from '../support/health-check-runs.js';
 import { insertLink } from '../support/links.js';
-import { eventually, HOUR } from '../support/reaper-fixtures.js';
+import { eventually, HOUR } from '../support/cleanup-fixtures.js';
 import { startTarget, type TargetServer } from '../support/target-servers.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 

@@ -1,11 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { DAY, HOUR, linkInState, ran, QUICK_REAPER } from '../support/reaper-fixtures.js';
+import { DAY, HOUR, linkInState, ran, QUICK_CLEANUP } from '../support/cleanup-fixtures.js';
 import { insertBreakdown, insertHourlyClicks, insertVisits, setGlobalStats, visitIdsAndRanges, visitLinkIds, visitsWithFacts } from '../support/visit-rows.js';
 import type { VisitFacts } from '../../src/core/visit-ports.js';
 import { batchOfVisits } from '../../src/core/visit-batch.js';
 import { visitWriterFor } from '../../src/storage/visits/visit-writer.js';
+import { observeCleanup } from '../support/cleanup-observer.js';
 
 /** Everything the read side answers from: it must come through a run unchanged. */
 async function summaries(t: TestApp) {
@@ -25,7 +26,7 @@ async function visitTimes(t: TestApp): Promise<number[]> {
 
 describe('raw visits are bounded: VISITS_RETENTION and purged links', () => {
   test('visits older than VISITS_RETENTION are deleted in batches of CLEANUP_BATCH_SIZE; newer ones, counters and roll-ups stay', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '3', VISITS_RETENTION: '30d' });
+    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '3', VISITS_RETENTION: '30d' });
     try {
       const { db } = t.deps.database;
       const now = t.clock.now();
@@ -39,9 +40,9 @@ describe('raw visits are bounded: VISITS_RETENTION and purged links', () => {
       await setGlobalStats(db, { total: 9, avgMs: 1.5, human: 7, bot: 2, preview: 0 });
       const before = await summaries(t);
       const events: string[] = [];
-      t.deps.cleanup.reaper.hooks = { beforeCommit: ({ phase, batch, rows }) => { events.push(`${phase}${batch}:${rows}`); } };
+      observeCleanup(t.deps.cleanup, { beforeCommit: ({ phase, batch, rows }) => { events.push(`${phase}${batch}:${rows}`); } });
 
-      const run = ran(await t.deps.cleanup.reaper.run());
+      const run = ran(await t.deps.cleanup.job.run());
 
       assert.equal(run.status, 'succeeded');
       assert.deepEqual(events.filter((event) => event.startsWith('visits')), ['visits1:3', 'visits2:3', 'visits3:1']);
@@ -54,22 +55,22 @@ describe('raw visits are bounded: VISITS_RETENTION and purged links', () => {
       const left = await visitIdsAndRanges(db, link.id);
       assert.deepEqual(left.ranges, [[left.ids[0], left.ids[1]]], 'the range of the deleted visits went with them');
       assert.deepEqual(await summaries(t), before, 'counters, roll-ups and the global row are untouched');
-      assert.equal(ran(await t.deps.cleanup.reaper.run()).visitsDeleted, 0, 'the next run finds nothing');
+      assert.equal(ran(await t.deps.cleanup.job.run()).visitsDeleted, 0, 'the next run finds nothing');
     } finally {
       await t.close();
     }
   });
 
   test('the visits phase shares the run\'s deadline: past CLEANUP_MAX_DURATION it stops after its batch and the next run goes on', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '2', VISITS_RETENTION: '1d', CLEANUP_MAX_DURATION: '1h' });
+    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', VISITS_RETENTION: '1d', CLEANUP_MAX_DURATION: '1h' });
     try {
       const link = await linkInState(t.deps, { expiresAt: null });
       await insertVisits(t.deps.database.db, link.id, t.clock.now() - 2 * DAY, 5);
-      t.deps.cleanup.reaper.hooks = { beforeCommit: ({ phase }) => { if (phase === 'visits') t.clock.advance(2 * HOUR); } };
-      const first = ran(await t.deps.cleanup.reaper.run());
+      observeCleanup(t.deps.cleanup, { beforeCommit: ({ phase }) => { if (phase === 'visits') t.clock.advance(2 * HOUR); } });
+      const first = ran(await t.deps.cleanup.job.run());
       assert.deepEqual([first.visitsDeleted, first.stoppedEarly], [2, 'time_limit']);
-      t.deps.cleanup.reaper.hooks = {};
-      const second = ran(await t.deps.cleanup.reaper.run());
+      observeCleanup(t.deps.cleanup, {});
+      const second = ran(await t.deps.cleanup.job.run());
       assert.deepEqual([second.visitsDeleted, second.stoppedEarly], [3, null]);
       assert.deepEqual(await visitTimes(t), []);
     } finally {
@@ -78,7 +79,7 @@ describe('raw visits are bounded: VISITS_RETENTION and purged links', () => {
   });
 
   test('a purged link\'s visits go with it in its purge batch, however recent; other links\' visits stay', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_RETENTION: '1d', VISITS_RETENTION: '90d' });
+    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_RETENTION: '1d', VISITS_RETENTION: '90d' });
     try {
       const { db } = t.deps.database;
       const now = t.clock.now();
@@ -94,12 +95,12 @@ describe('raw visits are bounded: VISITS_RETENTION and purged links', () => {
       await db.insertInto('visit_ranges').values({ link_id: purged.id, first_id: purgedRows.ids[1]!, last_id: keptRows.ids[1]! }).execute();
 
       // A purge batch that fails keeps the link and its visits: one transaction.
-      t.deps.cleanup.reaper.hooks = { beforeCommit: ({ phase }) => { if (phase === 'purge') throw new Error('injected failure in purge'); } };
-      assert.equal(ran(await t.deps.cleanup.reaper.run()).status, 'failed');
+      observeCleanup(t.deps.cleanup, { beforeCommit: ({ phase }) => { if (phase === 'purge') throw new Error('injected failure in purge'); } });
+      assert.equal(ran(await t.deps.cleanup.job.run()).status, 'failed');
       assert.deepEqual(await visitLinkIds(db), [purged.id, purged.id, purged.id, purged.id, kept.id, kept.id].sort((a, b) => a - b));
 
-      t.deps.cleanup.reaper.hooks = {};
-      const run = ran(await t.deps.cleanup.reaper.run());
+      observeCleanup(t.deps.cleanup, {});
+      const run = ran(await t.deps.cleanup.job.run());
       assert.equal(run.purged, 1);
       assert.equal(run.visitsDeleted, 0, 'retention counts only visits past VISITS_RETENTION');
       assert.deepEqual(await visitLinkIds(db), [kept.id, kept.id]);
@@ -118,7 +119,7 @@ describe('every analytics table is bounded: visit facts and roll-ups (ADR 0021)'
   const hosts = async (t: TestApp) => (await t.deps.database.db.selectFrom('visit_facts').select('referrer_host').orderBy('referrer_host').execute()).map((row) => row.referrer_host);
 
   test('a set of visit facts goes once no visit uses it, a day after its last use passed VISITS_RETENTION; sets of kept visits stay', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '2', VISITS_RETENTION: '30d' });
+    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', VISITS_RETENTION: '30d' });
     try {
       const now = t.clock.now();
       const cutoff = now - 30 * DAY;
@@ -130,9 +131,9 @@ describe('every analytics table is bounded: visit facts and roll-ups (ADR 0021)'
       await store.recordBatch(batchOfVisits([at('grace.example', cutoff - 12 * HOUR)]));
       await store.recordBatch(batchOfVisits([at('kept.example', cutoff + HOUR), at('new.example', now)]));
       const events: string[] = [];
-      t.deps.cleanup.reaper.hooks = { beforeCommit: ({ phase, batch, rows }) => { events.push(`${phase}${batch}:${rows}`); } };
+      observeCleanup(t.deps.cleanup, { beforeCommit: ({ phase, batch, rows }) => { events.push(`${phase}${batch}:${rows}`); } });
 
-      const run = ran(await t.deps.cleanup.reaper.run());
+      const run = ran(await t.deps.cleanup.job.run());
 
       assert.equal(run.status, 'succeeded');
       assert.equal(run.visitsDeleted, 5);
@@ -141,7 +142,7 @@ describe('every analytics table is bounded: visit facts and roll-ups (ADR 0021)'
       const left = await visitsWithFacts(t.deps.database.db).execute();
       assert.deepEqual(left.map((row) => row.referrer_host), ['kept.example', 'new.example'], 'every visit left still has its facts');
       t.clock.advance(DAY);
-      ran(await t.deps.cleanup.reaper.run());
+      ran(await t.deps.cleanup.job.run());
       assert.deepEqual(await hosts(t), ['kept.example', 'new.example']);
     } finally {
       await t.close();
@@ -149,7 +150,7 @@ describe('every analytics table is bounded: visit facts and roll-ups (ADR 0021)'
   });
 
   test('hourly and daily roll-ups older than ROLLUP_RETENTION are deleted in batches; newer ones and every counter stay', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '2', ROLLUP_RETENTION: '30d' });
+    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', ROLLUP_RETENTION: '30d' });
     try {
       const { db } = t.deps.database;
       const now = t.clock.now();
@@ -169,9 +170,9 @@ describe('every analytics table is bounded: visit facts and roll-ups (ADR 0021)'
       });
       const before = await counters();
       const events: string[] = [];
-      t.deps.cleanup.reaper.hooks = { beforeCommit: ({ phase, batch, rows }) => { events.push(`${phase}${batch}:${rows}`); } };
+      observeCleanup(t.deps.cleanup, { beforeCommit: ({ phase, batch, rows }) => { events.push(`${phase}${batch}:${rows}`); } });
 
-      const run = ran(await t.deps.cleanup.reaper.run());
+      const run = ran(await t.deps.cleanup.job.run());
 
       assert.equal(run.status, 'succeeded');
       assert.deepEqual(events.filter((event) => event.startsWith('rollups')), ['rollups1:2', 'rollups2:2', 'rollups3:1']);

@@ -1,15 +1,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KyselyReaperStore } from '../../src/storage/reaper-store.js';
+import { KyselyCleanupStore } from '../../src/storage/cleanup-store.js';
 import { createTestApp } from '../support/test-app.js';
-import { DAY, expiredLinks } from '../support/reaper-fixtures.js';
+import { DAY, expiredLinks } from '../support/cleanup-fixtures.js';
 
 // The ReaperStore contract itself runs on every backend in test/contract/reaper-store.test.ts.
-describe('KyselyReaperStore on the embedded database', () => {
+describe('KyselyCleanupStore on the embedded database', () => {
   test('each batch is one transaction on the writer thread; the reader runs none of its statements', async () => {
     const t = await createTestApp({}, { database: 'sqlite' });
     try {
-      const store = new KyselyReaperStore(t.deps.database.db, 'sqlite');
+      const store = new KyselyCleanupStore(t.deps.database.db, 'sqlite');
       await expiredLinks(t.deps, 3, 2 * DAY);
       const writer = t.deps.database.embedded!.writer;
       const sentBefore = writer.sent;

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { isMarkable, isPurgeable } from '../../src/storage/reaper-store.js';
+import { isMarkable, isPurgeable } from '../../src/storage/cleanup-store.js';
 import { PAGE_CACHE_KIB } from '../../src/storage/sqlite-connection.js';
 import { createTestApp } from '../support/test-app.js';
 

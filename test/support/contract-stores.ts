@@ -4,7 +4,7 @@ import { KyselyAccountStore } from '../../src/storage/account-store.js';
 import { KyselyCleanupRunStore } from '../../src/storage/cleanup-run-store.js';
 import { KyselyJobLockStore } from '../../src/storage/job-lock-store.js';
 import { KyselyLinkStore } from '../../src/storage/link-store.js';
-import { KyselyReaperStore } from '../../src/storage/reaper-store.js';
+import { KyselyCleanupStore } from '../../src/storage/cleanup-store.js';
 import { KyselyUnitOfWork } from '../../src/storage/unit-of-work.js';
 import type { StoreBackend } from './store-backends.js';
 
@@ -15,7 +15,7 @@ export interface ContractStores {
   readonly accounts: KyselyAccountStore;
   readonly jobLocks: KyselyJobLockStore;
   readonly cleanupRuns: KyselyCleanupRunStore;
-  readonly reaper: KyselyReaperStore;
+  readonly cleanup: KyselyCleanupStore;
   readonly unitOfWork: KyselyUnitOfWork;
 }
 
@@ -33,7 +33,7 @@ export function storesFor(backend: StoreBackend): ContractStores {
       accounts: new KyselyAccountStore(database.db),
       jobLocks: new KyselyJobLockStore(database.db),
       cleanupRuns: new KyselyCleanupRunStore(database.db),
-      reaper: new KyselyReaperStore(database.db, database.dialect),
+      cleanup: new KyselyCleanupStore(database.db, database.dialect),
       unitOfWork: new KyselyUnitOfWork(database.db),
     });
   });

@@ -5,7 +5,7 @@ import type { HealthCheckRun } from '../../src/jobs/health-checker.js';
 import { KyselyHealthCheckStore } from '../../src/storage/health-check-store.js';
 import { KyselyJobLockStore } from '../../src/storage/job-lock-store.js';
 import { fakeDns } from './fake-dns.js';
-import { HOUR } from './reaper-fixtures.js';
+import { HOUR } from './cleanup-fixtures.js';
 import { startTarget, type TargetServer } from './target-servers.js';
 import type { TestApp } from './test-app.js';
 

@@ -39,7 +39,7 @@ export function registerOperationsCommands(program: Command): void {
           clearInterval(keepAlive);
           return;
         }
-        const result = await deps.cleanup.reaper.run({ trigger: 'manual', log });
+        const result = await deps.cleanup.job.run({ trigger: 'manual', log });
         if (result.outcome === 'locked') throw new LinkforgeError('cleanup_locked', `Another run holds the reaper's lock${result.holder ? ` (${result.holder.lockedBy} until ${iso(result.holder.lockUntil)})` : ''}.`);
         if (result.outcome === 'stopping') throw new LinkforgeError('server_shutting_down');
         console.log(`Cleanup ${result.status}: ${result.markedExpired} marked expired, ${result.purged} purged, ${result.archived} archived, ${result.visitsDeleted} old visits deleted in ${result.durationMs} ms`);

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
 import { CleanupLockedError, CleanupStoppingError } from '../../jobs/cleanup-errors.js';
 import type { CleanupStats } from '../../jobs/cleanup-stats.js';
-import type { FinishedRun } from '../../jobs/reaper.js';
+import type { CleanupRunReport } from '../../jobs/cleanup-job.js';
 import { JWT_SECURITY, requireAdmin } from '../auth.js';
 import { errorResponses } from '../schemas.js';
 
@@ -58,7 +58,7 @@ function statsToJson(stats: CleanupStats) {
   };
 }
 
-function runToJson(run: FinishedRun) {
+function runToJson(run: CleanupRunReport) {
   return {
     status: run.status,
     run_id: run.runId ?? null,
@@ -80,7 +80,7 @@ function runToJson(run: FinishedRun) {
 export function registerAdminCleanupRoutes(app: FastifyInstance, deps: AppDeps): void {
   const { cleanup } = deps;
   // A manual run in progress stops after its batch, so closing the server never waits minutes for it.
-  app.addHook('preClose', async () => cleanup.reaper.requestStop());
+  app.addHook('preClose', async () => cleanup.job.requestStop());
 
   app.get('/api/admin/cleanup/stats', {
     preHandler: requireAdmin(deps),
@@ -104,7 +104,7 @@ export function registerAdminCleanupRoutes(app: FastifyInstance, deps: AppDeps):
       response: { 200: CleanupRunJson, ...errorResponses(401, 403, 409, 503) },
     },
   }, async (request) => {
-    const result = await cleanup.reaper.run({ trigger: 'manual', log: request.log });
+    const result = await cleanup.job.run({ trigger: 'manual', log: request.log });
     if (result.outcome === 'locked') throw new CleanupLockedError(result.holder);
     if (result.outcome === 'stopping') throw new CleanupStoppingError();
     return runToJson(result);

@@ -4,31 +4,32 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { StoreUnavailableError } from '../../src/core/errors.js';
-import { REAPER_LOCK_NAME } from '../../src/jobs/cleanup-jobs.js';
+import { CLEANUP_LOCK_NAME } from '../../src/jobs/cleanup-jobs.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, registerUser } from '../support/users.js';
 import {
-  archiveRows, cachedStatus, DAY, eventually, expiredLinks, gate, HOUR, linkIds, linkInState, QUICK_REAPER, ran, runRows, statusOf,
-} from '../support/reaper-fixtures.js';
+  archiveRows, cachedStatus, DAY, eventually, expiredLinks, gate, HOUR, linkIds, linkInState, QUICK_CLEANUP, ran, runRows, statusOf,
+} from '../support/cleanup-fixtures.js';
+import { observeCleanup } from '../support/cleanup-observer.js';
 
 const lockRow = (t: TestApp) =>
-  t.deps.database.db.selectFrom('shedlock').selectAll().where('name', '=', REAPER_LOCK_NAME).executeTakeFirstOrThrow();
+  t.deps.database.db.selectFrom('shedlock').selectAll().where('name', '=', CLEANUP_LOCK_NAME).executeTakeFirstOrThrow();
 
 describe('a failing run', () => {
   test('keeps its committed batches, rolls the failing batch back entirely, is recorded failed, frees the lock; the next run finishes', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '3', CLEANUP_RETENTION: '1d', CLEANUP_ARCHIVE: 'true' });
+    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '3', CLEANUP_RETENTION: '1d', CLEANUP_ARCHIVE: 'true' });
     try {
       const doomed = await expiredLinks(t.deps, 9, 2 * DAY);
       const live = await linkInState(t.deps, { expiresAt: t.clock.now() + HOUR });
       const recent = await expiredLinks(t.deps, 2, HOUR);
       // Thrown inside the transaction, after the batch's DELETE and archive INSERT ran.
-      t.deps.cleanup.reaper.hooks = {
+      observeCleanup(t.deps.cleanup, {
         beforeCommit: ({ phase, batch }) => {
           if (phase === 'purge' && batch === 2) throw new Error('injected failure in purge batch 2');
         },
-      };
+      });
 
-      const failed = ran(await t.deps.cleanup.reaper.run());
+      const failed = ran(await t.deps.cleanup.job.run());
 
       assert.equal(failed.status, 'failed');
       assert.match(failed.error ?? '', /injected failure in purge batch 2/);
@@ -45,8 +46,8 @@ describe('a failing run', () => {
       assert.ok(row!.finished_at !== null && row!.duration_ms !== null);
       assert.ok((await lockRow(t)).lock_until <= t.clock.now(), 'the lock is released');
 
-      t.deps.cleanup.reaper.hooks = {};
-      const retried = ran(await t.deps.cleanup.reaper.run());
+      observeCleanup(t.deps.cleanup, {});
+      const retried = ran(await t.deps.cleanup.job.run());
 
       assert.equal(retried.status, 'succeeded');
       assert.equal(retried.purged, 6);
@@ -60,7 +61,7 @@ describe('a failing run', () => {
   });
 
   test('a mark batch that fails leaves its links ACTIVE and their cache entries live', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '2', CACHE_TTL: '1d', CACHE_LOCAL_TTL: '1d' });
+    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', CACHE_TTL: '1d', CACHE_LOCAL_TTL: '1d' });
     try {
       const ids = await expiredLinks(t.deps, 4, HOUR);
       t.clock.advance(-2 * HOUR);
@@ -71,13 +72,13 @@ describe('a failing run', () => {
         assert.equal((await t.app.inject({ url: `/${row.code}` })).statusCode, 302); // cached while live
       }
       t.clock.advance(2 * HOUR);
-      t.deps.cleanup.reaper.hooks = {
+      observeCleanup(t.deps.cleanup, {
         beforeCommit: ({ phase, batch }) => {
           if (phase === 'mark' && batch === 2) throw new Error('disk on fire');
         },
-      };
+      });
 
-      const failed = ran(await t.deps.cleanup.reaper.run());
+      const failed = ran(await t.deps.cleanup.job.run());
 
       assert.equal(failed.status, 'failed');
       assert.equal(failed.markedExpired, 2);
@@ -93,14 +94,14 @@ describe('a failing run', () => {
   });
 
   test('a failing hook before any batch still records the run and releases the lock', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER });
+    const t = await createTestApp({ ...QUICK_CLEANUP });
     try {
-      t.deps.cleanup.reaper.hooks = { beforeBatch: () => { throw new Error('boom'); } };
-      const failed = ran(await t.deps.cleanup.reaper.run());
+      observeCleanup(t.deps.cleanup, { beforeBatch: () => { throw new Error('boom'); } });
+      const failed = ran(await t.deps.cleanup.job.run());
       assert.equal(failed.status, 'failed');
       assert.equal((await runRows(t.deps))[0]!.status, 'failed');
-      t.deps.cleanup.reaper.hooks = {};
-      assert.equal(ran(await t.deps.cleanup.reaper.run()).status, 'succeeded');
+      observeCleanup(t.deps.cleanup, {});
+      assert.equal(ran(await t.deps.cleanup.job.run()).status, 'succeeded');
     } finally {
       await t.close();
     }
@@ -109,12 +110,12 @@ describe('a failing run', () => {
 
 describe('an unreachable database', () => {
   test('run() rejects with store_unavailable, POST run answers 503, and the scheduler keeps retrying', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, ADMIN_EMAILS: 'admin@example.com', CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms' });
+    const t = await createTestApp({ ...QUICK_CLEANUP, ADMIN_EMAILS: 'admin@example.com', CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms' });
     try {
       const { token } = await registerUser(t.app, 'admin@example.com');
       await t.deps.database.close();
 
-      await assert.rejects(t.deps.cleanup.reaper.run(), (error: Error) => error instanceof StoreUnavailableError);
+      await assert.rejects(t.deps.cleanup.job.run(), (error: Error) => error instanceof StoreUnavailableError);
       const response = await t.app.inject({ method: 'POST', url: '/api/admin/cleanup/run', headers: bearer(token) });
       // The admin check itself reads the database, so either layer may be the one to answer 503.
       assert.equal(response.statusCode, 503);
@@ -135,21 +136,21 @@ describe('an unreachable database', () => {
 describe('shutdown', () => {
   test('close() lets the batch in progress finish, records the run and releases the lock before the database closes', async () => {
     // The run is read back from the SQLite file after the database closed: this one is SQLite's.
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d' }, { database: 'sqlite' });
+    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d' }, { database: 'sqlite' });
     const dbFile = path.join(t.dataDir, 'linkforge.db');
     try {
       const ids = await expiredLinks(t.deps, 6, HOUR);
       const held = gate();
       const entered = gate();
-      t.deps.cleanup.reaper.hooks = {
+      observeCleanup(t.deps.cleanup, {
         beforeCommit: async ({ phase, batch }) => {
           if (phase === 'mark' && batch === 2) {
             entered.open();
             await held.opened;
           }
         },
-      };
-      const running = t.deps.cleanup.reaper.run();
+      });
+      const running = t.deps.cleanup.job.run();
       await entered.opened;
 
       let closed = false;
@@ -160,7 +161,7 @@ describe('shutdown', () => {
       })();
       await new Promise((resolve) => setTimeout(resolve, 30));
       assert.equal(closed, false, 'close waits for the batch in progress');
-      assert.equal((await t.deps.cleanup.reaper.run()).outcome, 'stopping', 'no new run once shutdown began');
+      assert.equal((await t.deps.cleanup.job.run()).outcome, 'stopping', 'no new run once shutdown began');
       held.open();
       await closing;
       const result = ran(await running);
@@ -175,7 +176,7 @@ describe('shutdown', () => {
         assert.equal(run[0]!.status, 'succeeded');
         assert.equal(run[0]!.marked_expired, 4);
         assert.notEqual(run[0]!.finished_at, null);
-        const lock = db.prepare('select * from shedlock where name = ?').get(REAPER_LOCK_NAME) as { lock_until: number };
+        const lock = db.prepare('select * from shedlock where name = ?').get(CLEANUP_LOCK_NAME) as { lock_until: number };
         assert.ok(lock.lock_until <= t.clock.now(), 'lock released');
         const statuses = ids.map((id) => (db.prepare('select status from links where id = ?').get(id) as { status: string }).status);
         assert.deepEqual(statuses.filter((s) => s === 'EXPIRED').length, 4);

@@ -40,7 +40,7 @@ async function archivedLinks(stores: ContractStores): Promise<Array<{ link: Link
 const ids = (links: readonly Link[]) => links.map((link) => link.id).sort((a, b) => a - b);
 
 for (const backend of STORE_BACKENDS) {
-  describe(`ReaperStore on ${backend.name}`, () => {
+  describe(`CleanupStore on ${backend.name}`, () => {
     const stores = storesFor(backend);
     const remainingIds = async () => ids((await stores.database.db.selectFrom('links').selectAll().execute()).map(linkRowToLink));
     const statusOf = async (link: Link) => (await stores.links.findLinkById(link.id))?.status;
@@ -52,26 +52,26 @@ for (const backend of STORE_BACKENDS) {
 
     test('a mark batch marks at most `limit` links, returns their codes and a cursor, and the next batch goes on from it', async () => {
       const links = await expiredLinks(stores, 3, HOUR);
-      const first = await stores.reaper.markExpiredBatch({ now: NOW, limit: 2, after: undefined });
+      const first = await stores.cleanup.markExpiredBatch({ now: NOW, limit: 2, after: undefined });
       // Oldest expiry first: the last two links inserted.
       assert.deepEqual(first.links.map((l) => l.code).sort(), [links[1]!.code, links[2]!.code].sort());
       assert.deepEqual(first.cursor, { expiresAt: links[1]!.expiresAt, id: links[1]!.id });
-      const second = await stores.reaper.markExpiredBatch({ now: NOW, limit: 2, after: first.cursor });
+      const second = await stores.cleanup.markExpiredBatch({ now: NOW, limit: 2, after: first.cursor });
       assert.deepEqual(second.links, [{ domain: links[0]!.domain, code: links[0]!.code }]);
       assert.deepEqual(second.cursor, { expiresAt: links[0]!.expiresAt, id: links[0]!.id });
       for (const link of links) assert.deepEqual(await stores.links.findLinkById(link.id), { ...link, status: 'EXPIRED', updatedAt: NOW });
-      const empty = await stores.reaper.markExpiredBatch({ now: NOW, limit: 2, after: second.cursor });
+      const empty = await stores.cleanup.markExpiredBatch({ now: NOW, limit: 2, after: second.cursor });
       assert.deepEqual(empty, { links: [], cursor: second.cursor });
-      assert.deepEqual(await stores.reaper.markExpiredBatch({ now: NOW, limit: 2, after: undefined }), { links: [], cursor: undefined });
+      assert.deepEqual(await stores.cleanup.markExpiredBatch({ now: NOW, limit: 2, after: undefined }), { links: [], cursor: undefined });
     });
 
     test('the cursor orders by (expires_at, id): links sharing an expiry are each marked once', async () => {
       const links = await Promise.all([1, 2, 3].map(() => linkInState(stores, { expiresAt: NOW - HOUR })));
-      const first = await stores.reaper.markExpiredBatch({ now: NOW, limit: 2, after: undefined });
+      const first = await stores.cleanup.markExpiredBatch({ now: NOW, limit: 2, after: undefined });
       assert.deepEqual(first.cursor, { expiresAt: NOW - HOUR, id: ids(links)[1] });
       // A link that expired before the cursor's position is behind it: this walk does not go back for it.
       const behind = await linkInState(stores, { expiresAt: NOW - 2 * HOUR });
-      const second = await stores.reaper.markExpiredBatch({ now: NOW, limit: 2, after: first.cursor });
+      const second = await stores.cleanup.markExpiredBatch({ now: NOW, limit: 2, after: first.cursor });
       assert.equal(second.links.length, 1);
       assert.deepEqual([...first.links, ...second.links].map((l) => l.code).sort(), links.map((l) => l.code).sort());
       assert.equal(await statusOf(behind), 'ACTIVE');
@@ -84,18 +84,18 @@ for (const backend of STORE_BACKENDS) {
         await linkInState(stores, { status: 'DELETED', expiresAt: NOW - DAY, deletedAt: NOW - DAY }),
         await linkInState(stores, { status: 'EXPIRED', expiresAt: NOW - DAY }),
       ];
-      assert.deepEqual(await stores.reaper.markExpiredBatch({ now: NOW, limit: 10, after: undefined }), { links: [], cursor: undefined });
+      assert.deepEqual(await stores.cleanup.markExpiredBatch({ now: NOW, limit: 10, after: undefined }), { links: [], cursor: undefined });
       for (const link of untouched) assert.deepEqual(await stores.links.findLinkById(link.id), link);
     });
 
     test('a purge batch copies then deletes at most `limit` links; without an archive time it only deletes', async () => {
       const links = await Promise.all([0, 1, 2].map((i) => linkInState(stores, { status: 'EXPIRED', expiresAt: NOW - 2 * DAY - i })));
-      const archived = await stores.reaper.purgeBatch({ cutoff: NOW - DAY, limit: 2, archivedAt: NOW + 7 });
+      const archived = await stores.cleanup.purgeBatch({ cutoff: NOW - DAY, limit: 2, archivedAt: NOW + 7 });
       assert.deepEqual(archived, { purged: 2, archived: 2 });
       const copies = await archivedLinks(stores);
       assert.deepEqual(copies.map((c) => c.archivedAt), [NOW + 7, NOW + 7]);
       for (const copy of copies) assert.deepEqual(copy.link, links.find((l) => l.id === copy.link.id));
-      const plain = await stores.reaper.purgeBatch({ cutoff: NOW - DAY, limit: 2, archivedAt: undefined });
+      const plain = await stores.cleanup.purgeBatch({ cutoff: NOW - DAY, limit: 2, archivedAt: undefined });
       assert.deepEqual(plain, { purged: 1, archived: 0 });
       assert.equal((await archivedLinks(stores)).length, 2);
       assert.deepEqual(await remainingIds(), []);
@@ -114,22 +114,22 @@ for (const backend of STORE_BACKENDS) {
         await linkInState(stores, { status: 'DELETED', expiresAt: null, deletedAt: cutoff }),
         await linkInState(stores, { status: 'DELETED', expiresAt: cutoff, deletedAt: cutoff - 1 }),
       ];
-      assert.deepEqual(await stores.reaper.purgeBatch({ cutoff, limit: 100, archivedAt: NOW }), { purged: 3, archived: 3 });
+      assert.deepEqual(await stores.cleanup.purgeBatch({ cutoff, limit: 100, archivedAt: NOW }), { purged: 3, archived: 3 });
       assert.deepEqual(await remainingIds(), ids(kept));
       assert.deepEqual((await archivedLinks(stores)).map((c) => c.link.id), ids(purgeable));
-      assert.deepEqual(await stores.reaper.purgeBatch({ cutoff, limit: 100, archivedAt: NOW }), { purged: 0, archived: 0 });
+      assert.deepEqual(await stores.cleanup.purgeBatch({ cutoff, limit: 100, archivedAt: NOW }), { purged: 0, archived: 0 });
     });
 
     test('mark batches that overlap (two reapers, no lock) mark each link exactly once', async () => {
       const links = await expiredLinks(stores, 40, HOUR);
-      const batches = await Promise.all([1, 2, 3, 4].map(() => stores.reaper.markExpiredBatch({ now: NOW, limit: 40, after: undefined })));
+      const batches = await Promise.all([1, 2, 3, 4].map(() => stores.cleanup.markExpiredBatch({ now: NOW, limit: 40, after: undefined })));
       const marked = batches.flatMap((batch) => batch.links.map((link) => link.code));
       assert.deepEqual(marked.sort(), links.map((link) => link.code).sort());
     });
 
     test('purge batches that overlap (two reapers, no lock) purge and archive each link exactly once', async () => {
       const links = await Promise.all(Array.from({ length: 40 }, (_, i) => linkInState(stores, { status: 'EXPIRED', expiresAt: NOW - 2 * DAY - i })));
-      const batches = await Promise.all([1, 2, 3, 4].map(() => stores.reaper.purgeBatch({ cutoff: NOW - DAY, limit: 40, archivedAt: NOW })));
+      const batches = await Promise.all([1, 2, 3, 4].map(() => stores.cleanup.purgeBatch({ cutoff: NOW - DAY, limit: 40, archivedAt: NOW })));
       assert.equal(batches.reduce((sum, batch) => sum + batch.purged, 0), 40);
       assert.equal(batches.reduce((sum, batch) => sum + batch.archived, 0), 40);
       assert.deepEqual(await remainingIds(), []);
@@ -140,13 +140,13 @@ for (const backend of STORE_BACKENDS) {
       const links = await expiredLinks(stores, 2, 2 * DAY);
       const failure = new Error('hook says no');
       let seenRows = -1;
-      await assert.rejects(stores.reaper.markExpiredBatch({ now: NOW, limit: 10, after: undefined, beforeCommit: async (rows) => { seenRows = rows; throw failure; } }),
+      await assert.rejects(stores.cleanup.markExpiredBatch({ now: NOW, limit: 10, after: undefined, beforeCommit: async (rows) => { seenRows = rows; throw failure; } }),
         (error) => error === failure);
       assert.equal(seenRows, 2, 'the hook ran after the writes');
       for (const link of links) assert.equal(await statusOf(link), 'ACTIVE');
 
-      await stores.reaper.markExpiredBatch({ now: NOW, limit: 10, after: undefined });
-      await assert.rejects(stores.reaper.purgeBatch({ cutoff: NOW - DAY, limit: 10, archivedAt: NOW, beforeCommit: async () => { throw failure; } }),
+      await stores.cleanup.markExpiredBatch({ now: NOW, limit: 10, after: undefined });
+      await assert.rejects(stores.cleanup.purgeBatch({ cutoff: NOW - DAY, limit: 10, archivedAt: NOW, beforeCommit: async () => { throw failure; } }),
         (error) => error === failure);
       assert.deepEqual(await remainingIds(), ids(links));
       assert.deepEqual(await archivedLinks(stores), []);
@@ -159,13 +159,13 @@ for (const backend of STORE_BACKENDS) {
       // An archive row with the same id makes the copy break the primary key.
       const row = await stores.database.db.selectFrom('links').selectAll().where('id', '=', link!.id).executeTakeFirstOrThrow();
       await stores.database.db.insertInto('links_archive').values({ ...row, archived_at: 1 }).execute();
-      await assert.rejects(stores.reaper.purgeBatch({ cutoff: NOW - DAY, limit: 10, archivedAt: NOW }), (error: Error) => {
+      await assert.rejects(stores.cleanup.purgeBatch({ cutoff: NOW - DAY, limit: 10, archivedAt: NOW }), (error: Error) => {
         assert.match(`${(error as { code?: string }).code} ${error.message}`, /CONSTRAINT|UNIQUE|23505/i);
         return true;
       });
       assert.deepEqual(await remainingIds(), ids([link!, other]));
       await stores.database.db.deleteFrom('links_archive').execute();
-      assert.deepEqual(await stores.reaper.purgeBatch({ cutoff: NOW - DAY, limit: 10, archivedAt: NOW }), { purged: 2, archived: 2 });
+      assert.deepEqual(await stores.cleanup.purgeBatch({ cutoff: NOW - DAY, limit: 10, archivedAt: NOW }), { purged: 2, archived: 2 });
     });
   });
 }

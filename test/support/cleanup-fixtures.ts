@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { DEFAULT_DOMAIN, type LinkStatus } from '../../src/core/link.js';
 import type { Composition as AppDeps } from '../../src/deps.js';
-import type { FinishedRun, RunResult } from '../../src/jobs/reaper.js';
+import type { CleanupRunReport, CleanupRunResult } from '../../src/jobs/cleanup-job.js';
 import type { CleanupRunRow, LinkArchiveRow, LinkRow } from '../../src/storage/schema.js';
 import { insertLink, setLinkColumns } from './links.js';
 
@@ -9,8 +9,8 @@ export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
-/** Settings that let a test run the reaper as often as it likes on the frozen clock. */
-export const QUICK_REAPER = { CLEANUP_BATCH_PAUSE: '0', CLEANUP_LOCK_AT_LEAST: '0' } as const;
+/** Settings that let a test run the cleanup job as often as it likes on the frozen clock. */
+export const QUICK_CLEANUP = { CLEANUP_BATCH_PAUSE: '0', CLEANUP_LOCK_AT_LEAST: '0' } as const;
 
 export interface LinkState {
   readonly status?: LinkStatus;
@@ -38,7 +38,7 @@ export async function linkInState(deps: AppDeps, state: LinkState): Promise<Sele
 
 let owners = 0;
 
-/** A user row to own links (no workspace: the reaper does not look at workspaces). */
+/** A user row to own links (no workspace: the cleanup job does not look at workspaces). */
 export async function ownerUser(deps: AppDeps): Promise<number> {
   owners += 1;
   const row = await deps.database.db.insertInto('users').values({
@@ -83,13 +83,13 @@ export async function runRows(deps: AppDeps): Promise<Selectable<CleanupRunRow>[
   return deps.database.db.selectFrom('cleanup_runs').selectAll().orderBy('id').execute();
 }
 
-/** The finished run of a result, failing the test when the reaper did not run. */
-export function ran(result: RunResult): FinishedRun {
-  if (result.outcome !== 'ran') throw new Error(`expected the reaper to run, got ${JSON.stringify(result)}`);
+/** The finished run of a result, failing the test when the job did not run. */
+export function ran(result: CleanupRunResult): CleanupRunReport {
+  if (result.outcome !== 'ran') throw new Error(`expected the cleanup job to run, got ${JSON.stringify(result)}`);
   return result;
 }
 
-/** A promise the test opens by hand, to hold a run inside a hook. */
+/** A promise the test opens by hand, to hold a run inside an observer (cleanup-observer.ts). */
 export function gate(): { readonly opened: Promise<void>; open(): void } {
   let open!: () => void;
   const opened = new Promise<void>((resolve) => { open = resolve; });

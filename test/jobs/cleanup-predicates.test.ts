@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Selectable } from 'kysely';
 import type { LinkStatus } from '../../src/core/link.js';
-import { KyselyReaperStore } from '../../src/storage/reaper-store.js';
+import { KyselyCleanupStore } from '../../src/storage/cleanup-store.js';
 import type { LinkRow } from '../../src/storage/schema.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { DAY, HOUR, linkInState, linkRow, ownerUser } from '../support/reaper-fixtures.js';
+import { DAY, HOUR, linkInState, linkRow, ownerUser } from '../support/cleanup-fixtures.js';
 
 /**
  * RELIABILITY rule 6: the purge must be correct without the lock. These tests call the store's
@@ -14,11 +14,11 @@ import { DAY, HOUR, linkInState, linkRow, ownerUser } from '../support/reaper-fi
  */
 describe('the purge and mark predicates, without the lock', () => {
   let t: TestApp;
-  let store: KyselyReaperStore;
+  let store: KyselyCleanupStore;
   let ownerId: number;
   before(async () => {
     t = await createTestApp();
-    store = new KyselyReaperStore(t.deps.database.db, t.deps.database.dialect);
+    store = new KyselyCleanupStore(t.deps.database.db, t.deps.database.dialect);
     ownerId = await ownerUser(t.deps);
   });
   after(() => t.close());

@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type {
-  MarkBatchRequest, MarkBatchResult, MarkCursor, PurgeBatchRequest, PurgeBatchResult, ReaperStore, RetentionBatchRequest,
+  MarkBatchRequest, MarkBatchResult, MarkCursor, PurgeBatchRequest, PurgeBatchResult, CleanupStore, RetentionBatchRequest,
 } from '../core/cleanup-ports.js';
 import type { Dialect } from './database.js';
 import type { Database } from './schema.js';
@@ -62,11 +62,11 @@ function lastOf(rows: ReadonlyArray<{ id: number; expires_at: number | null }>, 
 }
 
 /**
- * The reaper's batches. Each is one statement choosing at most `limit` ids (`id IN (SELECT id …
+ * The cleanup job's batches. Each is one statement choosing at most `limit` ids (`id IN (SELECT id …
  * LIMIT n)`), with the predicate repeated on the outer statement: under PostgreSQL's READ
  * COMMITTED a row changed by a concurrent claim is re-checked against it before being touched.
  */
-export class KyselyReaperStore implements ReaperStore {
+export class KyselyCleanupStore implements CleanupStore {
   constructor(private readonly db: Kysely<Database>, private readonly dialect: Dialect) {}
 
   markExpiredBatch(request: MarkBatchRequest): Promise<MarkBatchResult> {
@@ -94,7 +94,7 @@ export class KyselyReaperStore implements ReaperStore {
     return guarded(() => this.db.transaction().execute(async (trx) => {
       // The ids are read once: under PostgreSQL two LIMIT subqueries could pick different rows.
       const candidates = trx.selectFrom('links').select('links.id').where(isPurgeable(cutoff)).limit(limit);
-      // PostgreSQL only: batches that overlap (two reapers, no lock) would copy the same rows and
+      // PostgreSQL only: batches that overlap (two cleanup runs, no lock) would copy the same rows and
       // all but one fail on the archive's primary key. Locking the chosen rows, and skipping rows
       // another batch holds, gives each batch its own. SQLite runs one write transaction at a
       // time and has no FOR UPDATE.
