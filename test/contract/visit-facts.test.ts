@@ -5,7 +5,7 @@ import type { VisitFacts } from '../../src/core/analytics-ports.js';
 import { batchOfVisits } from '../../src/core/analytics-batch.js';
 import { analyticsStoreFor } from '../../src/storage/analytics-store.js';
 import type { OpenDatabase } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrations/index.js';
 import { visitFactsIds } from '../../src/storage/visit-facts.js';
 import { visitsWithFacts } from '../support/analytics-rows.js';
 import { STORE_BACKENDS, type StoreBackend } from '../support/store-backends.js';
