@@ -9,7 +9,7 @@ import { holdsNul } from './unstorable-text.js';
 
 /** The link store for both SQLite and PostgreSQL: only portable Kysely queries live here. */
 export class KyselyLinkStore implements LinkStore {
-  /** The redirect lookup, compiled once: building and compiling it per request cost a third of a miss. */
+  /** The redirect lookup, compiled once, not per request (ADR 0010, "Redirect misses"). */
   private readonly redirectTargetSql: string;
   /** The same statement, prepared once on the embedded reader. */
   private readonly findRedirectRow: ((domain: string, code: string) => RedirectRow | undefined) | undefined;
