@@ -23,7 +23,7 @@ import { KyselyJobLockStore } from './storage/job-lock-store.js';
 import { KyselyCleanupStore } from './storage/cleanup-store.js';
 import { createHealthCheckJobs, type HealthCheckJobs } from './jobs/health-check-jobs.js';
 import { KyselyHealthCheckStore } from './storage/health-check-store.js';
-import { migrateToLatest } from './storage/migrations.js';
+import { migrateToLatest } from './storage/migrations/index.js';
 import { KyselyUnitOfWork } from './storage/unit-of-work.js';
 import { createAccountServices, type AccountServices } from './accounts/account-services.js';
 import type { WorkspaceAccess } from './accounts/workspace-access.js';

@@ -13,7 +13,7 @@ export interface UrlPolicy {
 export interface Destination {
   /** WHATWG serialization, fragment kept: what the redirect sends. */
   originalUrl: string;
-  /** Canonical form (SPEC section 2), for deduplication and hashing only. */
+  /** Canonical form, for deduplication and hashing only. */
   normalizedUrl: string;
 }
 
@@ -44,7 +44,7 @@ export function parseDestination(raw: unknown, policy: UrlPolicy): Destination {
   return { originalUrl: url.href, normalizedUrl: canonicalize(url) };
 }
 
-/** SPEC section 2, steps 2–6; step 1 (WHATWG parsing) is the caller's `new URL`. */
+/** The canonical form of a parsed URL (ADR 0008 for fragments); parsing (WHATWG) is the caller's `new URL`. */
 export function canonicalize(url: URL): string {
   const path = withoutTrailing('/', upperCaseEscapes(url.pathname)) || '/';
   const query = sortQuery(upperCaseEscapes(url.search.slice(1)));

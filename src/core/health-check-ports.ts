@@ -1,4 +1,4 @@
-/** Ports of the destination health check (SPEC section 8). */
+/** Ports of the destination health check (ADR 0015). */
 
 /** What the checker needs of a link: where it points, whose it is and when that was last asked. */
 export interface LinkToCheck {

@@ -1,6 +1,6 @@
 /**
- * The domain key of links on the default short domain (SPEC section 1): fixed, never the host of
- * BASE_URL, so that changing BASE_URL or PORT does not orphan a single link.
+ * The domain key of links on the default short domain: fixed, never the host of BASE_URL, so
+ * that changing BASE_URL or PORT does not orphan a single link.
  */
 export const DEFAULT_DOMAIN = 'default';
 
@@ -55,7 +55,7 @@ export interface RedirectTarget {
 
 /**
  * The status a reader must act on: a link past its expiry is EXPIRED before the reaper marks
- * the row, because expiry is judged from `expiresAt` itself (SPEC section 1).
+ * the row, because expiry is judged from `expiresAt` itself (core/redirect-decision.ts).
  */
 export function effectiveStatus(link: { readonly status: LinkStatus; readonly expiresAt: number | null }, now: number): LinkStatus {
   return link.status === 'ACTIVE' && link.expiresAt !== null && link.expiresAt <= now ? 'EXPIRED' : link.status;

@@ -8,8 +8,9 @@ export type RedirectDecision =
   | { readonly kind: 'not_found' };
 
 /**
- * SPEC section 4. Expiry is judged from `expiresAt` itself, whatever the status column says:
- * the reaper marks rows late, and a redirect must never outlive its expiry by a second.
+ * Redirect, gone or not found (ADR 0006). Expiry is judged from `expiresAt` itself, whatever the
+ * status column says: the reaper marks rows late, and a redirect must never outlive its expiry by
+ * a second.
  */
 export function decideRedirect(target: RedirectTarget | undefined, now: number): RedirectDecision {
   if (target === undefined) return NOT_FOUND;

@@ -20,8 +20,8 @@ export function isReservedWord(code: string): boolean {
 }
 
 /**
- * SPEC section 3: Base58 of the first 128 bits of SHA-256(`C|W` or `C|W|s`), modulo 58^length,
- * left-padded with '1'. Reproducible offline, so it never skips reserved words itself: with a short
+ * Base58 of the first 128 bits of SHA-256(`C|W` or `C|W|s`), modulo 58^length, left-padded
+ * with '1'. Reproducible offline, so it never skips reserved words itself: with a short
  * CODE_LENGTH the caller must treat a reserved result like a taken code and try the next attempt.
  */
 export function deterministicCode(normalizedUrl: string, workspaceId: number, attempt: number, length = 10): string {

@@ -26,12 +26,12 @@ export interface ClaimResult {
 }
 
 /**
- * SPEC section 5, sync. An entry whose code names a TEMPORARY link (active, or expired and not
- * yet purged) and whose token matches that link's stored hash takes the link into the caller's
- * personal workspace. Any other entry — wrong token, someone else's link, no such code — is
- * answered exactly like a fresh create of its URL, so the answer reveals nothing about codes or
- * tokens. Entries are handled one after another and answered in input order; re-sending the
- * same entries answers `existing`.
+ * Claiming anonymous links (ADR 0007, "Claiming"). An entry whose code names a TEMPORARY link
+ * (active, or expired and not yet purged) and whose token matches that link's stored hash takes
+ * the link into the caller's personal workspace. Any other entry — wrong token, someone else's
+ * link, no such code — is answered exactly like a fresh create of its URL, so the answer reveals
+ * nothing about codes or tokens. Entries are handled one after another and answered in input
+ * order; re-sending the same entries answers `existing`.
  */
 export async function claimLinks(deps: OwnedLinkDeps, principal: Principal, entries: readonly ClaimEntry[]): Promise<ClaimResult[]> {
   const workspaceId = await deps.workspaces.personalWorkspaceId(principal.userId);

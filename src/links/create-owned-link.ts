@@ -23,7 +23,7 @@ export interface CreateOwnedLinkResult {
 type LinkAt = (code: string) => NewLink;
 
 /**
- * A PERMANENT link in one of the caller's workspaces (SPEC section 3). Idempotency rests on the
+ * A PERMANENT link in one of the caller's workspaces (ADR 0007). Idempotency rests on the
  * unique indexes alone: the insert is tried first, and a conflict reads whoever holds the slot,
  * so concurrent identical creates all answer the one row that won.
  */

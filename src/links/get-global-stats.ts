@@ -7,7 +7,7 @@ export interface StatsDeps {
   readonly clock: Clock;
 }
 
-/** `GET /api/stats` (SPEC section 8): public, from the global counters and one indexed count of live links. */
+/** `GET /api/stats` (ADR 0014): public, from the global counters and one indexed count of live links. */
 export function getGlobalStats(deps: StatsDeps): Promise<GlobalStats> {
   return deps.store.findGlobalStats(deps.clock.now());
 }

@@ -94,7 +94,7 @@ export async function requireImportRole(workspaces: Pick<WorkspaceAccess, 'requi
 }
 
 /**
- * Imports links into one workspace, batch by batch (SPEC section 10, docs/adr/0019). Idempotent:
+ * Imports links into one workspace, batch by batch (docs/adr/0019). Idempotent:
  * the unique indexes decide, so a second run of the same file reports every row as existing.
  */
 export async function importLinks(

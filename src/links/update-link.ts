@@ -14,7 +14,7 @@ export interface LinkUpdate {
 
 /**
  * Edits a link's destination or expiry. The code stays: people already hold it, even though
- * after a URL change it no longer matches the one SPEC section 3 would compute.
+ * after a URL change it no longer matches the one core/short-code.ts would compute.
  */
 export async function updateLink(deps: OwnedLinkDeps, principal: Principal, selector: LinkSelector, update: LinkUpdate): Promise<Link> {
   const link = await findAccessibleLink(deps, principal, selector, 'manage');

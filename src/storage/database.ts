@@ -39,9 +39,9 @@ export interface SqliteOptions {
 export const DEFAULT_WRITE_TIMEOUT_MS = 5_000;
 
 /**
- * Opens the embedded SQLite file the way SPEC section 9 describes: reads on a read-only
- * connection of the calling thread, every write through one writer thread with its own
- * connection, so the event loop never waits for a database lock or an fsync.
+ * Opens the embedded SQLite file (ADR 0010): reads on a read-only connection of the calling
+ * thread, every write through one writer thread with its own connection, so the event loop never
+ * waits for a database lock or an fsync.
  */
 export function openSqlite(file: string, options: SqliteOptions = {}): OpenDatabase {
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -87,7 +87,7 @@ class EmbeddedDriver implements Driver {
  * SQLite has transactional DDL; Kysely's own adapter says no only because its driver shares one
  * connection. Saying yes makes the migrator run in one writer transaction, which holds SQLite's
  * write lock from reading the applied migrations to the last one: two processes migrating one
- * file run one after the other (RELIABILITY D-06).
+ * file run one after the other (test/storage/concurrent-migrations.test.ts).
  */
 class EmbeddedSqliteAdapter extends SqliteAdapter {
   override get supportsTransactionalDdl(): boolean {

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { ConfigError, type Config } from '../config.js';
 import type { OpenDatabase } from './database.js';
-import { migrateToLatest } from './migrations.js';
+import { migrateToLatest } from './migrations/index.js';
 import { describePostgresUrl } from './postgres-database.js';
 import { isUnavailable } from './store-errors.js';
 

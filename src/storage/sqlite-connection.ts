@@ -9,12 +9,11 @@ import type SQLite from 'better-sqlite3';
 const OPEN_BUSY_TIMEOUT_MS = 5_000;
 
 /**
- * Each connection's page cache, in KiB (cache_size takes a negative number as KiB). better-sqlite3
- * builds SQLite with 16 MB, and both connections filled it: the writer with the `links` pages it
- * counts visits on, the reader with cache misses. The reader's 2 MB (SQLite's own default) holds
- * the B-trees' interior pages, and a miss reads its leaves from the OS's file cache, which is not
- * the process's memory. The writer's analytics flushes took half as long again with 2 or 4 MB as
- * with 16; with 8 MB as long as with 16 (docs/adr/0020).
+ * Each connection's page cache, in KiB (cache_size takes a negative number as KiB), smaller than
+ * better-sqlite3's default, which both connections filled. The reader's (SQLite's own default)
+ * holds the B-trees' interior pages, and a miss reads its leaves from the OS's file cache, which is
+ * not the process's memory; the writer's is the smallest that does not slow the analytics flushes
+ * down (measured in docs/adr/0020, "A bounded page cache per connection").
  */
 export const PAGE_CACHE_KIB = { reader: 2_048, writer: 8_192 } as const;
 

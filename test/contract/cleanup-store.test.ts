@@ -1,7 +1,7 @@
 import { beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Link, LinkStatus } from '../../src/core/link.js';
-import { linkRowToLink } from '../../src/storage/link-store.js';
+import { linkRowToLink } from '../../src/storage/link-rows.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 import { storesFor, type ContractStores } from '../support/contract-stores.js';
 import { insertedLink, LATE_TIME } from '../support/contract-fixtures.js';

@@ -2,7 +2,7 @@ import { beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { KyselyStatsReadStore } from '../../src/storage/stats-read-store.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrations/index.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 import { storesFor } from '../support/contract-stores.js';
 import { insertedLink, LATE_TIME } from '../support/contract-fixtures.js';

@@ -5,7 +5,7 @@ import type { VisitFacts } from '../../src/core/visit-ports.js';
 import { batchOfVisits } from '../../src/core/visit-batch.js';
 import { visitWriterFor } from '../../src/storage/visits/visit-writer.js';
 import type { OpenDatabase } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrations/index.js';
 import { visitFactsIds } from '../../src/storage/visits/visit-facts.js';
 import { visitsWithFacts } from '../support/visit-rows.js';
 import { STORE_BACKENDS, type StoreBackend } from '../support/store-backends.js';

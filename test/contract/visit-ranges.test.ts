@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql, type Kysely } from 'kysely';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrations/index.js';
 import { visitIdsOf } from '../../src/storage/visits/visit-ranges.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 

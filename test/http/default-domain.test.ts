@@ -7,7 +7,7 @@ import SQLite from 'better-sqlite3';
 import { Migrator } from 'kysely';
 import { DEFAULT_DOMAIN } from '../../src/core/link.js';
 import { openSqlite } from '../../src/storage/database.js';
-import { migrationsFor } from '../../src/storage/migrations.js';
+import { migrationsFor } from '../../src/storage/migrations/index.js';
 import { createAnonymousLink, createLink, visit } from '../support/owned-links.js';
 import { createSecondInstance } from '../support/second-instance.js';
 import { createTestApp } from '../support/test-app.js';

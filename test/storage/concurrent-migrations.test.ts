@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { openSqlite } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrations/index.js';
 
 const SCRIPT = path.join(import.meta.dirname, '..', 'support', 'migrate-on-signal.ts');
 const ROUNDS = 3;

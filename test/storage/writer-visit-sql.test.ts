@@ -7,7 +7,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import ts from 'typescript';
 import { openSqlite, type OpenDatabase } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrations/index.js';
 import { WRITER_VISIT_SQL } from '../../src/storage/visits/writer-thread-visit-statements.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 

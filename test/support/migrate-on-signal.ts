@@ -2,7 +2,7 @@
 // says "ready", waits for "go" on stdin, then opens the database file and migrates it, as a server
 // starting up would. Exits 0 when the migrations succeeded.
 import { openSqlite } from '../../src/storage/database.js';
-import { migrateToLatest } from '../../src/storage/migrations.js';
+import { migrateToLatest } from '../../src/storage/migrations/index.js';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: migrate-on-signal.ts <database file>');

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openSqlite, type OpenDatabase } from '../../src/storage/database.js';
 import { Migrator } from 'kysely';
-import { migrateToLatest, migrationsFor } from '../../src/storage/migrations.js';
+import { migrateToLatest, migrationsFor } from '../../src/storage/migrations/index.js';
 import { openPostgres } from '../../src/storage/postgres-database.js';
 import { createTestDatabase } from './postgres.js';
 

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig, parseDuration } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { parseDuration } from '../../src/config-env-reader.js';
 
 describe('loadConfig', () => {
   test('gives SPEC section 10 defaults for an empty environment', () => {

@@ -1,5 +1,6 @@
-import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from './database.js';
+import { sql, type Migration } from 'kysely';
+import type { Dialect } from '../database.js';
+import type { MigrationDb } from './schema-builders.js';
 
 const KEY = ['link_id', 'dimension', 'day_start', 'value', 'visitor_class'] as const;
 
@@ -13,7 +14,7 @@ const KEY = ['link_id', 'dimension', 'day_start', 'value', 'visitor_class'] as c
  * `clicks = clicks + …` remains a HOT update.
  */
 export const breakdownOrder = (dialect: Dialect): Migration => ({
-  async up(db: Kysely<any>) {
+  async up(db: MigrationDb) {
     if (dialect === 'postgres') {
       await sql`alter table link_breakdown_daily drop constraint link_breakdown_daily_pkey`.execute(db);
       await sql`alter table link_breakdown_daily alter column value type text collate "C"`.execute(db);

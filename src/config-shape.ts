@@ -1,0 +1,111 @@
+/**
+ * What the application is configured with: typed, in the units the code uses (milliseconds,
+ * bytes), frozen by `loadConfig` (config.ts), which is the only way to make one from the environment.
+ */
+export interface Config {
+  readonly env: 'production' | 'development' | 'test';
+  readonly port: number;
+  readonly host: string;
+  readonly baseUrl: string;
+  /** Host (with port, if any) of BASE_URL: links to it are refused as loops. Links are stored under DEFAULT_DOMAIN. */
+  readonly shortDomain: string;
+  readonly database: { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string };
+  readonly dataDir: string;
+  readonly redisUrl: string | undefined;
+  readonly redis: {
+    /** Prepended to every key and channel (src/cache/cache-keys.ts): deployments can share a Redis. */
+    readonly keyPrefix: string;
+    /** A Redis command slower than this fails, and the lookup goes on to the database. */
+    readonly commandTimeoutMs: number;
+  };
+  readonly dbPoolMax: number;
+  readonly dbPoolMin: number;
+  /** PostgreSQL: the longest any statement may run (server side, and the client stops waiting too). */
+  readonly dbStatementTimeoutMs: number;
+  /** PostgreSQL: the longest a request waits for a connection (from the pool or a new one). */
+  readonly dbConnectTimeoutMs: number;
+  /** How long a write may wait for the database (a lock held elsewhere) before it is answered 503. */
+  readonly dbWriteTimeoutMs: number;
+  readonly logLevel: string;
+  readonly trustProxy: boolean;
+  readonly shutdownGraceMs: number;
+  readonly jwt: { readonly secret: string | undefined; readonly ttlMs: number };
+  readonly adminEmails: readonly string[];
+  readonly bcryptCost: number;
+  readonly links: {
+    readonly anonTtlMs: number;
+    readonly anonCodeLength: number;
+    readonly codeLength: number;
+    readonly maxUrlLength: number;
+    readonly allowPrivateDestinations: boolean;
+    readonly blocklistFile: string | undefined;
+    /** The largest file `POST /api/v1/workspaces/{id}/imports` accepts (IMPORT_MAX_BYTES). */
+    readonly importMaxBytes: number;
+  };
+  /** Bounds on one import, so that no file can exhaust memory, disk or the event loop (docs/adr/0019). */
+  readonly imports: {
+    readonly maxRows: number;
+    readonly maxRowBytes: number;
+    readonly maxFields: number;
+    /** Imports a user may start per minute (RATE_LIMIT_IMPORT); `0` = off. */
+    readonly perMinute: number;
+    readonly maxRunningPerUser: number;
+    readonly maxRunning: number;
+    /** An upload that sends nothing for this long is answered 408 and its spool removed. */
+    readonly uploadIdleTimeoutMs: number;
+  };
+  readonly redirect: {
+    readonly maxAgeSeconds: number;
+    readonly permanentStatus: 301 | 302 | 307 | 308;
+    readonly temporaryStatus: 302 | 307;
+  };
+  readonly cache: {
+    readonly maxEntries: number;
+    readonly linkTtlMs: number;
+    readonly tombstoneTtlMs: number;
+    readonly negativeTtlMs: number;
+    /**
+     * Scaled mode: how long an instance keeps a link in its own memory. Short, because another
+     * instance's change reaches it only through Redis pub/sub, or not at all without Redis.
+     */
+    readonly localTtlMs: number;
+  };
+  readonly rateLimit: { readonly anonPerMinute: number; readonly authPerMinute: number };
+  readonly cleanup: {
+    readonly enabled: boolean;
+    readonly intervalMs: number;
+    readonly initialDelayMs: number;
+    readonly lockAtMostMs: number;
+    readonly lockAtLeastMs: number;
+    readonly retentionMs: number;
+    readonly bufferMs: number;
+    readonly batchSize: number;
+    readonly batchPauseMs: number;
+    readonly maxDurationMs: number;
+    readonly archive: boolean;
+    /** Raw visit rows older than this are deleted by the reaper, with the visit facts no visit uses any more; counters stay. */
+    readonly visitsRetentionMs: number;
+    /** Hourly and daily roll-up rows older than this are deleted by the reaper (ADR 0021). */
+    readonly rollupRetentionMs: number;
+  };
+  readonly analytics: {
+    /** Off: redirects record nothing and no flusher runs (the bench compares both). */
+    readonly enabled: boolean;
+    readonly flushIntervalMs: number;
+    readonly flushMaxEvents: number;
+    /** Events held in memory at most, waiting or being written; beyond it a redirect's event is dropped and counted. */
+    readonly bufferMax: number;
+  };
+  readonly healthcheck: {
+    readonly enabled: boolean;
+    readonly intervalMs: number;
+    /** Pause between two checks of one address, from the end of one to the start of the next. */
+    readonly addressIntervalMs: number;
+    /** Time a run spends checking one address before deferring its other links to the next run. */
+    readonly addressBudgetMs: number;
+    /** Checks a run makes of one workspace's links (anonymous links together) before deferring the rest. */
+    readonly workspaceBudget: number;
+  };
+  /** `GET /metrics` (ADR 0018): off answers 404 and counts nothing; a token makes it require `Authorization: Bearer`. */
+  readonly metrics: { readonly enabled: boolean; readonly token: string | undefined };
+}

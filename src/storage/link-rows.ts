@@ -1,0 +1,47 @@
+import type { Selectable } from 'kysely';
+import type { Link, LinkStatus, RedirectTarget } from '../core/link.js';
+import type { LinkRow } from './schema.js';
+
+/** What the redirect lookup reads of a link row: no more, since a cache miss pays for every column. */
+export type RedirectRow = Pick<Selectable<LinkRow>, 'id' | 'original_url' | 'expires_at' | 'status' | 'link_type'>;
+
+const nullableNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+
+/**
+ * The driver hands every row a fresh copy of its status string; a cached target keeps the one
+ * shared literal instead, a saving on every LRU entry (measured in docs/adr/0020).
+ */
+const STATUSES: Readonly<Record<string, LinkStatus>> = { ACTIVE: 'ACTIVE', EXPIRED: 'EXPIRED', DELETED: 'DELETED' };
+
+export function redirectTargetOf(row: RedirectRow | undefined): RedirectTarget | undefined {
+  return row && {
+    url: row.original_url,
+    expiresAt: nullableNumber(row.expires_at),
+    status: STATUSES[row.status] ?? row.status,
+    linkId: Number(row.id),
+    permanent: row.link_type === 'PERMANENT',
+  };
+}
+
+export function linkRowToLink(row: Selectable<LinkRow>): Link {
+  return {
+    id: Number(row.id),
+    domain: row.domain,
+    code: row.code,
+    originalUrl: row.original_url,
+    normalizedUrl: row.normalized_url,
+    linkType: row.link_type,
+    status: row.status,
+    workspaceId: nullableNumber(row.workspace_id),
+    ownerId: nullableNumber(row.owner_id),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    expiresAt: nullableNumber(row.expires_at),
+    deletedAt: nullableNumber(row.deleted_at),
+    redirectCount: Number(row.redirect_count),
+    avgRedirectMs: Number(row.avg_redirect_ms),
+    humanCount: Number(row.human_count),
+    destinationStatus: nullableNumber(row.destination_status),
+    lastCheckedAt: nullableNumber(row.last_checked_at),
+  };
+}

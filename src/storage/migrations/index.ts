@@ -1,0 +1,43 @@
+import { Migrator, type Migration } from 'kysely';
+import type { Dialect } from '../database.js';
+import { initialSchema } from './001-initial-schema.js';
+import { reaperIndexes } from './002-reaper-indexes.js';
+import { defaultDomainKey } from './003-default-domain-key.js';
+import { clientSideRouteFragments } from './004-client-side-route-fragments.js';
+import { leanLinkIndexes } from './005-lean-link-indexes.js';
+import { analytics } from './006-analytics.js';
+import { cleanupVisitsAndCheckOrder } from './007-cleanup-visits-and-check-order.js';
+import { visitRanges } from './008-visit-ranges.js';
+import { visitFacts } from './009-visit-facts.js';
+import { analyticsBounds } from './010-analytics-bounds.js';
+import { breakdownOrder } from './011-breakdown-order.js';
+import type { MigrationDb } from './schema-builders.js';
+
+/**
+ * Numbered migrations, one per file, kept in code so they ship inside the build. Each is written
+ * once for both databases; a dialect difference is spelled inside the migration that has it.
+ * The keys are the names recorded in `kysely_migration`: an existing database knows its
+ * migrations by them, so a key never changes once released (Kysely applies them in key order).
+ */
+export function migrationsFor(dialect: Dialect): Record<string, Migration> {
+  return {
+    '001_initial_schema': initialSchema(dialect),
+    '002_reaper_indexes': reaperIndexes,
+    '003_default_domain_key': defaultDomainKey,
+    '004_client_side_route_fragments': clientSideRouteFragments,
+    '005_lean_link_indexes': leanLinkIndexes,
+    '006_analytics': analytics,
+    '007_cleanup_visits_and_check_order': cleanupVisitsAndCheckOrder(dialect),
+    '008_visit_ranges': visitRanges,
+    '009_visit_facts': visitFacts(dialect),
+    '010_analytics_bounds': analyticsBounds,
+    '011_breakdown_order': breakdownOrder(dialect),
+  };
+}
+
+/** Applies every pending migration; Kysely's migration lock makes concurrent runs safe. */
+export async function migrateToLatest(db: MigrationDb, dialect: Dialect): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(dialect) } });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}

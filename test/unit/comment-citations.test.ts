@@ -1,0 +1,100 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+/**
+ * The repository describes itself: a comment or a document cites an ADR (docs/adr/) or the code
+ * map, never a document that is not in the repository (the product specification, a style or
+ * reliability guide, seed data) nor a tracker's number, which a reader of a clone cannot open.
+ */
+const CITATIONS_FROM_OUTSIDE: ReadonlyArray<{ what: string; pattern: RegExp }> = [
+  { what: 'a shared folder outside the repository', pattern: /\.\.\/shared\b/ },
+  { what: 'the product specification or a guide kept outside', pattern: /\b(SPEC|STYLE|RELIABILITY)(\.md)?\b/ },
+  { what: 'seed data kept outside', pattern: /\bseeds?(\/|\s+\d{3})/i },
+  { what: 'a tracker number', pattern: /\b(issue|task)s?\s+#?\d+/i },
+  // `owner/repo#12` names another project's public thread, which anyone can open.
+  { what: 'a tracker number', pattern: /(^|[^\w/.-])#\d+\b/ },
+];
+
+/**
+ * Files still citing from outside, waiting for their comments to be reworded: an entry that no
+ * longer cites anything fails the test too, so the list only ever shrinks.
+ */
+const WAITING_TO_BE_REWORDED: readonly string[] = [
+  'src/core/analytics-ports.ts',
+  'src/core/cleanup-ports.ts',
+  'src/http/json-body-parser.ts',
+  'src/http/link-json.ts',
+  'src/http/rate-limit.ts',
+  'src/http/redirect-responder.ts',
+  'src/http/routes/admin-cleanup-routes.ts',
+  'src/http/routes/ui-routes.ts',
+  'src/http/security-headers.ts',
+  'src/jobs/cleanup-stats.ts',
+  'src/jobs/destination-probe.ts',
+  'src/jobs/health-checker.ts',
+  'src/jobs/reaper.ts',
+  'src/storage/reaper-store.ts',
+  'src/storage/sqlite-writer-worker.ts',
+  'src/storage/sqlite-writer.ts',
+];
+
+function filesUnder(dir: string, extension: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return filesUnder(full, extension);
+    return entry.name.endsWith(extension) ? [full] : [];
+  });
+}
+
+/** The text of every comment in a TypeScript file, with the line each starts on. */
+function commentsOf(text: string): Array<{ line: number; text: string }> {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
+  const comments: Array<{ line: number; text: string }> = [];
+  const source = ts.createSourceFile('comments.ts', text, ts.ScriptTarget.Latest);
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia) {
+      comments.push({ line: source.getLineAndCharacterOfPosition(scanner.getTokenStart()).line + 1, text: scanner.getTokenText() });
+    }
+  }
+  return comments;
+}
+
+/** `file:line: what (quoted)` for each citation from outside in `passages`. */
+function citationsIn(file: string, passages: Array<{ line: number; text: string }>): string[] {
+  return passages.flatMap(({ line, text }) => text.split('\n').flatMap((row, offset) =>
+    CITATIONS_FROM_OUTSIDE.filter(({ pattern }) => pattern.test(row))
+      .map(({ what, pattern }) => `${file}:${line + offset}: ${what} (${row.match(pattern)![0].trim()})`)));
+}
+
+function citationsFromOutside(): string[] {
+  const sources = filesUnder('src', '.ts').flatMap((file) => citationsIn(file, commentsOf(fs.readFileSync(file, 'utf8'))));
+  const documents = [...filesUnder('docs', '.md'), 'README.md']
+    .flatMap((file) => citationsIn(file, [{ line: 1, text: fs.readFileSync(file, 'utf8') }]));
+  return [...sources, ...documents];
+}
+
+describe('comments and documents cite what is in the repository', () => {
+  test('no comment in src/, and no document in docs/ or README.md, cites a document outside the repository or a tracker number', () => {
+    const found = citationsFromOutside();
+    const fileOf = (entry: string) => entry.slice(0, entry.indexOf(':'));
+    assert.deepEqual(found.filter((entry) => !WAITING_TO_BE_REWORDED.includes(fileOf(entry))), [],
+      'cite an ADR (docs/adr/) or docs/architecture.md, or say the reason itself');
+    assert.deepEqual(WAITING_TO_BE_REWORDED.filter((file) => !found.some((entry) => fileOf(entry) === file)), [],
+      'no longer cites from outside: remove it from WAITING_TO_BE_REWORDED');
+  });
+
+  test('the patterns catch each kind of citation and let another project\'s thread through', () => {
+    const cited = (text: string) => citationsIn('sample.ts', commentsOf(text)).length;
+    for (const text of ['// as SPEC section 8 says', '/* see ../shared/notes */', '// RELIABILITY F-16', '// (seed 001)',
+      '// issue 9 item 4', '// fixed in #12', '/** task 7 */', '// STYLE.md asks']) {
+      assert.equal(cited(text), 1, text);
+    }
+    for (const text of ['// ADR 0016, "Visit ranges"', '// discord/discord-api-docs#1600', "const x = 'SPEC section 1'; // a string, not a comment",
+      '// `#/settings` is a route', '// specification of the day']) {
+      assert.equal(cited(text), 0, text);
+    }
+  });
+});
