@@ -1,3 +1,4 @@
+import type { components, operations } from './api-types.js';
 import { currentSession, endSession } from './session.js';
 import { navigate } from './router.js';
 
@@ -28,16 +29,20 @@ export class ApiError extends Error {
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** Calls the JSON API; the session token goes in the Authorization header. A 401 ends the session. */
-export async function api<T>(method: Method, path: string, body?: unknown): Promise<T> {
+/**
+ * Calls the JSON API; the session token goes in the Authorization header. A 401 ends the session.
+ * An aborted call rejects with the signal's reason, never as a network error.
+ */
+export async function api<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const session = currentSession();
   if (session) headers.authorization = `Bearer ${session.token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+  } catch (error) {
+    if (signal?.aborted) throw error;
     throw new ApiError({ status: 0, title: 'Network error', detail: 'The server cannot be reached; check your connection and try again.', code: 'network_error' });
   }
   if (response.status === 204) return undefined as T;
@@ -60,35 +65,18 @@ export async function api<T>(method: Method, path: string, body?: unknown): Prom
 
 export const errorText = (error: unknown) => (error instanceof ApiError ? error.problem.detail : 'Something went wrong.');
 
-export interface LinkJson {
-  id: number;
-  shortCode: string;
-  shortUrl: string;
-  originalUrl: string;
-  linkType: 'TEMPORARY' | 'PERMANENT';
-  status: 'ACTIVE' | 'EXPIRED' | 'DELETED';
-  workspaceId: number | null;
-  createdAt: string;
-  expiresAt: string | null;
-  deletedAt: string | null;
-  redirectCount: number;
-  avgRedirectMs: number;
-  humanCount: number;
-  destinationStatus: number | null;
-  lastCheckedAt: string | null;
-}
+/** The JSON body of an operation's answer, as the API's OpenAPI document declares it (web/src/api-types.ts). */
+export type ResponseOf<Operation extends keyof operations, Status extends number = 200> =
+  operations[Operation]['responses'] extends Record<Status, { content: { 'application/json': infer Body } }> ? Body : never;
 
-export interface ClassCounts { total: number; human: number; bot: number; preview: number }
-export interface TopValue { value: string | null; clicks: ClassCounts }
-export interface LinkStats {
-  interval: 'hour' | 'day';
-  totals: ClassCounts;
-  series: { start: string; clicks: ClassCounts }[];
-  breakdowns: { referrers: TopValue[]; browsers: TopValue[]; oses: TopValue[]; devices: TopValue[] };
-}
-
-export interface Workspace { id: number; name: string; is_personal: boolean; role: 'owner' | 'admin' | 'member'; created_at: string }
-export interface Member { workspace_id: number; user_id: number; email: string; role: 'owner' | 'admin' | 'member'; created_at: string }
-export interface ApiKey { id: number; name: string; prefix: string; created_at: string; last_used_at: string | null }
-
-export type SyncOutcome = { shortCode: string; outcome: 'claimed' | 'created' | 'existing' | 'rejected'; reason?: string; link?: LinkJson };
+export type LinkJson = components['schemas']['Link'];
+export type LinkPage = ResponseOf<'listLinks'>;
+export type CreatedPublicLink = ResponseOf<'createPublicLink', 201>;
+export type SignedIn = ResponseOf<'login'>;
+export type SyncOutcome = ResponseOf<'syncLinks'>['results'][number];
+export type LinkStats = ResponseOf<'getLinkStats'>;
+export type TopValue = LinkStats['breakdowns']['referrers'][number];
+export type Workspace = ResponseOf<'listWorkspaces'>['workspaces'][number];
+export type Member = ResponseOf<'listMembers'>['members'][number];
+export type ApiKey = ResponseOf<'listApiKeys'>['api_keys'][number];
+export type CreatedApiKey = ResponseOf<'createApiKey', 201>;

@@ -1,7 +1,8 @@
-import { api, type SyncOutcome } from './api.js';
+import { api, type ResponseOf, type SyncOutcome } from './api.js';
+import { API_LIMITS } from './api-limits.js';
 import { forgetAnonLinks, liveAnonLinks } from './anon-links.js';
 
-const BATCH = 100; // MAX_CLAIM_ENTRIES on the server
+const BATCH = API_LIMITS.syncLinksPerRequest;
 
 /**
  * Posts the anonymous links kept in localStorage to /api/urls/sync, exactly as stored, in batches;
@@ -14,7 +15,7 @@ export async function syncAnonLinks(): Promise<{ outcomes: SyncOutcome[]; failed
   for (let start = 0; start < links.length; start += BATCH) {
     const batch = links.slice(start, start + BATCH);
     try {
-      const { results } = await api<{ results: SyncOutcome[] }>('POST', '/api/urls/sync', { links: batch });
+      const { results } = await api<ResponseOf<'syncLinks'>>('POST', '/api/urls/sync', { links: batch });
       outcomes.push(...results);
       forgetAnonLinks(batch.map((link) => link.shortCode));
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { User } from '../../accounts/account-types.js';
 import { getProfile } from '../../accounts/get-profile.js';
@@ -14,7 +15,6 @@ const Credentials = Type.Object({
   // Generous on purpose: the 72-byte rule is checked in bytes, with its own message.
   password: Type.String({ maxLength: 1024, description: '8 to 72 bytes in UTF-8, no NUL character.' }),
 }, { additionalProperties: false });
-type Credentials = { email: string; password: string };
 
 const UserJson = Type.Object({
   id: Type.Integer(),
@@ -41,9 +41,10 @@ const ProfileJson = Type.Object({
 const userToJson = (user: User) => ({ id: user.id, email: user.email, role: user.role, createdAt: new Date(user.createdAt).toISOString() });
 
 export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
   const rateLimit = rateLimitPerMinute(deps.config.rateLimit.authPerMinute);
 
-  app.post('/api/auth/register', {
+  typedApp.post('/api/auth/register', {
     config: { rateLimit },
     schema: {
       operationId: 'register',
@@ -54,12 +55,12 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 201: SignedInJson, ...errorResponses(400, 409, 413, 429, 503) },
     },
   }, async (request, reply) => {
-    const { token, user } = await registerUser(deps.accounts, request.body as Credentials);
+    const { token, user } = await registerUser(deps.accounts, request.body);
     reply.status(201);
     return { token, user: userToJson(user) };
   });
 
-  app.post('/api/auth/login', {
+  typedApp.post('/api/auth/login', {
     config: { rateLimit },
     schema: {
       operationId: 'login',
@@ -72,7 +73,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
   }, async (request, reply) => {
     try {
-      const { token, user } = await loginUser(deps.accounts, request.body as Credentials);
+      const { token, user } = await loginUser(deps.accounts, request.body);
       return { token, user: userToJson(user) };
     } catch (error) {
       reply.header('www-authenticate', 'Bearer');
@@ -80,7 +81,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     }
   });
 
-  app.get('/api/auth/me', {
+  typedApp.get('/api/auth/me', {
     preHandler: requireUser(deps),
     schema: {
       operationId: 'getProfile',

@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { LinkforgeError } from '../../core/errors.js';
 import type { AppDeps } from '../../deps.js';
 import { IMPORT_MAX_BUSY_MS, importLinks, requireImportRole, type ImportReport } from '../../links/import-links.js';
-import { IMPORT_FORMATS, ImportFormatError, type ImportFormat } from '../../portability/import-candidate.js';
+import { IMPORT_FORMATS, ImportFormatError } from '../../portability/import-candidate.js';
 import { ImportEncodingError, ImportLimitError, type ImportLimits } from '../../portability/import-limits.js';
 import { readImport } from '../../portability/read-import.js';
 import { yieldingEvery } from '../../portability/yielding.js';
@@ -33,7 +34,7 @@ const ReportJson = Type.Object({
 });
 
 const reportToJson = (r: ImportReport) => ({
-  format: r.format, dry_run: r.dryRun, rows: r.rows, created: r.created, existing: r.existing, rejected: r.rejected, rejections: r.rejections,
+  format: r.format, dry_run: r.dryRun, rows: r.rows, created: r.created, existing: r.existing, rejected: r.rejected, rejections: [...r.rejections],
 });
 
 const SPOOL_DIRECTORY = 'import-spool';
@@ -96,7 +97,7 @@ export function registerImportRoutes(app: FastifyInstance, deps: AppDeps, drain:
     scope.addHook('onSend', async (request, reply) => {
       if (!request.raw.complete) reply.header('connection', 'close');
     });
-    scope.post('/api/v1/workspaces/:id/imports', {
+    scope.withTypeProvider<TypeBoxTypeProvider>().post('/api/v1/workspaces/:id/imports', {
       preHandler: requireUserOrApiKey(deps),
       config: {
         rateLimit: imports.perMinute > 0
@@ -119,8 +120,8 @@ export function registerImportRoutes(app: FastifyInstance, deps: AppDeps, drain:
         response: { 200: ReportJson, ...errorResponses(400, 401, 403, 404, 408, 413, 415, 429, 503) },
       },
     }, async (request, reply) => {
-      const { id } = request.params as { id: number };
-      const query = request.query as { format?: ImportFormat; dry_run?: boolean };
+      const { id } = request.params;
+      const query = request.query;
       const principal = principalOf(request);
       await requireImportRole(deps.workspaces, principal, id);
       if (!request.isMultipart()) throw new LinkforgeError('media_type_unsupported', 'Send the export as multipart/form-data, in a part named "file".');

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { AppDeps } from '../../deps.js';
 import { claimLinks, MAX_CLAIM_ENTRIES, type ClaimResult } from '../../links/claim-links.js';
 import { createOwnedLink } from '../../links/create-owned-link.js';
@@ -69,12 +70,13 @@ const SyncResponse = Type.Object({
 
 /** App API (camelCase, JWT): the signed-in user's links. Anyone else's link id answers 404. */
 export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
   const preHandler = requireUser(deps);
   const common = { tags: ['links'], security: JWT_SECURITY };
   const owned = deps.ownedLinks;
   const toJson = (link: Parameters<typeof linkToJson>[0]) => linkToJson(link, deps.config.baseUrl, deps.clock.now());
 
-  app.post('/api/urls', {
+  typedApp.post('/api/urls', {
     preHandler,
     schema: {
       ...common, operationId: 'createLink', summary: 'Create a permanent link (201), or answer the one this workspace already has for the URL (200)',
@@ -82,7 +84,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: LinkRef, 201: LinkRef, ...errorResponses(400, 401, 404, 409, 413, 500, 503) },
     },
   }, async (request, reply) => {
-    const body = request.body as Static<typeof CreateLinkBody>;
+    const body = request.body;
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
       url: body.url, workspaceId: body.workspaceId, customCode: body.customCode, expiresAt: timestampFromJson(body.expiresAt),
     });
@@ -90,7 +92,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
     return toJson(link);
   });
 
-  app.get('/api/urls', {
+  typedApp.get('/api/urls', {
     preHandler,
     schema: {
       ...common, operationId: 'listLinks', summary: 'Links of every workspace you belong to, newest first',
@@ -98,42 +100,42 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: Type.Object({ items: Type.Array(LinkRef), nextCursor: NextCursor }), ...errorResponses(400, 401, 503) },
     },
   }, async (request) => {
-    const query = request.query as Static<typeof ListLinksQuery>;
+    const query = request.query;
     const page = await listLinks(owned, principalOf(request), { ...query, search: query.q });
     return { items: page.items.map(toJson), nextCursor: page.nextCursor };
   });
 
-  app.get('/api/urls/:id', {
+  typedApp.get('/api/urls/:id', {
     preHandler,
     schema: { ...common, operationId: 'getLink', summary: 'One link with its analytics fields', params: LinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 503) } },
-  }, async (request) => toJson(await findAccessibleLink(owned, principalOf(request), request.params as { id: number }, 'read')));
+  }, async (request) => toJson(await findAccessibleLink(owned, principalOf(request), request.params, 'read')));
 
-  app.patch('/api/urls/:id', {
+  typedApp.patch('/api/urls/:id', {
     preHandler,
     schema: {
       ...common, operationId: 'updateLink', summary: 'Change the destination or the expiry', params: LinkParams, body: UpdateLinkBody,
       response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) },
     },
   }, async (request) => {
-    const body = request.body as Static<typeof UpdateLinkBody>;
+    const body = request.body;
     const update = { url: body.url, expiresAt: timestampFromJson(body.expiresAt) };
-    return toJson(await updateLink(owned, principalOf(request), request.params as { id: number }, update));
+    return toJson(await updateLink(owned, principalOf(request), request.params, update));
   });
 
-  app.delete('/api/urls/:id', {
+  typedApp.delete('/api/urls/:id', {
     preHandler,
     schema: { ...common, operationId: 'deleteLink', summary: 'Soft-delete a link (restorable until purged)', params: LinkParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404, 503) } },
   }, async (request, reply) => {
-    await deleteLink(owned, principalOf(request), request.params as { id: number });
-    return reply.status(204).send();
+    await deleteLink(owned, principalOf(request), request.params);
+    return reply.status(204).send(null);
   });
 
-  app.post('/api/urls/:id/restore', {
+  typedApp.post('/api/urls/:id/restore', {
     preHandler,
     schema: { ...common, operationId: 'restoreLink', summary: 'Restore a soft-deleted link', params: LinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) } },
-  }, async (request) => toJson(await restoreLink(owned, principalOf(request), request.params as { id: number })));
+  }, async (request) => toJson(await restoreLink(owned, principalOf(request), request.params)));
 
-  app.post('/api/urls/sync', {
+  typedApp.post('/api/urls/sync', {
     preHandler,
     // Tokens are 256-bit, so guessing is hopeless; the limit keeps sync from being a cheap way to mass-create links.
     config: { rateLimit: rateLimitPerMinute(deps.config.rateLimit.authPerMinute) },
@@ -144,7 +146,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: SyncResponse, ...errorResponses(400, 401, 413, 429, 503) },
     },
   }, async (request) => {
-    const { links } = request.body as Static<typeof SyncBody>;
+    const { links } = request.body;
     const results = await claimLinks(owned, principalOf(request), links);
     return { results: results.map((result: ClaimResult) => ({ ...result, link: result.link && toJson(result.link) })) };
   });

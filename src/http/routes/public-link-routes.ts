@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { createAnonymousLink } from '../../links/create-anonymous-link.js';
 import type { AppDeps } from '../../deps.js';
@@ -16,18 +17,19 @@ const CreatedPublicLink = Type.Composite([LinkJson, Type.Object({
 })]);
 
 export function registerPublicLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
-  app.post('/api/urls/public', {
+  const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
+  typedApp.post('/api/urls/public', {
     config: { rateLimit: rateLimitPerMinute(deps.config.rateLimit.anonPerMinute) },
     schema: {
       operationId: 'createPublicLink',
-      summary: 'Shorten a URL anonymously for ANON_TTL (8 hours)',
+      summary: 'Shorten a URL anonymously; the link expires ANON_TTL after creation, at its `expiresAt`',
       tags: ['links'],
       security: NO_SECURITY,
       body: CreatePublicLinkBody,
       response: { 201: CreatedPublicLink, ...errorResponses(400, 413, 429, 500, 503) },
     },
   }, async (request, reply) => {
-    const { url } = request.body as { url: string };
+    const { url } = request.body;
     const { link, claimToken } = await createAnonymousLink(deps.links, url);
     reply.status(201).header('location', `/api/urls/${link.id}`);
     return { ...linkToJson(link, deps.config.baseUrl, deps.clock.now()), claimToken };

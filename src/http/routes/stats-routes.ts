@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_VALUES_PER_DAY } from '../../core/breakdown-folding.js';
 import type { AppDeps } from '../../deps.js';
 import { getGlobalStats } from '../../links/get-global-stats.js';
 import { DEFAULT_STATS_DAYS, getLinkStats, MAX_STATS_BUCKETS, TOP_VALUES, type LinkStats } from '../../links/get-link-stats.js';
@@ -12,7 +14,7 @@ const ClassCounts = Type.Object({ total: Count, human: Count, bot: Count, previe
   description: 'Clicks by visitor class: people, crawlers, and link-preview fetchers (chat apps, social networks).',
 });
 const TopValues = (what: string) => Type.Array(Type.Object({
-  value: Type.Union([Type.String(), Type.Null()], { description: `The ${what}; null for the clicks without one (a direct visit, an agent not recognised); \`(other)\` for the clicks of values past the 100 a link keeps each day.` }),
+  value: Type.Union([Type.String(), Type.Null()], { description: `The ${what}; null for the clicks without one (a direct visit, an agent not recognised); \`(other)\` for the clicks of values past the ${MAX_VALUES_PER_DAY} a link keeps each day.` }),
   clicks: ClassCounts,
 }), { maxItems: TOP_VALUES, description: `The ${TOP_VALUES} ${what} values with the most clicks, most first.` });
 
@@ -68,9 +70,10 @@ function statsToJson(stats: LinkStats) {
 
 /** SPEC sections 5 and 8: the public totals, and each link's statistics for whoever may read the link. */
 export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
   const linkDeps = { ...deps.ownedLinks, stats: deps.stats };
 
-  app.get('/api/stats', {
+  typedApp.get('/api/stats', {
     schema: {
       tags: ['stats'], security: NO_SECURITY, operationId: 'getGlobalStats',
       summary: 'Totals of the whole service: live links, redirects, mean latency, and the split by visitor class',
@@ -82,7 +85,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
     return { totalLinks: stats.totalLinks, totalRedirects: stats.totalRedirects, avgLatencyMs: stats.avgLatencyMs, redirectsByClass: { human, bot, preview } };
   });
 
-  app.get('/api/urls/:id/stats', {
+  typedApp.get('/api/urls/:id/stats', {
     preHandler: requireUser(deps),
     schema: {
       tags: ['links'], security: JWT_SECURITY, operationId: 'getLinkStats',
@@ -91,11 +94,11 @@ export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: LinkStatsJson, ...errorResponses(400, 401, 404, 503) },
     },
   }, async (request) => {
-    const stats = await getLinkStats(linkDeps, principalOf(request), request.params as { id: number }, parseQuery(request.query as StatsQuery));
+    const stats = await getLinkStats(linkDeps, principalOf(request), request.params, parseQuery(request.query));
     return { linkId: stats.linkId, ...statsToJson(stats) };
   });
 
-  app.get('/api/v1/workspaces/:id/links/:short_code/stats', {
+  typedApp.get('/api/v1/workspaces/:id/links/:short_code/stats', {
     preHandler: requireUserOrApiKey(deps),
     schema: {
       tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY, operationId: 'getWorkspaceLinkStats',
@@ -104,9 +107,9 @@ export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: LinkStatsV1Json, ...errorResponses(400, 401, 404, 503) },
     },
   }, async (request) => {
-    const params = request.params as { id: number; short_code: string };
+    const params = request.params;
     const selector = { workspaceId: params.id, code: params.short_code };
-    const stats = await getLinkStats(linkDeps, principalOf(request), selector, parseQuery(request.query as StatsQuery));
+    const stats = await getLinkStats(linkDeps, principalOf(request), selector, parseQuery(request.query));
     return { short_code: params.short_code, ...statsToJson(stats) };
   });
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Link } from '../../core/link.js';
 import type { AppDeps } from '../../deps.js';
@@ -41,13 +42,14 @@ const selectorOf = (params: WorkspaceLinkParams) => ({ workspaceId: params.id, c
  * workspace and short code. A non-member gets 404 for the workspace; an API key acts only in its own.
  */
 export function registerWorkspaceLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
   const preHandler = requireUserOrApiKey(deps);
   const common = { tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY };
   const owned = deps.ownedLinks;
   const toJson = (link: Link) => linkToV1Json(link, deps.config.baseUrl, deps.clock.now());
   const path = '/api/v1/workspaces/:id/links';
 
-  app.post(path, {
+  typedApp.post(path, {
     preHandler,
     schema: {
       ...common, operationId: 'createWorkspaceLink', summary: 'Create a permanent link (201), or answer the one the workspace already has for the URL (200)',
@@ -55,8 +57,8 @@ export function registerWorkspaceLinkRoutes(app: FastifyInstance, deps: AppDeps)
       response: { 200: LinkRef, 201: LinkRef, ...errorResponses(400, 401, 404, 409, 413, 500, 503) },
     },
   }, async (request, reply) => {
-    const { id } = request.params as Static<typeof WorkspaceParams>;
-    const body = request.body as Static<typeof CreateLinkBody>;
+    const { id } = request.params;
+    const body = request.body;
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
       url: body.original_url, workspaceId: id, customCode: body.custom_code, expiresAt: timestampFromJson(body.expires_at),
     });
@@ -64,45 +66,45 @@ export function registerWorkspaceLinkRoutes(app: FastifyInstance, deps: AppDeps)
     return toJson(link);
   });
 
-  app.get(path, {
+  typedApp.get(path, {
     preHandler,
     schema: {
       ...common, operationId: 'listWorkspaceLinks', summary: 'Links of the workspace, newest first', params: WorkspaceParams, querystring: ListQuery,
       response: { 200: Type.Object({ items: Type.Array(LinkRef), next_cursor: NextCursor }), ...errorResponses(400, 401, 404, 503) },
     },
   }, async (request) => {
-    const { id } = request.params as Static<typeof WorkspaceParams>;
-    const page = await listLinks(owned, principalOf(request), { ...(request.query as Static<typeof ListQuery>), workspaceId: id });
+    const { id } = request.params;
+    const page = await listLinks(owned, principalOf(request), { ...request.query, workspaceId: id });
     return { items: page.items.map(toJson), next_cursor: page.nextCursor };
   });
 
-  app.get(`${path}/:short_code`, {
+  typedApp.get(`${path}/:short_code`, {
     preHandler,
     schema: { ...common, operationId: 'getWorkspaceLink', summary: 'One link of the workspace', params: WorkspaceLinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 503) } },
-  }, async (request) => toJson(await findAccessibleLink(owned, principalOf(request), selectorOf(request.params as WorkspaceLinkParams), 'read')));
+  }, async (request) => toJson(await findAccessibleLink(owned, principalOf(request), selectorOf(request.params), 'read')));
 
-  app.patch(`${path}/:short_code`, {
+  typedApp.patch(`${path}/:short_code`, {
     preHandler,
     schema: {
       ...common, operationId: 'updateWorkspaceLink', summary: 'Change the destination or the expiry', params: WorkspaceLinkParams, body: UpdateLinkBody,
       response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) },
     },
   }, async (request) => {
-    const body = request.body as Static<typeof UpdateLinkBody>;
+    const body = request.body;
     const update = { url: body.original_url, expiresAt: timestampFromJson(body.expires_at) };
-    return toJson(await updateLink(owned, principalOf(request), selectorOf(request.params as WorkspaceLinkParams), update));
+    return toJson(await updateLink(owned, principalOf(request), selectorOf(request.params), update));
   });
 
-  app.delete(`${path}/:short_code`, {
+  typedApp.delete(`${path}/:short_code`, {
     preHandler,
     schema: { ...common, operationId: 'deleteWorkspaceLink', summary: 'Soft-delete a link (restorable until purged)', params: WorkspaceLinkParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404, 503) } },
   }, async (request, reply) => {
-    await deleteLink(owned, principalOf(request), selectorOf(request.params as WorkspaceLinkParams));
-    return reply.status(204).send();
+    await deleteLink(owned, principalOf(request), selectorOf(request.params));
+    return reply.status(204).send(null);
   });
 
-  app.post(`${path}/:short_code/restore`, {
+  typedApp.post(`${path}/:short_code/restore`, {
     preHandler,
     schema: { ...common, operationId: 'restoreWorkspaceLink', summary: 'Restore a soft-deleted link', params: WorkspaceLinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) } },
-  }, async (request) => toJson(await restoreLink(owned, principalOf(request), selectorOf(request.params as WorkspaceLinkParams))));
+  }, async (request) => toJson(await restoreLink(owned, principalOf(request), selectorOf(request.params))));
 }

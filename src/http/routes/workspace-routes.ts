@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { addMember, listMembers } from '../../accounts/add-member.js';
 import type { ApiKey, Member, Membership } from '../../accounts/account-types.js';
@@ -7,7 +8,6 @@ import { createWorkspace, listWorkspaces } from '../../accounts/create-workspace
 import { listApiKeys } from '../../accounts/list-api-keys.js';
 import { removeMember } from '../../accounts/remove-member.js';
 import { revokeApiKey } from '../../accounts/revoke-api-key.js';
-import type { WorkspaceRole } from '../../core/principal.js';
 import type { AppDeps } from '../../deps.js';
 import { JWT_OR_API_KEY_SECURITY, principalOf, requireUserOrApiKey } from '../auth.js';
 import { errorResponses } from '../schemas.js';
@@ -36,11 +36,12 @@ const apiKeyToJson = (k: ApiKey) => ({
 
 /** Workspace API v1 (snake_case): workspaces, members and API keys. A non-member gets 404 for every route. */
 export function registerWorkspaceRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
   const preHandler = requireUserOrApiKey(deps);
   const common = { tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY };
   const accounts = deps.accounts;
 
-  app.post('/api/v1/workspaces', {
+  typedApp.post('/api/v1/workspaces', {
     preHandler,
     schema: {
       ...common, operationId: 'createWorkspace', summary: 'Create a workspace; the caller becomes its owner',
@@ -48,25 +49,25 @@ export function registerWorkspaceRoutes(app: FastifyInstance, deps: AppDeps): vo
       response: { 201: WorkspaceJson, ...errorResponses(400, 401, 403, 503) },
     },
   }, async (request, reply) => {
-    const workspace = await createWorkspace(accounts, principalOf(request), (request.body as { name: string }).name);
+    const workspace = await createWorkspace(accounts, principalOf(request), request.body.name);
     reply.status(201).header('location', `/api/v1/workspaces/${workspace.id}`);
     return workspaceToJson(workspace);
   });
 
-  app.get('/api/v1/workspaces', {
+  typedApp.get('/api/v1/workspaces', {
     preHandler,
     schema: { ...common, operationId: 'listWorkspaces', summary: 'Workspaces the caller belongs to', response: { 200: Type.Object({ workspaces: Type.Array(WorkspaceJson) }), ...errorResponses(401, 503) } },
   }, async (request) => ({ workspaces: (await listWorkspaces(accounts, principalOf(request))).map(workspaceToJson) }));
 
-  app.get('/api/v1/workspaces/:id/members', {
+  typedApp.get('/api/v1/workspaces/:id/members', {
     preHandler,
     schema: { ...common, operationId: 'listMembers', summary: 'Members of a workspace', params: WorkspaceParams, response: { 200: Type.Object({ members: Type.Array(MemberJson) }), ...errorResponses(400, 401, 404, 503) } },
   }, async (request) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     return { members: (await listMembers(accounts, principalOf(request), id)).map(memberToJson) };
   });
 
-  app.post('/api/v1/workspaces/:id/members', {
+  typedApp.post('/api/v1/workspaces/:id/members', {
     preHandler,
     schema: {
       ...common, operationId: 'addMember', summary: 'Add a registered user as admin or member (owners and admins)', params: WorkspaceParams,
@@ -74,25 +75,25 @@ export function registerWorkspaceRoutes(app: FastifyInstance, deps: AppDeps): vo
       response: { 201: MemberJson, ...errorResponses(400, 401, 403, 404, 409, 503) },
     },
   }, async (request, reply) => {
-    const { id } = request.params as { id: number };
-    const member = await addMember(accounts, principalOf(request), id, request.body as { email: string; role: WorkspaceRole });
+    const { id } = request.params;
+    const member = await addMember(accounts, principalOf(request), id, request.body);
     reply.status(201);
     return memberToJson(member);
   });
 
-  app.delete('/api/v1/workspaces/:id/members/:userId', {
+  typedApp.delete('/api/v1/workspaces/:id/members/:userId', {
     preHandler,
     schema: {
       ...common, operationId: 'removeMember', summary: 'Remove a member, or leave (the last owner cannot)', params: Type.Object({ id: Id, userId: Id }),
       response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 409, 503) },
     },
   }, async (request, reply) => {
-    const { id, userId } = request.params as { id: number; userId: number };
+    const { id, userId } = request.params;
     await removeMember(accounts, principalOf(request), id, userId);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
-  app.post('/api/v1/workspaces/:id/api-keys', {
+  typedApp.post('/api/v1/workspaces/:id/api-keys', {
     preHandler,
     schema: {
       ...common, operationId: 'createApiKey', summary: 'Create an API key (owners and admins); the secret is shown once', params: WorkspaceParams,
@@ -100,26 +101,26 @@ export function registerWorkspaceRoutes(app: FastifyInstance, deps: AppDeps): vo
       response: { 201: CreatedApiKeyJson, ...errorResponses(400, 401, 403, 404, 503) },
     },
   }, async (request, reply) => {
-    const { id } = request.params as { id: number };
-    const key = await createApiKey(accounts, principalOf(request), id, (request.body as { name: string }).name);
+    const { id } = request.params;
+    const key = await createApiKey(accounts, principalOf(request), id, request.body.name);
     reply.status(201);
     return { id: key.id, name: key.name, prefix: key.prefix, created_at: iso(key.createdAt), key: key.key };
   });
 
-  app.get('/api/v1/workspaces/:id/api-keys', {
+  typedApp.get('/api/v1/workspaces/:id/api-keys', {
     preHandler,
     schema: { ...common, operationId: 'listApiKeys', summary: 'API keys of a workspace, without secrets', params: WorkspaceParams, response: { 200: Type.Object({ api_keys: Type.Array(ApiKeyJson) }), ...errorResponses(400, 401, 403, 404, 503) } },
   }, async (request) => {
-    const { id } = request.params as { id: number };
+    const { id } = request.params;
     return { api_keys: (await listApiKeys(accounts, principalOf(request), id)).map(apiKeyToJson) };
   });
 
-  app.delete('/api/v1/workspaces/:id/api-keys/:keyId', {
+  typedApp.delete('/api/v1/workspaces/:id/api-keys/:keyId', {
     preHandler,
     schema: { ...common, operationId: 'revokeApiKey', summary: 'Revoke an API key', params: Type.Object({ id: Id, keyId: Id }), response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 503) } },
   }, async (request, reply) => {
-    const { id, keyId } = request.params as { id: number; keyId: number };
+    const { id, keyId } = request.params;
     await revokeApiKey(accounts, principalOf(request), id, keyId);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 }

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError } from '../api.js';
+import { api, ApiError, type SignedIn } from '../api.js';
 import { Field, FormError } from '../components/field.js';
 import { Layout } from '../components/layout.js';
 import { setSyncOutcomes } from '../flash.js';
@@ -27,7 +27,7 @@ export function AuthPage({ mode }: { mode: Mode }) {
     if (missing.email || missing.password) return;
     setBusy(true);
     try {
-      const { token, user } = await api<{ token: string; user: { email: string } }>('POST', register ? '/api/auth/register' : '/api/auth/login', { email: email.trim(), password });
+      const { token, user } = await api<SignedIn>('POST', register ? '/api/auth/register' : '/api/auth/login', { email: email.trim(), password });
       startSession({ token, email: user.email });
       const { outcomes, failed } = await syncAnonLinks();
       if (outcomes.length > 0 || failed) setSyncOutcomes(failed ? [...outcomes, { shortCode: '', outcome: 'rejected', reason: failed }] : outcomes);
@@ -46,7 +46,7 @@ export function AuthPage({ mode }: { mode: Mode }) {
         <Field id="email" label="Email" type="email" autoComplete="email" required value={email}
           onInput={(e) => setEmail(e.currentTarget.value)} error={errors.email} />
         <Field id="password" label="Password" type="password" autoComplete={register ? 'new-password' : 'current-password'} required value={password}
-          onInput={(e) => setPassword(e.currentTarget.value)} error={errors.password} hint={register ? '8 to 72 characters.' : undefined} />
+          onInput={(e) => setPassword(e.currentTarget.value)} error={errors.password} />
         <FormError message={errors.form} />
         <button type="submit" disabled={busy}>{busy ? 'Please wait…' : register ? 'Create account' : 'Sign in'}</button>
         <p class="muted">

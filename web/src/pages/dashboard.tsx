@@ -1,43 +1,42 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, errorText, type LinkJson, type SyncOutcome, type Workspace } from '../api.js';
+import { useState } from 'preact/hooks';
+import { api, ApiError, errorText, type LinkJson, type LinkPage, type ResponseOf, type SyncOutcome, type Workspace } from '../api.js';
 import { Field, FormError } from '../components/field.js';
 import { Layout } from '../components/layout.js';
 import { ExternalUrl } from '../components/external-url.js';
 import { takeSyncOutcomes } from '../flash.js';
 import { dateTime, fromLocalInput, health, latency, toLocalInput } from '../format.js';
 import { Link } from '../router.js';
+import { useApi } from '../use-api.js';
 
 type Status = '' | 'ACTIVE' | 'EXPIRED' | 'DELETED';
 const PAGE_SIZE = 20;
 
+function linksQuery(query: { q: string; status: Status }, cursor: string | undefined): URLSearchParams {
+  const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
+  if (query.q) params.set('q', query.q);
+  if (query.status) params.set('status', query.status);
+  if (cursor) params.set('cursor', cursor);
+  return params;
+}
+
 /** `/app/dashboard`: the signed-in user's links, newest first, with create, edit, delete and restore. */
 export function DashboardPage() {
   const [outcomes] = useState<SyncOutcome[] | undefined>(() => takeSyncOutcomes());
-  const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
   const [query, setQuery] = useState({ q: '', status: '' as Status });
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<Status>('');
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const [page, setPage] = useState<{ items: LinkJson[]; nextCursor: string | null }>();
-  const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
-  const [version, setVersion] = useState(0);
-  const cursor = cursors[cursors.length - 1];
-  const reload = (message?: string) => { setNotice(message); setVersion((v) => v + 1); };
-
-  useEffect(() => { api<{ workspaces: Workspace[] }>('GET', '/api/v1/workspaces').then((r) => setWorkspaces(r.workspaces), () => undefined); }, []);
-  useEffect(() => {
-    const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
-    if (query.q) params.set('q', query.q);
-    if (query.status) params.set('status', query.status);
-    if (cursor) params.set('cursor', cursor);
-    api<{ items: LinkJson[]; nextCursor: string | null }>('GET', `/api/urls?${params}`).then((result) => { setPage(result); setError(undefined); }, (e) => setError(errorText(e)));
-  }, [query, cursor, version]);
+  const workspaces = useApi<ResponseOf<'listWorkspaces'>>('/api/v1/workspaces').data?.workspaces ?? [];
+  const links = useApi<LinkPage>(`/api/urls?${linksQuery(query, cursors[cursors.length - 1])}`);
+  const page = links.data;
+  const reload = (message?: string) => { setNotice(message); void links.reload(); };
 
   const applyFilters = (event: Event) => {
     event.preventDefault();
     setCursors([undefined]);
     setQuery({ q: search.trim(), status });
+    void links.reload(); // Apply asks again even when the filters are unchanged
   };
 
   return (
@@ -61,7 +60,7 @@ export function DashboardPage() {
           <button type="submit">Apply</button>
         </form>
         <p role="status" class="notice">{notice}</p>
-        <FormError message={error} />
+        <FormError message={links.error} />
         {page && (page.items.length === 0 ? <p class="muted">No links match.</p> : <LinksTable links={page.items} onChanged={reload} />)}
         <nav class="pager" aria-label="Pages of links">
           <button type="button" class="secondary" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>Previous page</button>

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError, type LinkJson } from '../api.js';
+import { api, ApiError, type CreatedPublicLink } from '../api.js';
 import { liveAnonLinks, rememberAnonLink, type AnonLink } from '../anon-links.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Countdown, useNow } from '../components/countdown.js';
@@ -10,14 +10,12 @@ import { Link } from '../router.js';
 import { currentSession } from '../session.js';
 import { ExternalUrl } from '../components/external-url.js';
 
-type Created = LinkJson & { claimToken: string };
-
-/** `/`: shorten a link anonymously; it lives ANON_TTL (8 hours) and is remembered here until then. */
+/** `/`: shorten a link anonymously; it lives until the `expiresAt` the API answers, and is remembered here until then. */
 export function HomePage() {
   const [url, setUrl] = useState('');
   const [error, setError] = useState<{ field?: string; message: string }>();
   const [busy, setBusy] = useState(false);
-  const [created, setCreated] = useState<Created>();
+  const [created, setCreated] = useState<CreatedPublicLink>();
   const now = useNow();
   const recent = liveAnonLinks(now);
 
@@ -26,7 +24,7 @@ export function HomePage() {
     setBusy(true);
     setError(undefined);
     try {
-      const link = await api<Created>('POST', '/api/urls/public', { url: url.trim() });
+      const link = await api<CreatedPublicLink>('POST', '/api/urls/public', { url: url.trim() });
       if (link.expiresAt) rememberAnonLink({ shortCode: link.shortCode, claimToken: link.claimToken, url: link.originalUrl, expiresAt: link.expiresAt });
       setCreated(link);
       setUrl('');
@@ -40,7 +38,7 @@ export function HomePage() {
 
   return (
     <Layout title="Shorten a link">
-      <p class="lead">Anonymous links last 8 hours. <Link href="/app/register">Register</Link> to keep them for good: the links made here move into your account when you sign in.</p>
+      <p class="lead">Anonymous links are temporary: each one shows here how long it has left. <Link href="/app/register">Register</Link> to keep them for good: the links made here move into your account when you sign in.</p>
       <form onSubmit={submit} class="shorten" noValidate>
         <Field id="url" label="Long URL" type="url" inputMode="url" autoComplete="url" required placeholder="https://example.com/a/long/path"
           value={url} onInput={(e) => setUrl(e.currentTarget.value)} error={error?.field === 'url' ? error.message : undefined} />

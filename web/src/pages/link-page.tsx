@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, errorText, type LinkJson, type LinkStats, type TopValue } from '../api.js';
 import { ClicksChart } from '../components/clicks-chart.js';
 import { CopyButton } from '../components/copy-button.js';
@@ -8,28 +8,26 @@ import { Layout } from '../components/layout.js';
 import { QrCode } from '../components/qr-code.js';
 import { dateTime, health, latency } from '../format.js';
 import { Link } from '../router.js';
+import { useApi } from '../use-api.js';
 
 /** `/app/links/:id`: one link, its clicks over time, the breakdowns and its QR code. */
 export function LinkPage({ id }: { id: string }) {
-  const [link, setLink] = useState<LinkJson>();
-  const [stats, setStats] = useState<LinkStats>();
   const [interval, setInterval] = useState<'day' | 'hour'>('day');
-  const [error, setError] = useState<string>();
+  const [actionError, setActionError] = useState<string>();
   const [notice, setNotice] = useState<string>();
-
-  useEffect(() => { api<LinkJson>('GET', `/api/urls/${encodeURIComponent(id)}`).then(setLink, (e) => setError(errorText(e))); }, [id]);
-  useEffect(() => {
-    api<LinkStats>('GET', `/api/urls/${encodeURIComponent(id)}/stats?interval=${interval}`).then(setStats, (e) => setError(errorText(e)));
-  }, [id, interval]);
+  const linkPath = `/api/urls/${encodeURIComponent(id)}`;
+  const { data: link, error: linkError, reload } = useApi<LinkJson>(linkPath);
+  const { data: stats, error: statsError } = useApi<LinkStats>(`${linkPath}/stats?interval=${interval}`);
+  const error = actionError ?? linkError ?? statsError;
 
   const act = async (method: 'DELETE' | 'POST', path: string, done: string) => {
     try {
       await api(method, path);
-      setLink(await api<LinkJson>('GET', `/api/urls/${encodeURIComponent(id)}`));
+      await reload();
       setNotice(done);
-      setError(undefined);
+      setActionError(undefined);
     } catch (caught) {
-      setError(errorText(caught));
+      setActionError(errorText(caught));
     }
   };
 
@@ -107,7 +105,7 @@ function Breakdown({ title, rows, empty }: { title: string; rows: TopValue[]; em
             ? <tr><td colSpan={5} class="muted">No clicks yet</td></tr>
             : rows.map((row) => (
               <tr key={row.value ?? ''}>
-                <th scope="row">{row.value === FOLDED_VALUE ? <span title="The values past the 100 a link keeps each day, together">All others</span> : row.value ?? empty}</th>
+                <th scope="row">{row.value === FOLDED_VALUE ? <span title="The values past the ones a link keeps each day, together">All others</span> : row.value ?? empty}</th>
                 <td>{row.clicks.human}</td><td>{row.clicks.bot}</td><td>{row.clicks.preview}</td><td>{row.clicks.total}</td>
               </tr>
             ))}

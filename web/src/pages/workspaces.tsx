@@ -1,18 +1,19 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, errorText, type ApiKey, type Member, type Workspace } from '../api.js';
+import { useState } from 'preact/hooks';
+import { api, ApiError, errorText, type ApiKey, type CreatedApiKey, type Member, type ResponseOf, type Workspace } from '../api.js';
+import { API_LIMITS } from '../api-limits.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Field, FormError } from '../components/field.js';
 import { Layout } from '../components/layout.js';
 import { dateTime } from '../format.js';
+import { useApi } from '../use-api.js';
 
 /** `/app/workspaces`: create workspaces, manage their members and API keys. */
 export function WorkspacesPage() {
-  const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
+  const listed = useApi<ResponseOf<'listWorkspaces'>>('/api/v1/workspaces');
+  const workspaces = listed.data?.workspaces ?? [];
   const [selected, setSelected] = useState<number>();
   const [name, setName] = useState('');
   const [errors, setErrors] = useState<{ name?: string; form?: string }>({});
-  const load = () => api<{ workspaces: Workspace[] }>('GET', '/api/v1/workspaces').then((r) => setWorkspaces(r.workspaces), (e) => setErrors({ form: errorText(e) }));
-  useEffect(() => { load(); }, []);
 
   const create = async (event: Event) => {
     event.preventDefault();
@@ -20,7 +21,7 @@ export function WorkspacesPage() {
     try {
       const workspace = await api<Workspace>('POST', '/api/v1/workspaces', { name: name.trim() });
       setName(''); setErrors({});
-      await load();
+      await listed.reload();
       setSelected(workspace.id);
     } catch (caught) {
       setErrors({ name: errorText(caught) });
@@ -30,9 +31,9 @@ export function WorkspacesPage() {
 
   return (
     <Layout title="Workspaces">
-      <FormError message={errors.form} />
+      <FormError message={errors.form ?? listed.error} />
       <form onSubmit={create} class="card inline-form" noValidate>
-        <Field id="workspace-name" label="New workspace name" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} error={errors.name} />
+        <Field id="workspace-name" label="New workspace name" maxLength={API_LIMITS.workspaceNameMaxLength} value={name} onInput={(e) => setName(e.currentTarget.value)} error={errors.name} />
         <button type="submit">Create workspace</button>
       </form>
       <section aria-labelledby="ws-list-heading">
@@ -65,32 +66,31 @@ function WorkspaceDetail({ workspace }: { workspace: Workspace }) {
 }
 
 function Members({ workspace, canManage }: { workspace: Workspace; canManage: boolean }) {
-  const [members, setMembers] = useState<Member[]>([]);
+  const base = `/api/v1/workspaces/${workspace.id}/members`;
+  const listed = useApi<ResponseOf<'listMembers'>>(base);
+  const members = listed.data?.members ?? [];
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<'member' | 'admin'>('member');
   const [errors, setErrors] = useState<{ email?: string; form?: string }>({});
-  const base = `/api/v1/workspaces/${workspace.id}/members`;
-  const load = () => api<{ members: Member[] }>('GET', base).then((r) => setMembers(r.members), (e) => setErrors({ form: errorText(e) }));
-  useEffect(() => { load(); }, [workspace.id]);
 
   const add = async (event: Event) => {
     event.preventDefault();
     try {
       await api('POST', base, { email: email.trim(), role });
       setEmail(''); setErrors({});
-      await load();
+      await listed.reload();
     } catch (caught) {
       setErrors(caught instanceof ApiError && caught.field() === 'email' ? { email: errorText(caught) } : { form: errorText(caught) });
     }
   };
   const remove = async (member: Member) => {
-    try { await api('DELETE', `${base}/${member.user_id}`); await load(); } catch (caught) { setErrors({ form: errorText(caught) }); }
+    try { await api('DELETE', `${base}/${member.user_id}`); await listed.reload(); } catch (caught) { setErrors({ form: errorText(caught) }); }
   };
 
   return (
     <div class="card">
       <h3>Members</h3>
-      <FormError message={errors.form} />
+      <FormError message={errors.form ?? listed.error} />
       <ul class="members">
         {members.map((m) => (
           <li key={m.user_id}>
@@ -117,34 +117,33 @@ function Members({ workspace, canManage }: { workspace: Workspace; canManage: bo
 }
 
 function ApiKeys({ workspace }: { workspace: Workspace }) {
-  const [keys, setKeys] = useState<ApiKey[]>([]);
+  const base = `/api/v1/workspaces/${workspace.id}/api-keys`;
+  const listed = useApi<ResponseOf<'listApiKeys'>>(base);
+  const keys = listed.data?.api_keys ?? [];
   const [name, setName] = useState('');
   const [secret, setSecret] = useState<{ name: string; key: string }>();
   const [errors, setErrors] = useState<{ name?: string; form?: string }>({});
-  const base = `/api/v1/workspaces/${workspace.id}/api-keys`;
-  const load = () => api<{ api_keys: ApiKey[] }>('GET', base).then((r) => setKeys(r.api_keys), (e) => setErrors({ form: errorText(e) }));
-  useEffect(() => { load(); }, [workspace.id]);
 
   const create = async (event: Event) => {
     event.preventDefault();
     if (!name.trim()) { setErrors({ name: 'Give the key a name.' }); return; }
     try {
-      const created = await api<ApiKey & { key: string }>('POST', base, { name: name.trim() });
+      const created = await api<CreatedApiKey>('POST', base, { name: name.trim() });
       setSecret({ name: created.name, key: created.key });
       setName(''); setErrors({});
-      await load();
+      await listed.reload();
     } catch (caught) {
       setErrors({ name: errorText(caught) });
     }
   };
   const revoke = async (key: ApiKey) => {
-    try { await api('DELETE', `${base}/${key.id}`); await load(); } catch (caught) { setErrors({ form: errorText(caught) }); }
+    try { await api('DELETE', `${base}/${key.id}`); await listed.reload(); } catch (caught) { setErrors({ form: errorText(caught) }); }
   };
 
   return (
     <div class="card">
       <h3>API keys</h3>
-      <FormError message={errors.form} />
+      <FormError message={errors.form ?? listed.error} />
       {secret && (
         <div class="secret" role="status">
           <p>The key <strong>{secret.name}</strong> is shown only this once: copy it now.</p>
@@ -164,7 +163,7 @@ function ApiKeys({ workspace }: { workspace: Workspace }) {
         </ul>
       )}
       <form onSubmit={create} class="inline-form" noValidate>
-        <Field id="key-name" label="New key name" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} error={errors.name} />
+        <Field id="key-name" label="New key name" maxLength={API_LIMITS.apiKeyNameMaxLength} value={name} onInput={(e) => setName(e.currentTarget.value)} error={errors.name} />
         <button type="submit">Create API key</button>
       </form>
     </div>
