@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ms from 'ms';
+import { ConfigError } from './core/config-error.js';
 
 /**
  * The only reader of the environment. Every variable of SPEC section 10 is parsed here, every
@@ -115,13 +116,7 @@ export interface Config {
   readonly metrics: { readonly enabled: boolean; readonly token: string | undefined };
 }
 
-export class ConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
-    // One self-contained line per problem: log collectors read lines, not paragraphs.
-    super(problems.map((problem) => `Invalid configuration: ${problem}`).join('\n'));
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { Clock } from '../core/ports.js';
-import type { AccountStore } from './account-types.js';
+import type { AccountStore } from '../core/account-ports.js';
 import { loadOrCreateJwtSecret } from './jwt-secret.js';
 import { PasswordHasher } from './password-hasher.js';
 import { TokenService } from './token-service.js';

@@ -1,6 +1,6 @@
 import { LinkforgeError } from '../core/errors.js';
 import type { Principal, WorkspaceRole } from '../core/principal.js';
-import type { AccountStore } from './account-types.js';
+import type { AccountStore } from '../core/account-ports.js';
 
 /**
  * Who may act in which workspace. Available as `deps.workspaces` (also `deps.accounts.workspaces`).

@@ -16,8 +16,8 @@ export function registerOperationsCommands(program: Command): void {
   program.command('migrate')
     .description('bring the database schema up to date (SQLite file, or DATABASE_URL), then exit')
     .action(async () => {
-      await withDeps(async (deps) => {
-        console.log(`The ${deps.config.database.kind === 'sqlite' ? `SQLite database ${deps.config.database.path}` : 'PostgreSQL database'} is at the latest schema.`);
+      await withDeps(async ({ config }) => {
+        console.log(`The ${config.database.kind === 'sqlite' ? `SQLite database ${config.database.path}` : 'PostgreSQL database'} is at the latest schema.`);
       });
     });
 
@@ -25,10 +25,10 @@ export function registerOperationsCommands(program: Command): void {
     .description('run the reaper: mark expired links, purge deleted ones (with --once: one run, then exit)')
     .option('--once', 'one run now, then exit (without it, run on the CLEANUP_INTERVAL schedule until stopped)')
     .action(async (options: { once?: boolean }) => {
-      await withDeps(async (deps) => {
+      await withDeps(async ({ cleanup }) => {
         const log = { info: () => {}, error: (_: object, message: string) => console.error(`linkforge: ${message}`) };
         if (!options.once) {
-          deps.cleanup.scheduler.start(log);
+          cleanup.scheduler.start(log);
           console.error('linkforge: the reaper runs on its schedule; stop with Ctrl-C');
           // The scheduler's timers do not hold the process open (the server's listener does that): this does.
           const keepAlive = setInterval(() => {}, 2 ** 30);
@@ -39,7 +39,7 @@ export function registerOperationsCommands(program: Command): void {
           clearInterval(keepAlive);
           return;
         }
-        const result = await deps.cleanup.reaper.run({ trigger: 'manual', log });
+        const result = await cleanup.reaper.run({ trigger: 'manual', log });
         if (result.outcome === 'locked') throw new LinkforgeError('cleanup_locked', `Another run holds the reaper's lock${result.holder ? ` (${result.holder.lockedBy} until ${iso(result.holder.lockUntil)})` : ''}.`);
         if (result.outcome === 'stopping') throw new LinkforgeError('server_shutting_down');
         console.log(`Cleanup ${result.status}: ${result.markedExpired} marked expired, ${result.purged} purged, ${result.archived} archived, ${result.visitsDeleted} old visits deleted in ${result.durationMs} ms`);

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { User } from '../../accounts/account-types.js';
+import type { AccountServices } from '../../accounts/account-services.js';
+import type { User } from '../../core/account-ports.js';
 import { getProfile } from '../../accounts/get-profile.js';
 import { loginUser } from '../../accounts/login-user.js';
 import { registerUser } from '../../accounts/register-user.js';
-import type { AppDeps } from '../../deps.js';
-import { JWT_SECURITY, NO_SECURITY, principalOf, requireUser } from '../auth.js';
+import { JWT_SECURITY, NO_SECURITY, principalOf } from '../auth.js';
 import { rateLimitPerMinute } from '../rate-limit.js';
+import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
 
 const Credentials = Type.Object({
@@ -40,8 +41,8 @@ const ProfileJson = Type.Object({
 
 const userToJson = (user: User) => ({ id: user.id, email: user.email, role: user.role, createdAt: new Date(user.createdAt).toISOString() });
 
-export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const rateLimit = rateLimitPerMinute(deps.config.rateLimit.authPerMinute);
+export function registerAuthRoutes(app: FastifyInstance, accounts: AccountServices, context: RouteContext): void {
+  const rateLimit = rateLimitPerMinute(context.rateLimit.authPerMinute);
 
   app.post('/api/auth/register', {
     config: { rateLimit },
@@ -54,7 +55,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 201: SignedInJson, ...errorResponses(400, 409, 413, 429, 503) },
     },
   }, async (request, reply) => {
-    const { token, user } = await registerUser(deps.accounts, request.body as Credentials);
+    const { token, user } = await registerUser(accounts, request.body as Credentials);
     reply.status(201);
     return { token, user: userToJson(user) };
   });
@@ -72,7 +73,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
   }, async (request, reply) => {
     try {
-      const { token, user } = await loginUser(deps.accounts, request.body as Credentials);
+      const { token, user } = await loginUser(accounts, request.body as Credentials);
       return { token, user: userToJson(user) };
     } catch (error) {
       reply.header('www-authenticate', 'Bearer');
@@ -81,7 +82,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   app.get('/api/auth/me', {
-    preHandler: requireUser(deps),
+    preHandler: context.guards.requireUser,
     schema: {
       operationId: 'getProfile',
       summary: 'The signed-in user and their workspaces',
@@ -90,7 +91,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: ProfileJson, ...errorResponses(401, 503) },
     },
   }, async (request) => {
-    const { user, workspaces } = await getProfile(deps.accounts, principalOf(request).userId);
+    const { user, workspaces } = await getProfile(accounts, principalOf(request).userId);
     return {
       user: userToJson(user),
       workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, role: w.role, isPersonal: w.isPersonal })),

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import type { AppDeps } from '../../deps.js';
-import { getGlobalStats } from '../../links/get-global-stats.js';
+import { getGlobalStats, type StatsDeps } from '../../links/get-global-stats.js';
 import { DEFAULT_STATS_DAYS, getLinkStats, MAX_STATS_BUCKETS, TOP_VALUES, type LinkStats } from '../../links/get-link-stats.js';
-import { JWT_OR_API_KEY_SECURITY, JWT_SECURITY, NO_SECURITY, principalOf, requireUser, requireUserOrApiKey } from '../auth.js';
+import { JWT_OR_API_KEY_SECURITY, JWT_SECURITY, NO_SECURITY, principalOf } from '../auth.js';
 import { Id } from '../link-fields.js';
+import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
 
 const Count = Type.Integer({ minimum: 0 });
@@ -67,9 +67,7 @@ function statsToJson(stats: LinkStats) {
 }
 
 /** SPEC sections 5 and 8: the public totals, and each link's statistics for whoever may read the link. */
-export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const linkDeps = { ...deps.ownedLinks, stats: deps.stats };
-
+export function registerStatsRoutes(app: FastifyInstance, stats: StatsDeps, context: RouteContext): void {
   app.get('/api/stats', {
     schema: {
       tags: ['stats'], security: NO_SECURITY, operationId: 'getGlobalStats',
@@ -77,13 +75,13 @@ export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: GlobalStatsJson, ...errorResponses(503) },
     },
   }, async () => {
-    const stats = await getGlobalStats(deps.stats);
-    const { human, bot, preview } = stats.redirects;
-    return { totalLinks: stats.totalLinks, totalRedirects: stats.totalRedirects, avgLatencyMs: stats.avgLatencyMs, redirectsByClass: { human, bot, preview } };
+    const global = await getGlobalStats(stats);
+    const { human, bot, preview } = global.redirects;
+    return { totalLinks: global.totalLinks, totalRedirects: global.totalRedirects, avgLatencyMs: global.avgLatencyMs, redirectsByClass: { human, bot, preview } };
   });
 
   app.get('/api/urls/:id/stats', {
-    preHandler: requireUser(deps),
+    preHandler: context.guards.requireUser,
     schema: {
       tags: ['links'], security: JWT_SECURITY, operationId: 'getLinkStats',
       summary: 'Clicks of one link over time, and its top referrers, browsers, OSes and devices, each by visitor class',
@@ -91,12 +89,12 @@ export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: LinkStatsJson, ...errorResponses(400, 401, 404, 503) },
     },
   }, async (request) => {
-    const stats = await getLinkStats(linkDeps, principalOf(request), request.params as { id: number }, parseQuery(request.query as StatsQuery));
-    return { linkId: stats.linkId, ...statsToJson(stats) };
+    const linkStats = await getLinkStats(stats, principalOf(request), request.params as { id: number }, parseQuery(request.query as StatsQuery));
+    return { linkId: linkStats.linkId, ...statsToJson(linkStats) };
   });
 
   app.get('/api/v1/workspaces/:id/links/:short_code/stats', {
-    preHandler: requireUserOrApiKey(deps),
+    preHandler: context.guards.requireUserOrApiKey,
     schema: {
       tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY, operationId: 'getWorkspaceLinkStats',
       summary: 'Clicks of one link of the workspace over time, and its top referrers, browsers, OSes and devices',
@@ -106,7 +104,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
   }, async (request) => {
     const params = request.params as { id: number; short_code: string };
     const selector = { workspaceId: params.id, code: params.short_code };
-    const stats = await getLinkStats(linkDeps, principalOf(request), selector, parseQuery(request.query as StatsQuery));
-    return { short_code: params.short_code, ...statsToJson(stats) };
+    const linkStats = await getLinkStats(stats, principalOf(request), selector, parseQuery(request.query as StatsQuery));
+    return { short_code: params.short_code, ...statsToJson(linkStats) };
   });
 }
