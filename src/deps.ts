@@ -22,6 +22,7 @@ import { createHealthCheckJobs, type HealthCheckJobs } from './jobs/health-check
 import { KyselyHealthCheckStore } from './storage/health-check-store.js';
 import { migrateToLatest } from './storage/migrations.js';
 import { createAccountServices, type AccountServices } from './accounts/account-services.js';
+import type { PasswordHashing } from './accounts/password-hasher.js';
 import type { RecordVisit } from './analytics/visit-buffer.js';
 import { KyselyAccountStore } from './storage/account-store.js';
 import { analyticsStoreFor } from './storage/analytics-store.js';
@@ -84,6 +85,8 @@ export interface Composition extends AppDeps {
 
 export interface DepsOptions {
   readonly clock?: Clock;
+  /** bcrypt unless given; like the clock, a port a test may replace. */
+  readonly passwordHashing?: PasswordHashing;
   /** Called with every SQL statement the database runs (tests count them). */
   readonly onStatement?: (sql: string) => void;
   /** Start-up and background problems (a database not reachable yet, an idle connection lost). */
@@ -155,7 +158,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const database = await openMigratedDatabase(config, options);
   let accounts: AccountServices;
   try {
-    accounts = await createAccountServices(config, new KyselyAccountStore(database.db), clock);
+    accounts = await createAccountServices(config, new KyselyAccountStore(database.db), clock, options.passwordHashing);
   } catch (error) {
     await database.close();
     throw error;
