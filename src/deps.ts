@@ -22,6 +22,7 @@ import { createHealthCheckJobs, type HealthCheckJobs } from './jobs/health-check
 import { KyselyHealthCheckStore } from './storage/health-check-store.js';
 import { migrateToLatest } from './storage/migrations.js';
 import { createAccountServices, type AccountServices } from './accounts/account-services.js';
+import type { WorkspaceAccess } from './accounts/workspace-access.js';
 import type { PasswordHashing } from './accounts/password-hasher.js';
 import type { RecordVisit } from './analytics/visit-buffer.js';
 import { KyselyAccountStore } from './storage/account-store.js';
@@ -102,7 +103,7 @@ export interface DepsOptions {
 async function openMigratedDatabase(config: Config, options: DepsOptions): Promise<OpenDatabase> {
   if (config.database.kind === 'sqlite') {
     const database = openSqlite(config.database.path, { onStatement: options.onStatement, writeTimeoutMs: config.dbWriteTimeoutMs });
-    return closedOnFailure(database, () => migrateToLatest(database.db, database.dialect));
+    return closedOnFailure(database, () => migrateToLatest(database.db, database.dialect).then(() => database));
   }
   const { openPostgres } = await import('./storage/postgres-database.js');
   const { migrateWhenReachable } = await import('./storage/migrate-when-reachable.js');
@@ -115,13 +116,13 @@ async function openMigratedDatabase(config: Config, options: DepsOptions): Promi
       onStatement: options.onStatement,
       onIdleError: (error) => options.logger?.warn({ err: error }, 'a pooled PostgreSQL connection failed; it is replaced on next use'),
   });
-  return closedOnFailure(database, () => migrateWhenReachable(database, url, options.logger));
+  return closedOnFailure(database, () => migrateWhenReachable(database, url, options.logger).then(() => database));
 }
 
-async function closedOnFailure(database: OpenDatabase, step: () => Promise<void>): Promise<OpenDatabase> {
+/** The step's result; when it fails, the database is closed before the error goes on. */
+async function closedOnFailure<T>(database: OpenDatabase, step: () => Promise<T>): Promise<T> {
   try {
-    await step();
-    return database;
+    return await step();
   } catch (error) {
     await database.close();
     throw error;
@@ -153,20 +154,26 @@ function buildLocalCache(config: Config, clock: Clock): MemoryLinkCache {
   });
 }
 
+/** The links module's bag: every family shares the link store, the cache invalidation and the URL policy. */
+function buildLinkServices(
+  config: Config, database: OpenDatabase, shared: { store: LinkStore; cache: CacheInvalidation; clock: Clock; workspaces: WorkspaceAccess },
+): LinkServices {
+  const { store, cache, clock, workspaces } = shared;
+  const urlPolicy = buildUrlPolicy(config);
+  const domain = DEFAULT_DOMAIN;
+  return {
+    anonymous: { store, cache, clock, urlPolicy, domain, anonTtlMs: config.links.anonTtlMs, anonCodeLength: config.links.anonCodeLength },
+    owned: { store, cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces },
+    transfer: { transfer: new KyselyLinkTransferStore(database.db), cache, clock, urlPolicy, domain, workspaces },
+  };
+}
+
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Composition> {
   const clock = options.clock ?? systemClock;
   const database = await openMigratedDatabase(config, options);
-  let accounts: AccountServices;
-  try {
-    accounts = await createAccountServices(config, new KyselyAccountStore(database.db), clock, options.passwordHashing);
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
+  const accounts = await closedOnFailure(database, () => createAccountServices(config, new KyselyAccountStore(database.db), clock, options.passwordHashing));
   const store = new KyselyLinkStore(database.db, database.embedded);
   const localCache = buildLocalCache(config, clock);
-  const domain = DEFAULT_DOMAIN;
-  const urlPolicy = buildUrlPolicy(config);
   const redis = config.redisUrl
     ? (await import('./cache/redis-tier.js')).openRedisTier(config, config.redisUrl, localCache, options.logger)
     : undefined;
@@ -192,16 +199,11 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
     lockStore: new KyselyJobLockStore(database.db), store: new KyselyHealthCheckStore(database.db),
   });
-  const workspaces = accounts.workspaces;
-  const links: LinkServices = {
-    anonymous: { store, cache, clock, urlPolicy, domain, anonTtlMs: config.links.anonTtlMs, anonCodeLength: config.links.anonCodeLength },
-    owned: { store, cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces },
-    transfer: { transfer: new KyselyLinkTransferStore(database.db), cache, clock, urlPolicy, domain, workspaces },
-  };
+  const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces });
   return {
     config,
     clock,
-    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain, recordVisit: analytics?.buffer.record },
+    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain: DEFAULT_DOMAIN, recordVisit: analytics?.buffer.record },
     links,
     accounts,
     stats: { store: new KyselyAnalyticsReadStore(database.db), clock, links: links.owned },
