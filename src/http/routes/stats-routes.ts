@@ -67,7 +67,7 @@ function statsToJson(stats: LinkStats) {
 }
 
 /** SPEC sections 5 and 8: the public totals, and each link's statistics for whoever may read the link. */
-export function registerStatsRoutes(app: FastifyInstance, stats: StatsDeps, context: RouteContext): void {
+export function registerStatsRoutes(app: FastifyInstance, statsDeps: StatsDeps, context: RouteContext): void {
   app.get('/api/stats', {
     schema: {
       tags: ['stats'], security: NO_SECURITY, operationId: 'getGlobalStats',
@@ -75,9 +75,9 @@ export function registerStatsRoutes(app: FastifyInstance, stats: StatsDeps, cont
       response: { 200: GlobalStatsJson, ...errorResponses(503) },
     },
   }, async () => {
-    const global = await getGlobalStats(stats);
-    const { human, bot, preview } = global.redirects;
-    return { totalLinks: global.totalLinks, totalRedirects: global.totalRedirects, avgLatencyMs: global.avgLatencyMs, redirectsByClass: { human, bot, preview } };
+    const stats = await getGlobalStats(statsDeps);
+    const { human, bot, preview } = stats.redirects;
+    return { totalLinks: stats.totalLinks, totalRedirects: stats.totalRedirects, avgLatencyMs: stats.avgLatencyMs, redirectsByClass: { human, bot, preview } };
   });
 
   app.get('/api/urls/:id/stats', {
@@ -89,8 +89,8 @@ export function registerStatsRoutes(app: FastifyInstance, stats: StatsDeps, cont
       response: { 200: LinkStatsJson, ...errorResponses(400, 401, 404, 503) },
     },
   }, async (request) => {
-    const linkStats = await getLinkStats(stats, principalOf(request), request.params as { id: number }, parseQuery(request.query as StatsQuery));
-    return { linkId: linkStats.linkId, ...statsToJson(linkStats) };
+    const stats = await getLinkStats(statsDeps, principalOf(request), request.params as { id: number }, parseQuery(request.query as StatsQuery));
+    return { linkId: stats.linkId, ...statsToJson(stats) };
   });
 
   app.get('/api/v1/workspaces/:id/links/:short_code/stats', {
@@ -104,7 +104,7 @@ export function registerStatsRoutes(app: FastifyInstance, stats: StatsDeps, cont
   }, async (request) => {
     const params = request.params as { id: number; short_code: string };
     const selector = { workspaceId: params.id, code: params.short_code };
-    const linkStats = await getLinkStats(stats, principalOf(request), selector, parseQuery(request.query as StatsQuery));
-    return { short_code: params.short_code, ...statsToJson(linkStats) };
+    const stats = await getLinkStats(statsDeps, principalOf(request), selector, parseQuery(request.query as StatsQuery));
+    return { short_code: params.short_code, ...statsToJson(stats) };
   });
 }
