@@ -191,7 +191,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   deps: ['core', 'config', 'accounts', 'links', 'jobs', 'analytics', 'metrics', 'storage', 'cache'],
   app: ['core', 'config', 'logging', 'http', 'deps'],
   // `serve` loads main.ts, which starts the server.
-  cli: ['core', 'config', 'accounts', 'links', 'portability', 'deps', 'main'],
+  cli: ['core', 'config', 'accounts', 'links', 'jobs', 'portability', 'deps', 'main'],
   main: ['core', 'config', 'logging', 'http', 'app', 'deps'],
 };
 
