@@ -9,6 +9,8 @@ import { registerStrictJsonParser } from './http/json-body-parser.js';
 import { LinkJson, LinkV1Json } from './http/link-json.js';
 import { openApiOptions } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limit.js';
+import { authGuards } from './http/auth.js';
+import type { RouteContext } from './http/route-context.js';
 import { RedirectResponder } from './http/redirect-responder.js';
 import { admitRequest } from './http/request-target.js';
 import { ProblemJson } from './http/schemas.js';
@@ -74,7 +76,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     maxAgeSeconds: config.redirect.maxAgeSeconds,
     onError: (error, reqId) => app.log.error({ err: error, reqId }, 'redirect lookup failed'),
     recordVisit: deps.redirects.recordVisit,
-    metrics: deps.metrics?.redirects,
+    metrics: deps.server.metrics?.redirects,
     // Decided once: the fast path pays nothing for logging at info (ADR 0018).
     debugLog: logger.level === 'debug' || logger.level === 'trace' ? (fields, message) => logger.debug(fields, message) : undefined,
   });
@@ -94,23 +96,26 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.addSchema(LinkV1Json);
   registerErrorHandling(app);
   registerRequestIdHeader(app);
-  if (deps.metrics) registerMetrics(app, deps.metrics, config.metrics.token);
+  if (deps.server.metrics) registerMetrics(app, deps.server.metrics, config.metrics.token);
   registerHtmlSecurityHeaders(app);
-  await registerRateLimits(app, deps.rateLimitStore);
+  await registerRateLimits(app, deps.server.rateLimitStore);
   await app.register(swagger, openApiOptions(config.baseUrl));
   // The docs page keeps Swagger UI's own policy (it needs inline styles); no request ever leaves for its online validator.
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: SWAGGER_UI_CSP, uiConfig: { validatorUrl: null } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  registerHealthRoutes(app, deps.readiness);
-  registerPublicLinkRoutes(app, deps);
-  registerLinkRoutes(app, deps);
-  registerWorkspaceLinkRoutes(app, deps);
-  registerAuthRoutes(app, deps);
-  registerWorkspaceRoutes(app, deps);
-  registerAdminCleanupRoutes(app, deps);
-  registerStatsRoutes(app, deps);
-  registerImportRoutes(app, deps, drain);
+  // Each route module gets its own module's services and what every route shares.
+  const context: RouteContext = { baseUrl: config.baseUrl, clock: deps.clock, rateLimit: config.rateLimit, guards: authGuards(deps.accounts) };
+  const importSettings = { imports: config.imports, maxUploadBytes: config.links.importMaxBytes, dataDir: config.dataDir };
+  registerHealthRoutes(app, deps.server.readiness);
+  registerPublicLinkRoutes(app, deps.links.anonymous, context);
+  registerLinkRoutes(app, deps.links.owned, context);
+  registerWorkspaceLinkRoutes(app, deps.links.owned, context);
+  registerAuthRoutes(app, deps.accounts, context);
+  registerWorkspaceRoutes(app, deps.accounts, context);
+  registerAdminCleanupRoutes(app, deps.cleanup, context);
+  registerStatsRoutes(app, deps.stats, context);
+  registerImportRoutes(app, deps.links.transfer, importSettings, context, drain);
   registerUiRoutes(app, loadUiBuild());
   registerRedirectRoutes(app, responder, config.redirect);
   return app;

@@ -1,16 +1,11 @@
 import { EnvReader, type Env } from './config-env-reader.js';
 import type { Config } from './config-shape.js';
 import { readConfig } from './config-sections.js';
+import { ConfigError } from './core/config-error.js';
 
 export type { Config } from './config-shape.js';
 
-export class ConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
-    // One self-contained line per problem: log collectors read lines, not paragraphs.
-    super(problems.map((problem) => `Invalid configuration: ${problem}`).join('\n'));
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 /**
  * The only reader of the environment. Every variable the README's configuration table lists is

@@ -2,17 +2,14 @@ import fs from 'node:fs';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { parseBlocklist, type UrlPolicy } from './core/canonical-url.js';
-import { systemClock, type Clock, type LinkStore, type UnitOfWork } from './core/ports.js';
+import { systemClock, type Clock, type LinkStore, type ReadinessCheck, type SharedRateLimitStore } from './core/ports.js';
 import { DEFAULT_DOMAIN } from './core/link.js';
 import { CacheInvalidation } from './cache/cache-invalidation.js';
 import { MemoryLinkCache } from './cache/memory-link-cache.js';
 import type { RedisTier } from './cache/redis-tier.js';
-import type { SharedRateLimitStore } from './http/rate-limit.js';
-import type { CreateAnonymousLinkDeps } from './links/create-anonymous-link.js';
 import { LinkResolver } from './links/resolve-link.js';
-import type { OwnedLinkDeps } from './links/link-access.js';
+import type { LinkServices } from './links/link-services.js';
 import type { StatsDeps } from './links/get-global-stats.js';
-import type { ImportLinksDeps } from './links/import-links.js';
 import { KyselyLinkTransferStore } from './storage/link-transfer-store.js';
 import { KyselyStatsReadStore } from './storage/stats-read-store.js';
 import { openSqlite, type OpenDatabase } from './storage/database.js';
@@ -24,8 +21,8 @@ import { KyselyCleanupStore } from './storage/cleanup-store.js';
 import { createHealthCheckJobs, type HealthCheckJobs } from './jobs/health-check-jobs.js';
 import { KyselyHealthCheckStore } from './storage/health-check-store.js';
 import { migrateToLatest } from './storage/migrations/index.js';
-import { KyselyUnitOfWork } from './storage/unit-of-work.js';
 import { createAccountServices, type AccountServices } from './accounts/account-services.js';
+import type { PasswordHashing } from './accounts/password-hasher.js';
 import type { WorkspaceAccess } from './accounts/workspace-access.js';
 import type { RecordVisit } from './visits/visit-buffer.js';
 import { KyselyAccountStore } from './storage/account-store.js';
@@ -34,35 +31,16 @@ import { createVisitPipeline, type VisitPipeline } from './visits/create-visit-p
 import type { HttpMetrics } from './core/metrics-ports.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
 
-/** Readiness: whether this instance can serve what needs the database. */
-export interface ReadinessCheck {
-  ping(): Promise<void>;
+/** What the redirect path needs: the tiered lookup (src/links/resolve-link.ts), its domain, and where visits go. */
+export interface RedirectServices {
+  readonly resolver: LinkResolver;
+  readonly domain: string;
+  readonly recordVisit?: RecordVisit;
 }
 
-/**
- * What the HTTP layer and the jobs receive: configuration, ports and one services bag per module.
- * No database handle and no concrete cache reach it.
- */
-export interface AppDeps {
-  readonly config: Config;
-  readonly clock: Clock;
-  /** The tiered redirect lookup (src/links/resolve-link.ts) and the domain it serves. */
-  readonly redirects: { readonly resolver: LinkResolver; readonly domain: string; readonly recordVisit?: RecordVisit };
+/** What the server itself needs beside the modules: readiness, shared rate-limit counters, metrics. */
+export interface ServerServices {
   readonly readiness: ReadinessCheck;
-  /** Anonymous links (src/links). */
-  readonly links: CreateAnonymousLinkDeps;
-  /** Owned links: create, manage, list, claim (src/links). */
-  readonly ownedLinks: OwnedLinkDeps;
-  /** The analytics read side: global counters and per-link roll-ups (src/links/get-*-stats.ts). */
-  readonly stats: StatsDeps;
-  /** Bulk import and export of links (src/links/import-links.ts, export-links.ts). */
-  readonly transfer: ImportLinksDeps & { readonly domain: string };
-  /** The cleanup job, its scheduler (started by main.ts) and its statistics (src/jobs). */
-  readonly cleanup: CleanupJobs;
-  /** Users, tokens, workspaces and API keys (src/accounts). */
-  readonly accounts: AccountServices;
-  /** Who may act in which workspace; the same object as `accounts.workspaces`. */
-  readonly workspaces: WorkspaceAccess;
   /** Where rate-limit counters live when instances share them (Redis); in-process otherwise. */
   readonly rateLimitStore?: SharedRateLimitStore;
   /** What `/metrics` serves and the HTTP layer counts into; absent when METRICS_ENABLED=false. */
@@ -70,8 +48,28 @@ export interface AppDeps {
 }
 
 /**
- * The composition root's result: AppDeps for the app, plus what only main.ts, the CLI and tests
- * hold (the database handle, the concrete tiers) and the one `close`.
+ * What the HTTP layer and the CLI receive: configuration, the clock and one services bag per
+ * module. Each route module and each command is handed only its own bag (src/app.ts, src/cli).
+ * No database handle and no concrete cache reach it.
+ */
+export interface AppDeps {
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly redirects: RedirectServices;
+  /** Anonymous links, owned links, import and export (src/links). */
+  readonly links: LinkServices;
+  /** Users, tokens, workspaces and API keys (src/accounts). */
+  readonly accounts: AccountServices;
+  /** The read side of visits: global counters and per-link roll-ups (src/links/get-*-stats.ts). */
+  readonly stats: StatsDeps;
+  /** The cleanup job, its scheduler (started by main.ts) and its statistics (src/jobs). */
+  readonly cleanup: CleanupJobs;
+  readonly server: ServerServices;
+}
+
+/**
+ * The composition root's result: AppDeps for the app and the CLI, plus what only main.ts and tests
+ * hold (the database handle, the concrete tiers, the background jobs) and the one `close`.
  */
 export interface Composition extends AppDeps {
   readonly database: OpenDatabase;
@@ -79,7 +77,6 @@ export interface Composition extends AppDeps {
   readonly localCache: MemoryLinkCache;
   /** Scaled mode's Redis tier, when REDIS_URL is set. */
   readonly redis?: RedisTier;
-  readonly unitOfWork: UnitOfWork;
   /** The visit buffer and its flusher (started by main.ts), when ANALYTICS_ENABLED. */
   readonly analytics?: VisitPipeline;
   /** The destination health check and its scheduler (started by main.ts when enabled). */
@@ -89,6 +86,8 @@ export interface Composition extends AppDeps {
 
 export interface DepsOptions {
   readonly clock?: Clock;
+  /** bcrypt unless given; like the clock, a port a test may replace. */
+  readonly passwordHashing?: PasswordHashing;
   /** Called with every SQL statement the database runs (tests count them). */
   readonly onStatement?: (sql: string) => void;
   /** Start-up and background problems (a database not reachable yet, an idle connection lost). */
@@ -104,11 +103,12 @@ export interface DepsOptions {
 async function openMigratedDatabase(config: Config, options: DepsOptions): Promise<OpenDatabase> {
   if (config.database.kind === 'sqlite') {
     const database = openSqlite(config.database.path, { onStatement: options.onStatement, writeTimeoutMs: config.dbWriteTimeoutMs });
-    return closedOnFailure(database, () => migrateToLatest(database.db, database.dialect));
+    return closedOnFailure(database, () => migrateToLatest(database.db, database.dialect).then(() => database));
   }
   const { openPostgres } = await import('./storage/postgres-database.js');
   const { migrateWhenReachable } = await import('./storage/migrate-when-reachable.js');
-  const database = openPostgres(config.database.url, {
+  const { url } = config.database;
+  const database = openPostgres(url, {
       poolMax: config.dbPoolMax,
       poolMin: config.dbPoolMin,
       statementTimeoutMs: config.dbStatementTimeoutMs,
@@ -116,13 +116,13 @@ async function openMigratedDatabase(config: Config, options: DepsOptions): Promi
       onStatement: options.onStatement,
       onIdleError: (error) => options.logger?.warn({ err: error }, 'a pooled PostgreSQL connection failed; it is replaced on next use'),
   });
-  return closedOnFailure(database, () => migrateWhenReachable(database, config, options.logger));
+  return closedOnFailure(database, () => migrateWhenReachable(database, url, options.logger).then(() => database));
 }
 
-async function closedOnFailure(database: OpenDatabase, step: () => Promise<void>): Promise<OpenDatabase> {
+/** The step's result; when it fails, the database is closed before the error goes on. */
+async function closedOnFailure<T>(database: OpenDatabase, step: () => Promise<T>): Promise<T> {
   try {
-    await step();
-    return database;
+    return await step();
   } catch (error) {
     await database.close();
     throw error;
@@ -154,20 +154,26 @@ function buildLocalCache(config: Config, clock: Clock): MemoryLinkCache {
   });
 }
 
+/** The links module's bag: every family shares the link store, the cache invalidation and the URL policy. */
+function buildLinkServices(
+  config: Config, database: OpenDatabase, shared: { store: LinkStore; cache: CacheInvalidation; clock: Clock; workspaces: WorkspaceAccess },
+): LinkServices {
+  const { store, cache, clock, workspaces } = shared;
+  const urlPolicy = buildUrlPolicy(config);
+  const domain = DEFAULT_DOMAIN;
+  return {
+    anonymous: { store, cache, clock, urlPolicy, domain, anonTtlMs: config.links.anonTtlMs, anonCodeLength: config.links.anonCodeLength },
+    owned: { store, cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces },
+    transfer: { transfer: new KyselyLinkTransferStore(database.db), cache, clock, urlPolicy, domain, workspaces },
+  };
+}
+
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Composition> {
   const clock = options.clock ?? systemClock;
   const database = await openMigratedDatabase(config, options);
-  let accounts: AccountServices;
-  try {
-    accounts = await createAccountServices(config, new KyselyAccountStore(database.db), clock);
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
+  const accounts = await closedOnFailure(database, () => createAccountServices(config, new KyselyAccountStore(database.db), clock, options.passwordHashing));
   const store = new KyselyLinkStore(database.db, database.embedded);
   const localCache = buildLocalCache(config, clock);
-  const domain = DEFAULT_DOMAIN;
-  const urlPolicy = buildUrlPolicy(config);
   const redis = config.redisUrl
     ? (await import('./cache/redis-tier.js')).openRedisTier(config, config.redisUrl, localCache, options.logger)
     : undefined;
@@ -193,33 +199,20 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
     lockStore: new KyselyJobLockStore(database.db), store: new KyselyHealthCheckStore(database.db),
   });
+  const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces });
   return {
     config,
     clock,
-    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain, recordVisit: analytics?.buffer.record },
-    readiness: store,
-    links: {
-      store, cache, clock, urlPolicy, domain,
-      anonTtlMs: config.links.anonTtlMs,
-      anonCodeLength: config.links.anonCodeLength,
-    },
+    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain: DEFAULT_DOMAIN, recordVisit: analytics?.buffer.record },
+    links,
     accounts,
-    workspaces: accounts.workspaces,
-    ownedLinks: {
-      store, cache, clock, urlPolicy, domain,
-      codeLength: config.links.codeLength,
-      workspaces: accounts.workspaces,
-    },
-    stats: { store: new KyselyStatsReadStore(database.db), clock },
-    transfer: { transfer: new KyselyLinkTransferStore(database.db), cache, clock, urlPolicy, domain },
+    stats: { store: new KyselyStatsReadStore(database.db), clock, links: links.owned },
     cleanup,
-    rateLimitStore: redis?.rateLimitStore,
-    metrics,
+    server: { readiness: store, rateLimitStore: redis?.rateLimitStore, metrics },
     database,
     store,
     localCache,
     redis,
-    unitOfWork: new KyselyUnitOfWork(database.db),
     analytics,
     healthCheck,
     // Before the database closes: the cleanup job finishes its batch, records the run and releases its

@@ -1,8 +1,8 @@
 import type { Config } from '../config.js';
 import type { Clock } from '../core/ports.js';
-import type { AccountStore } from './account-types.js';
+import type { AccountStore } from '../core/account-ports.js';
 import { loadOrCreateJwtSecret } from './jwt-secret.js';
-import { PasswordHasher } from './password-hasher.js';
+import { PasswordHasher, type PasswordHashing } from './password-hasher.js';
 import { TokenService } from './token-service.js';
 import { WorkspaceAccess } from './workspace-access.js';
 
@@ -17,9 +17,10 @@ export interface AccountServices {
   readonly adminEmails: readonly string[];
 }
 
-export async function createAccountServices(config: Config, store: AccountStore, clock: Clock): Promise<AccountServices> {
+/** `hashing` is bcrypt unless given (a test double counting comparisons). */
+export async function createAccountServices(config: Config, store: AccountStore, clock: Clock, hashing?: PasswordHashing): Promise<AccountServices> {
   const secret = config.jwt.secret ?? await loadOrCreateJwtSecret(config.dataDir);
-  const hasher = new PasswordHasher(config.bcryptCost);
+  const hasher = new PasswordHasher(config.bcryptCost, { hashing });
   await hasher.prepare();
   return {
     store,

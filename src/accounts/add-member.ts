@@ -1,7 +1,7 @@
 import { LinkforgeError, ValidationError } from '../core/errors.js';
 import type { Principal, WorkspaceRole } from '../core/principal.js';
 import type { AccountServices } from './account-services.js';
-import type { Member } from './account-types.js';
+import type { Member } from '../core/account-ports.js';
 import { normalizeEmail } from './password-rules.js';
 import { refuseApiKey } from './workspace-access.js';
 

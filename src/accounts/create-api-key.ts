@@ -2,7 +2,7 @@ import { ValidationError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import { hashSecret, newSecret } from '../core/secret-token.js';
 import type { AccountServices } from './account-services.js';
-import type { ApiKey } from './account-types.js';
+import type { ApiKey } from '../core/account-ports.js';
 import { MANAGER_ROLES } from './add-member.js';
 import { API_KEY_PREFIX } from './authenticate.js';
 import { refuseApiKey } from './workspace-access.js';

@@ -1,7 +1,7 @@
 import { LinkforgeError, ValidationError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import type { AccountServices } from './account-services.js';
-import type { Membership } from './account-types.js';
+import type { Membership } from '../core/account-ports.js';
 
 /** A shared workspace with the caller as its owner. An API key is confined to its workspace, so it cannot make another. */
 export async function createWorkspace(deps: AccountServices, principal: Principal, name: string): Promise<Membership> {

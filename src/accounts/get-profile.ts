@@ -1,6 +1,6 @@
 import { LinkforgeError } from '../core/errors.js';
 import type { AccountServices } from './account-services.js';
-import type { Membership, User } from './account-types.js';
+import type { Membership, User } from '../core/account-ports.js';
 
 export interface Profile {
   readonly user: User;

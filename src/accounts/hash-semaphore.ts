@@ -1,14 +1,11 @@
 /**
  * Limits how many bcrypt operations run at once, with a bounded wait queue. bcrypt runs on libuv's
  * small thread pool, which file system and DNS work share: an unbounded flood of logins would
- * starve them. `peak`, `peakWaiting` and `started` are kept for tests and metrics.
+ * starve them.
  */
 export class HashSemaphore {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
-  peak = 0;
-  peakWaiting = 0;
-  started = 0;
 
   constructor(private readonly maxActive: number, private readonly maxQueued: number) {}
 
@@ -20,15 +17,10 @@ export class HashSemaphore {
   async run<T>(task: () => Promise<T>): Promise<{ value: T } | undefined> {
     if (this.active >= this.maxActive) {
       if (this.waiting.length >= this.maxQueued) return undefined;
-      await new Promise<void>((resolve) => {
-        this.waiting.push(resolve);
-        this.peakWaiting = Math.max(this.peakWaiting, this.waiting.length);
-      });
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {
       this.active++;
     }
-    this.peak = Math.max(this.peak, this.active);
-    this.started++;
     try {
       return { value: await task() };
     } finally {

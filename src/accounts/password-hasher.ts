@@ -6,17 +6,32 @@ import { HashSemaphore } from './hash-semaphore.js';
 export const MAX_CONCURRENT_HASHES = 2;
 export const MAX_QUEUED_HASHES = 8;
 
+/** The hashing function itself (bcrypt's `hash` and `compare`): the port a test double stands in for. */
+export interface PasswordHashing {
+  hash(password: string, cost: number): Promise<string>;
+  compare(password: string, hash: string): Promise<boolean>;
+}
+
+export interface PasswordHasherOptions {
+  readonly maxActive?: number;
+  readonly maxQueued?: number;
+  /** bcrypt unless given. */
+  readonly hashing?: PasswordHashing;
+}
+
 /** bcrypt through a small semaphore: at most two hashes at once, a bounded queue, 503 beyond it. */
 export class PasswordHasher {
-  readonly semaphore: HashSemaphore;
+  private readonly semaphore: HashSemaphore;
+  private readonly hashing: PasswordHashing;
   private dummyHash: Promise<string> | undefined;
 
-  constructor(private readonly cost: number, options: { maxActive?: number; maxQueued?: number } = {}) {
+  constructor(private readonly cost: number, options: PasswordHasherOptions = {}) {
     this.semaphore = new HashSemaphore(options.maxActive ?? MAX_CONCURRENT_HASHES, options.maxQueued ?? MAX_QUEUED_HASHES);
+    this.hashing = options.hashing ?? bcrypt;
   }
 
   hash(password: string): Promise<string> {
-    return this.limited(() => bcrypt.hash(password, this.cost));
+    return this.limited(() => this.hashing.hash(password, this.cost));
   }
 
   /**
@@ -25,7 +40,7 @@ export class PasswordHasher {
    */
   async verify(password: string, storedHash: string | undefined): Promise<boolean> {
     const hash = storedHash ?? await this.dummy();
-    const matches = await this.limited(() => bcrypt.compare(password, hash));
+    const matches = await this.limited(() => this.hashing.compare(password, hash));
     return matches && storedHash !== undefined;
   }
 
@@ -35,7 +50,7 @@ export class PasswordHasher {
   }
 
   private dummy(): Promise<string> {
-    this.dummyHash ??= bcrypt.hash(randomBytes(32).toString('base64url'), this.cost);
+    this.dummyHash ??= this.hashing.hash(randomBytes(32).toString('base64url'), this.cost);
     return this.dummyHash;
   }
 

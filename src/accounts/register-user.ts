@@ -1,6 +1,6 @@
 import { LinkforgeError, ValidationError } from '../core/errors.js';
 import type { AccountServices } from './account-services.js';
-import type { User } from './account-types.js';
+import type { User } from '../core/account-ports.js';
 import { isValidEmail, normalizeEmail, passwordProblem } from './password-rules.js';
 
 export const PERSONAL_WORKSPACE_NAME = 'Personal';
@@ -16,15 +16,18 @@ export interface Registered extends SignedIn {
 
 /**
  * A new user with their personal workspace. A duplicate email is caught by the unique index on
- * users.email (emails are stored lower-cased), never by a racy look-up first.
+ * users.email (emails are stored lower-cased), never by a racy look-up first. An ADMIN_EMAILS
+ * address gets the admin role; so does any user an operator creates with `admin`.
  */
-export async function registerUser(deps: AccountServices, input: { email: string; password: string }): Promise<Registered> {
+export async function registerUser(
+  deps: AccountServices, input: { email: string; password: string }, options: { readonly admin?: boolean } = {},
+): Promise<Registered> {
   const email = normalizeEmail(input.email);
   if (!isValidEmail(email)) throw new ValidationError('email_invalid');
   const problem = passwordProblem(input.password);
   if (problem) throw problem;
   const passwordHash = await deps.hasher.hash(input.password);
-  const role = deps.adminEmails.includes(email) ? 'admin' : 'user';
+  const role = options.admin === true || deps.adminEmails.includes(email) ? 'admin' : 'user';
   const result = await deps.store.createUser({ email, passwordHash, role, createdAt: deps.clock.now() }, PERSONAL_WORKSPACE_NAME);
   if (!result.ok) throw new LinkforgeError('email_taken');
   return { token: await deps.tokens.issue(result.user.id), user: result.user, personalWorkspaceId: result.personalWorkspaceId };

@@ -1,9 +1,9 @@
 import { LinkforgeError } from '../core/errors.js';
 import type { Principal, WorkspaceRole } from '../core/principal.js';
-import type { AccountStore } from './account-types.js';
+import type { AccountStore } from '../core/account-ports.js';
 
 /**
- * Who may act in which workspace. Available as `deps.workspaces` (also `deps.accounts.workspaces`).
+ * Who may act in which workspace: `accounts.workspaces`, also handed to the links services.
  *
  * - `roleIn(principal, workspaceId)`: the caller's role, or undefined for a non-member, whom
  *   callers answer with 404 (never 403: no existence oracle). An API-key principal is `admin` in

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { loadConfig, type Config } from '../config.js';
-import { createDeps, type Composition } from '../deps.js';
+import { createDeps, type AppDeps } from '../deps.js';
 
 /** The server's configuration, read the same way: environment variables and an optional `.env`. */
 export function loadCliConfig(): Config {
@@ -15,8 +15,11 @@ const stderrLogger = {
   error: (details: object, message?: string) => console.error(`linkforge: ${message ?? JSON.stringify(details)}`),
 };
 
-/** Opens the composition root (migrating the database, as the server does), runs `work`, closes it. */
-export async function withDeps<T>(work: (deps: Composition) => Promise<T>): Promise<T> {
+/**
+ * Opens the composition root (migrating the database, as the server does), runs `work`, closes it.
+ * `work` hands each command only the services bags it uses.
+ */
+export async function withDeps<T>(work: (deps: AppDeps) => Promise<T>): Promise<T> {
   const deps = await createDeps(loadCliConfig(), { logger: stderrLogger });
   try {
     return await work(deps);

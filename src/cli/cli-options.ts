@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import ms from 'ms';
-import type { Composition } from '../deps.js';
+import { findSoleWorkspaceId } from '../links/find-sole-workspace.js';
+import type { LinkTransferDeps } from '../links/link-services.js';
 import { UsageError } from './cli-errors.js';
 
 export function parseId(value: string): number {
@@ -19,9 +20,9 @@ export function parseExpiry(value: string, now = Date.now()): number {
 }
 
 /** `--workspace`, or the only workspace there is. */
-export async function targetWorkspace(deps: Composition, given: number | undefined): Promise<number> {
+export async function targetWorkspace(transfer: LinkTransferDeps, given: number | undefined): Promise<number> {
   if (given !== undefined) return given;
-  const sole = await deps.transfer.transfer.findSoleWorkspaceId();
+  const sole = await findSoleWorkspaceId(transfer);
   if (sole === undefined) throw new UsageError('--workspace ID is required when the database does not hold exactly one workspace');
   return sole;
 }

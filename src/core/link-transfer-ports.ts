@@ -70,3 +70,17 @@ export interface LinkTransferStore {
   /** The id of the only workspace, when the database has exactly one (an operator's default target). */
   findSoleWorkspaceId(): Promise<number | undefined>;
 }
+
+/**
+ * One row of an import file as a reader understood it, before any rule of ours is applied: the
+ * short code it had, its destination as written, and whatever else the format carries. `problem`
+ * says why a row could not be read at all (a missing destination, a date that is not one).
+ */
+export interface ImportCandidate {
+  /** 1-based position among the file's data rows (the header is not counted). */
+  readonly row: number;
+  readonly code: string;
+  readonly url: string;
+  readonly fields: Partial<Omit<TransferLink, 'code' | 'originalUrl'>>;
+  readonly problem?: string;
+}

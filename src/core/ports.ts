@@ -118,15 +118,16 @@ export interface SharedLinkCache {
   remember(domain: string, code: string, target: RedirectTarget | undefined, now: number): Promise<void>;
 }
 
-/** Every store, bound to one transaction (see UnitOfWork). */
-export interface TransactionStores {
-  readonly links: LinkStore;
+/** Readiness: whether this instance can serve what needs the database. */
+export interface ReadinessCheck {
+  ping(): Promise<void>;
 }
 
 /**
- * Runs several store calls atomically without the caller seeing the database: everything `work`
- * does through `stores` commits together, or nothing does when it throws (and the error is rethrown).
+ * Where rate-limit counters live when instances share them: a Redis client (opaque here: the
+ * rate-limit plugin speaks to it) and the key namespace of this deployment.
  */
-export interface UnitOfWork {
-  run<T>(work: (stores: TransactionStores) => Promise<T>): Promise<T>;
+export interface SharedRateLimitStore {
+  readonly redis: unknown;
+  readonly nameSpace: string;
 }

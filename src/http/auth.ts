@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { AccountServices } from '../accounts/account-services.js';
 import { API_KEY_PREFIX, authenticateApiKey, authenticateUserToken } from '../accounts/authenticate.js';
 import { LinkforgeError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
-import type { AppDeps } from '../deps.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,14 +33,14 @@ function bearerOf(request: FastifyRequest): string {
   return token;
 }
 
-async function authenticate(deps: AppDeps, request: FastifyRequest, reply: FastifyReply, allowApiKey: boolean): Promise<Principal> {
+async function authenticate(accounts: AccountServices, request: FastifyRequest, reply: FastifyReply, allowApiKey: boolean): Promise<Principal> {
   try {
     const token = bearerOf(request);
     if (token.startsWith(API_KEY_PREFIX)) {
       if (!allowApiKey) throw new LinkforgeError('authentication_required', 'API keys are not accepted here; sign in and use the session token.');
-      return await authenticateApiKey(deps.accounts, token);
+      return await authenticateApiKey(accounts, token);
     }
-    return await authenticateUserToken(deps.accounts, token);
+    return await authenticateUserToken(accounts, token);
   } catch (error) {
     if (error instanceof LinkforgeError && error.status === 401) reply.header('www-authenticate', 'Bearer');
     throw error;
@@ -48,26 +48,37 @@ async function authenticate(deps: AppDeps, request: FastifyRequest, reply: Fasti
 }
 
 /** preHandler: a signed-in user (JWT) only. */
-export function requireUser(deps: AppDeps): preHandlerAsyncHookHandler {
+export function requireUser(accounts: AccountServices): preHandlerAsyncHookHandler {
   return async (request, reply) => {
-    request.principal = await authenticate(deps, request, reply, false);
+    request.principal = await authenticate(accounts, request, reply, false);
   };
 }
 
 /** preHandler: a signed-in user (JWT) or an API key (`lfk_…`) confined to its workspace. */
-export function requireUserOrApiKey(deps: AppDeps): preHandlerAsyncHookHandler {
+export function requireUserOrApiKey(accounts: AccountServices): preHandlerAsyncHookHandler {
   return async (request, reply) => {
-    request.principal = await authenticate(deps, request, reply, true);
+    request.principal = await authenticate(accounts, request, reply, true);
   };
 }
 
 /** preHandler: a signed-in site admin (JWT only); 401 without a valid token, 403 for anyone else. */
-export function requireAdmin(deps: AppDeps): preHandlerAsyncHookHandler {
+export function requireAdmin(accounts: AccountServices): preHandlerAsyncHookHandler {
   return async (request, reply) => {
-    const principal = await authenticate(deps, request, reply, false);
+    const principal = await authenticate(accounts, request, reply, false);
     if (principal.role !== 'admin') throw new LinkforgeError('permission_denied', 'This needs the admin role.');
     request.principal = principal;
   };
+}
+
+/** The three guards, built once on the accounts' services and handed to the routes that need them. */
+export interface AuthGuards {
+  readonly requireUser: preHandlerAsyncHookHandler;
+  readonly requireUserOrApiKey: preHandlerAsyncHookHandler;
+  readonly requireAdmin: preHandlerAsyncHookHandler;
+}
+
+export function authGuards(accounts: AccountServices): AuthGuards {
+  return { requireUser: requireUser(accounts), requireUserOrApiKey: requireUserOrApiKey(accounts), requireAdmin: requireAdmin(accounts) };
 }
 
 /** The principal a guard set; calling it on an unguarded route is a programming error. */

@@ -1,8 +1,6 @@
 import { createRequire } from 'node:module';
-import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor, RateLimitPluginOptions } from '@fastify/rate-limit';
-
-/** A store shared by every instance (a Redis client and its key namespace), in the plugin's own terms. */
-export type SharedRateLimitStore = Required<Pick<RateLimitPluginOptions, 'redis' | 'nameSpace'>>;
+import type { FastifyRateLimitOptions, FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { SharedRateLimitStore } from '../core/ports.js';
 
 type Callback = Parameters<FastifyRateLimitStore['incr']>[1];
 /** The plugin calls `incr` with the window and the limit too (its own stores read them). */

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { LinkforgeError } from '../core/errors.js';
-import { fallbackRateLimitStore, type SharedRateLimitStore } from './fallback-rate-limit-store.js';
-
-export type { SharedRateLimitStore };
+import type { SharedRateLimitStore } from '../core/ports.js';
+import { fallbackRateLimitStore } from './fallback-rate-limit-store.js';
 
 /** Route-level limits only; `0` turns a limit off (SPEC section 7). */
 export function rateLimitPerMinute(max: number) {

@@ -1,7 +1,7 @@
-import type { LinkTransferStore, TransferLink } from '../core/link-transfer-ports.js';
+import type { TransferLink } from '../core/link-transfer-ports.js';
+import type { LinkTransferDeps } from './link-services.js';
 
 export interface ExportLinksRequest {
-  readonly domain: string;
   /** Every workspace's links when absent. */
   readonly workspaceId?: number;
   readonly withVisits: boolean;
@@ -10,9 +10,10 @@ export interface ExportLinksRequest {
 const PAGE_SIZE = 1000;
 
 /** Every link of the scope in id order, a page at a time, with its visits when asked. */
-export async function* exportLinks(store: LinkTransferStore, request: ExportLinksRequest): AsyncGenerator<TransferLink> {
+export async function* exportLinks(deps: Pick<LinkTransferDeps, 'transfer' | 'domain'>, request: ExportLinksRequest): AsyncGenerator<TransferLink> {
+  const store = deps.transfer;
   for (let afterId = 0; ;) {
-    const page = await store.listLinksForExport({ domain: request.domain, workspaceId: request.workspaceId, afterId, limit: PAGE_SIZE });
+    const page = await store.listLinksForExport({ domain: deps.domain, workspaceId: request.workspaceId, afterId, limit: PAGE_SIZE });
     if (page.length === 0) return;
     const visits = request.withVisits ? await store.listVisitsForExport(page.map((link) => link.id)) : undefined;
     for (const { id, ...link } of page) yield visits ? { ...link, visits: visits.get(id) ?? [] } : link;

@@ -1,13 +1,16 @@
 import type { StatsReadStore, GlobalStats } from '../core/stats-ports.js';
 import type { Clock } from '../core/ports.js';
+import type { OwnedLinkDeps } from './link-access.js';
 
-/** What the statistics use cases need; built once in deps.ts. */
+/** The stats module's services bag (the read side of visits), built once in deps.ts. */
 export interface StatsDeps {
   readonly store: StatsReadStore;
   readonly clock: Clock;
+  /** A link's stats are shown to whoever may read the link itself. */
+  readonly links: OwnedLinkDeps;
 }
 
 /** `GET /api/stats` (ADR 0014): public, from the global counters and one indexed count of live links. */
-export function getGlobalStats(deps: StatsDeps): Promise<GlobalStats> {
+export function getGlobalStats(deps: Pick<StatsDeps, 'store' | 'clock'>): Promise<GlobalStats> {
   return deps.store.findGlobalStats(deps.clock.now());
 }

@@ -3,7 +3,7 @@ import type { BreakdownEntry, ClassCounts, StatsInterval } from '../core/stats-p
 import { ValidationError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import type { StatsDeps } from './get-global-stats.js';
-import { findAccessibleLink, type LinkSelector, type OwnedLinkDeps } from './link-access.js';
+import { findAccessibleLink, type LinkSelector } from './link-access.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -62,14 +62,14 @@ export function statsRange(query: LinkStatsQuery, now: number): { from: number; 
  * browsers, OSes and devices, each split by visitor class. Only roll-ups are read.
  */
 export async function getLinkStats(
-  deps: OwnedLinkDeps & { readonly stats: StatsDeps }, principal: Principal, selector: LinkSelector, query: LinkStatsQuery,
+  deps: StatsDeps, principal: Principal, selector: LinkSelector, query: LinkStatsQuery,
 ): Promise<LinkStats> {
   const { from, to, interval } = statsRange(query, deps.clock.now());
-  const link = await findAccessibleLink(deps, principal, selector, 'read');
+  const link = await findAccessibleLink(deps.links, principal, selector, 'read');
   const range = { linkId: link.id, from, to, interval };
   const [buckets, breakdowns] = await Promise.all([
-    deps.stats.store.listClickBuckets(range),
-    deps.stats.store.listTopValues(range, TOP_VALUES),
+    deps.store.listClickBuckets(range),
+    deps.store.listTopValues(range, TOP_VALUES),
   ]);
   const byStart = new Map(buckets.map((bucket) => [bucket.start, bucket.clicks]));
   const size = INTERVAL_MS[interval];

@@ -1,12 +1,11 @@
 import { parseDestination, type UrlPolicy } from '../core/canonical-url.js';
 import { LinkforgeError } from '../core/errors.js';
-import type { ImportableLink, ImportTarget, LinkTransferStore } from '../core/link-transfer-ports.js';
+import type { ImportableLink, ImportCandidate, ImportTarget, LinkTransferStore } from '../core/link-transfer-ports.js';
 import type { Clock, LinkCacheInvalidator } from '../core/ports.js';
 import type { Principal } from '../core/principal.js';
 import { isReservedWord } from '../core/short-code.js';
 import type { WorkspaceAccess } from '../accounts/workspace-access.js';
-import type { ImportCandidate, ImportFormat } from '../portability/import-candidate.js';
-import { yieldingEvery } from '../portability/yielding.js';
+import { yieldingEvery } from '../core/yielding.js';
 
 export interface ImportLinksDeps {
   readonly transfer: LinkTransferStore;
@@ -23,8 +22,9 @@ export interface ImportRejection {
   readonly detail: string;
 }
 
-export interface ImportReport {
-  readonly format: ImportFormat;
+/** `format` is the name of the file's format, as the reader that read it calls it. */
+export interface ImportReport<Format extends string = string> {
+  readonly format: Format;
   readonly dryRun: boolean;
   readonly rows: number;
   readonly created: number;
@@ -97,9 +97,9 @@ export async function requireImportRole(workspaces: Pick<WorkspaceAccess, 'requi
  * Imports links into one workspace, batch by batch (docs/adr/0019). Idempotent:
  * the unique indexes decide, so a second run of the same file reports every row as existing.
  */
-export async function importLinks(
-  deps: ImportLinksDeps, target: ImportTarget, source: { format: ImportFormat; candidates: AsyncIterable<ImportCandidate> }, options: ImportOptions = {},
-): Promise<ImportReport> {
+export async function importLinks<Format extends string>(
+  deps: ImportLinksDeps, target: ImportTarget, source: { format: Format; candidates: AsyncIterable<ImportCandidate> }, options: ImportOptions = {},
+): Promise<ImportReport<Format>> {
   const dryRun = options.dryRun ?? false;
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const now = deps.clock.now();

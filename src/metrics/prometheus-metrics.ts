@@ -1,23 +1,10 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CleanupMetrics, FinishedCleanupRun } from '../core/cleanup-ports.js';
-import type { Clock } from '../core/ports.js';
 import type {
-  CacheTier, DatabaseUsage, HttpMetrics, LookupMetrics, LookupResult, VisitBacklog,
+  CacheTier, HttpMetrics, LookupMetrics, LookupResult,
 } from '../core/metrics-ports.js';
 import { RedirectTally } from './redirect-tally.js';
-import { registerScrapeTimeGauges } from './scrape-time-gauges.js';
-
-/** What the gauges read when /metrics is scraped; each is optional (analytics off, no log destination). */
-export interface MetricsSources {
-  readonly clock: Clock;
-  readonly database?: () => DatabaseUsage;
-  /** The analytics buffer, when analytics are on (a function: it is built after the metrics). */
-  readonly visits?: () => VisitBacklog;
-  /** Entries in the in-process link cache. */
-  readonly cachedLinks?: () => number;
-  /** Log lines the destination could not write (src/logging/log-destination.ts). */
-  readonly droppedLogLines?: () => number;
-}
+import { registerScrapeTimeGauges, type MetricsSources } from './scrape-time-gauges.js';
 
 const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const REAPER_BUCKETS = [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 900];

@@ -1,5 +1,18 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { MetricsSources } from './prometheus-metrics.js';
+import type { Clock } from '../core/ports.js';
+import type { DatabaseUsage, VisitBacklog } from '../core/metrics-ports.js';
+
+/** What the gauges read when /metrics is scraped; each is optional (analytics off, no log destination). */
+export interface MetricsSources {
+  readonly clock: Clock;
+  readonly database?: () => DatabaseUsage;
+  /** The analytics buffer, when analytics are on (a function: it is built after the metrics). */
+  readonly visits?: () => VisitBacklog;
+  /** Entries in the in-process link cache. */
+  readonly cachedLinks?: () => number;
+  /** Log lines the destination could not write (src/logging/log-destination.ts). */
+  readonly droppedLogLines?: () => number;
+}
 
 /** Values the app already keeps (the pool, the visit buffer, the log destination), read when scraped. */
 export function registerScrapeTimeGauges(registry: Registry, sources: MetricsSources): void {

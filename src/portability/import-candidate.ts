@@ -1,18 +1,6 @@
-import type { TransferLink } from '../core/link-transfer-ports.js';
+import type { ImportCandidate } from '../core/link-transfer-ports.js';
 
-/**
- * One row of an import file as a reader understood it, before any rule of ours is applied: the
- * short code it had, its destination as written, and whatever else the format carries. `problem`
- * says why a row could not be read at all (a missing destination, a date that is not one).
- */
-export interface ImportCandidate {
-  /** 1-based position among the file's data rows (the header is not counted). */
-  readonly row: number;
-  readonly code: string;
-  readonly url: string;
-  readonly fields: Partial<Omit<TransferLink, 'code' | 'originalUrl'>>;
-  readonly problem?: string;
-}
+export type { ImportCandidate };
 
 /** Formats the readers know; `linkforge-*` are this service's own export. */
 export const IMPORT_FORMATS = ['linkforge-csv', 'linkforge-json', 'bitly', 'shlink', 'kutt-csv', 'kutt-json', 'yourls'] as const;

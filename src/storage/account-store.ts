@@ -3,7 +3,7 @@ import type { WorkspaceRole } from '../core/principal.js';
 import type {
   AccountStore, ApiKey, ApiKeyOwner, CreateUserResult, Member, Membership, NewUser, RemoveMemberResult, User,
   UserWithPasswordHash,
-} from '../accounts/account-types.js';
+} from '../core/account-ports.js';
 import type { ApiKeyRow, Database, UserRow } from './schema.js';
 import { guarded } from './store-errors.js';
 import { holdsNul } from './unstorable-text.js';

@@ -13,8 +13,6 @@ export class KyselyLinkStore implements LinkStore {
   private readonly redirectTargetSql: string;
   /** The same statement, prepared once on the embedded reader. */
   private readonly findRedirectRow: ((domain: string, code: string) => RedirectRow | undefined) | undefined;
-  private savepoints = 0;
-  private savepointQueue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly db: Kysely<Database>, private readonly embedded?: EmbeddedAccess) {
     this.redirectTargetSql = db.selectFrom('links')
@@ -169,7 +167,7 @@ export class KyselyLinkStore implements LinkStore {
   private rowOrConflict(write: () => Promise<Selectable<LinkRow> | undefined>): Promise<InsertLinkResult | undefined> {
     return guarded(async () => {
       try {
-        const row = await this.inSavepoint(write);
+        const row = await write();
         return row && { ok: true, link: linkRowToLink(row) };
       } catch (error) {
         const conflict = uniqueConflictOf(error);
@@ -177,31 +175,6 @@ export class KyselyLinkStore implements LinkStore {
         throw error;
       }
     });
-  }
-
-  /**
-   * Inside a unit of work the write gets a savepoint of its own: PostgreSQL aborts the whole
-   * transaction on any failed statement (SQLite only the statement), and a conflict is an answer
-   * the work must be able to go on from (a retry with another code). The savepoints of one
-   * transaction are taken one at a time, so that concurrent calls cannot unwind each other's.
-   */
-  private inSavepoint<T>(write: () => Promise<T>): Promise<T> {
-    if (!this.db.isTransaction) return write();
-    const run = this.savepointQueue.then(async () => {
-      const name = sql.raw(`link_store_${++this.savepoints}`);
-      await sql`savepoint ${name}`.execute(this.db);
-      try {
-        const result = await write();
-        await sql`release savepoint ${name}`.execute(this.db);
-        return result;
-      } catch (error) {
-        await sql`rollback to savepoint ${name}`.execute(this.db);
-        await sql`release savepoint ${name}`.execute(this.db);
-        throw error;
-      }
-    });
-    this.savepointQueue = run.catch(() => undefined);
-    return run;
   }
 }
 

@@ -48,8 +48,12 @@ export class SqliteWriter {
    * it waits for the database, not for a thread to boot (seconds when the sources run through tsx).
    */
   private starting: Array<() => void> | undefined;
+  private requestsSent = 0;
+
   /** Statements and transactions sent to the writer since start (tests prove the read path sends none). */
-  sent = 0;
+  get sent(): number {
+    return this.requestsSent;
+  }
 
   /** Requests sent to the writer thread and not yet answered (a /metrics gauge). */
   get queueDepth(): number {
@@ -72,7 +76,7 @@ export class SqliteWriter {
 
   /** One autocommit statement, committed together with the writes queued beside it. */
   write(statement: WriteStatement): Promise<StatementResult> {
-    this.sent++;
+    this.requestsSent++;
     this.onStatement?.(statement.sql);
     return this.request((id) => ({ type: 'write', id, statement, deadline: Date.now() + this.settings.writeTimeoutMs })) as Promise<StatementResult>;
   }
@@ -83,14 +87,14 @@ export class SqliteWriter {
    * counters (`onStatement`) see it as `task <name>`: its statements run on the writer thread.
    */
   async task(task: WriterTaskName, input: unknown): Promise<void> {
-    this.sent++;
+    this.requestsSent++;
     this.onStatement?.(`task ${task}`);
     await this.request((id) => ({ type: 'task', id, task, input, deadline: Date.now() + this.settings.writeTimeoutMs }));
   }
 
   /** Opens a session: the writer runs nothing else until it is committed or rolled back. */
   async begin(): Promise<number> {
-    this.sent++;
+    this.requestsSent++;
     let session = 0;
     await this.request((id) => {
       session = id;

@@ -60,7 +60,7 @@ describe('API keys (v1)', () => {
       assert.equal((await call('POST', `/api/v1/workspaces/${ws}/api-keys`, key, { name: 'x' })).statusCode, 404);
     }
     assert.deepEqual(await allKeyRows(), before);
-    assert.deepEqual(await t.deps.workspaces.workspaceIdsOf({ userId: owner.user.id, role: 'user', apiKeyWorkspaceId: team }), [team]);
+    assert.deepEqual(await t.deps.accounts.workspaces.workspaceIdsOf({ userId: owner.user.id, role: 'user', apiKeyWorkspaceId: team }), [team]);
   });
 
   test('a key cannot mint or revoke keys; members cannot either; outsiders get 404', async () => {

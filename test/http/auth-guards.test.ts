@@ -18,9 +18,9 @@ describe('auth guards', () => {
     probe = Fastify();
     registerErrorHandling(probe);
     const echo = async (request: Parameters<typeof principalOf>[0]) => principalOf(request);
-    probe.get('/user', { preHandler: requireUser(t.deps) }, echo);
-    probe.get('/user-or-key', { preHandler: requireUserOrApiKey(t.deps) }, echo);
-    probe.get('/admin', { preHandler: requireAdmin(t.deps) }, echo);
+    probe.get('/user', { preHandler: requireUser(t.deps.accounts) }, echo);
+    probe.get('/user-or-key', { preHandler: requireUserOrApiKey(t.deps.accounts) }, echo);
+    probe.get('/admin', { preHandler: requireAdmin(t.deps.accounts) }, echo);
     await probe.ready();
   });
   after(async () => { await probe.close(); await t.close(); });
@@ -58,7 +58,7 @@ describe('auth guards', () => {
     const admin = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'ROOT@example.test', password: 'correct horse battery' } });
     assert.equal(admin.json().user.role, 'admin');
     assert.equal((await get('/admin', admin.json().token)).statusCode, 200);
-    const key = await createApiKey(t.app, admin.json().token, (await t.deps.workspaces.personalWorkspaceId(admin.json().user.id)));
+    const key = await createApiKey(t.app, admin.json().token, (await t.deps.accounts.workspaces.personalWorkspaceId(admin.json().user.id)));
     assert.equal((await get('/admin', key)).statusCode, 401, 'site administration needs a session, not a key');
   });
 });

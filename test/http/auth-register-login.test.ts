@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import bcrypt from 'bcrypt';
+import { CountingHashing } from '../support/counting-hashing.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, DEFAULT_PASSWORD, registerUser, uniqueEmail } from '../support/users.js';
 
@@ -11,7 +12,8 @@ const login = (t: TestApp, payload: unknown, remoteAddress?: string) =>
 
 describe('register and login', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp({ RATE_LIMIT_AUTH: '0', ADMIN_EMAILS: 'Boss@Example.test, other@example.test' }); });
+  const hashing = new CountingHashing();
+  before(async () => { t = await createTestApp({ RATE_LIMIT_AUTH: '0', ADMIN_EMAILS: 'Boss@Example.test, other@example.test' }, { passwordHashing: hashing }); });
   after(() => t.close());
 
   test('register answers 201 with a token and the user, never the hash, and makes a personal workspace owned by the user', async () => {
@@ -114,11 +116,10 @@ describe('register and login', () => {
 
   test('unknown email and wrong password get identical answers, each after one bcrypt comparison', async () => {
     const { user } = await registerUser(t.app);
-    const semaphore = t.deps.accounts.hasher.semaphore;
     const attempt = async (email: string) => {
-      const before = semaphore.started;
+      const before = hashing.comparisons;
       const response = await login(t, { email, password: 'wrong password!' });
-      return { response, comparisons: semaphore.started - before };
+      return { response, comparisons: hashing.comparisons - before };
     };
     const wrong = await attempt(user.email);
     const unknown = await attempt(uniqueEmail('nobody'));
@@ -142,7 +143,8 @@ describe('register and login', () => {
 
 describe('rate limits and the hashing cap', () => {
   test('login and register are limited per IP (429 with Retry-After); another IP is unaffected', async () => {
-    const t = await createTestApp({ RATE_LIMIT_AUTH: '2' });
+    const hashing = new CountingHashing();
+    const t = await createTestApp({ RATE_LIMIT_AUTH: '2' }, { passwordHashing: hashing });
     try {
       const credentials = { email: uniqueEmail(), password: DEFAULT_PASSWORD };
       assert.equal((await register(t, credentials, '10.0.0.1')).statusCode, 201);
@@ -155,36 +157,37 @@ describe('rate limits and the hashing cap', () => {
 
       assert.equal((await login(t, credentials, '10.0.0.3')).statusCode, 200);
       assert.equal((await login(t, { ...credentials, password: 'wrong password' }, '10.0.0.3')).statusCode, 401);
-      const before = t.deps.accounts.hasher.semaphore.started;
+      const before = hashing.comparisons;
       const blocked = await login(t, credentials, '10.0.0.3');
       assert.equal(blocked.statusCode, 429);
       assert.ok(blocked.headers['retry-after']);
-      assert.equal(t.deps.accounts.hasher.semaphore.started, before, 'rate-limited before any hashing');
+      assert.equal(hashing.comparisons, before, 'rate-limited before any hashing');
     } finally {
       await t.close();
     }
   });
 
   test('20 parallel logins run at most 2 bcrypt operations at once; the overflow gets 503 with Retry-After', async () => {
-    const t = await createTestApp({ RATE_LIMIT_AUTH: '0', BCRYPT_COST: '8' });
+    const hashing = new CountingHashing();
+    const t = await createTestApp({ RATE_LIMIT_AUTH: '0' }, { passwordHashing: hashing });
     try {
       const { user } = await registerUser(t.app);
-      const semaphore = t.deps.accounts.hasher.semaphore;
-      semaphore.peak = 0;
-      semaphore.peakWaiting = 0;
-      semaphore.started = 0;
-      const responses = await Promise.all(Array.from({ length: 20 }, () => login(t, { email: user.email, password: DEFAULT_PASSWORD })));
-      assert.equal(semaphore.peak, 2);
-      const statuses = responses.map((r) => r.statusCode);
+      // Comparisons wait until released: every login arrives while the first two still hash, so the
+      // bounds decide alone how many are admitted (2 running + 8 queued), whatever the machine's speed.
+      hashing.hold();
+      const comparisonsBefore = hashing.comparisons;
+      let answered = 0;
+      const responses = Array.from({ length: 20 }, () => login(t, { email: user.email, password: DEFAULT_PASSWORD }).finally(() => { answered += 1; }));
+      for (const deadline = Date.now() + 20_000; answered < 10 && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(hashing.running, 2, 'two comparisons run; the rest wait in the queue or were refused');
+      hashing.release();
+      const answers = await Promise.all(responses);
+      const statuses = answers.map((r) => r.statusCode);
+      const busy = answers.filter((r) => r.statusCode === 503);
+      assert.equal(hashing.peakRunning, 2);
       assert.ok(statuses.every((s) => s === 200 || s === 503), statuses.join());
-      assert.ok(statuses.includes(200));
-      const busy = responses.filter((r) => r.statusCode === 503);
-      // How many are admitted depends on how fast hashes finish while requests still arrive; what
-      // holds always is the bound: never more than 8 waiting, and refusals only once it was reached.
-      assert.ok(semaphore.peakWaiting <= 8, `at most 8 queued (peak ${semaphore.peakWaiting})`);
-      assert.ok(busy.length > 0 ? semaphore.peakWaiting === 8 : true, 'refused only with the queue full');
-      assert.ok(busy.length > 0, 'twenty at once overflow 2 running + 8 queued');
-      assert.equal(semaphore.started, 20 - busy.length, 'every admitted login hashed, no refused one did');
+      assert.equal(busy.length, 10, 'twenty at once overflow 2 running + 8 queued');
+      assert.equal(hashing.comparisons - comparisonsBefore, 10, 'every admitted login hashed, no refused one did');
       for (const r of busy) assert.equal(r.headers['retry-after'], '5');
     } finally {
       await t.close();

@@ -271,7 +271,7 @@ describe('an import leaves the event loop to others', () => {
       }
       let readWhenCallbackRan: number | undefined;
       setImmediate(() => { readWhenCallbackRan = read; });
-      const report = await importLinks(t.deps.transfer, { domain: t.deps.transfer.domain, workspaceId: user.personalWorkspaceId, ownerId: user.user.id }, { format: 'yourls', candidates: rejectedRows() });
+      const report = await importLinks(t.deps.links.transfer, { domain: t.deps.links.transfer.domain, workspaceId: user.personalWorkspaceId, ownerId: user.user.id }, { format: 'yourls', candidates: rejectedRows() });
       assert.equal(report.rejected, total);
       assert.ok(readWhenCallbackRan !== undefined && readWhenCallbackRan < total, `the callback ran after ${readWhenCallbackRan} of ${total} rows`);
     } finally {

@@ -71,7 +71,7 @@ describe('POST /api/urls/public', () => {
     try {
       await insertLink(t.deps, { code: 'Taken01' });
       const drawn = ['Taken01', 'Taken01', 'Fresh01'];
-      const { link } = await createAnonymousLink({ ...t.deps.links, generateCode: () => drawn.shift()! }, 'https://example.com/');
+      const { link } = await createAnonymousLink({ ...t.deps.links.anonymous, generateCode: () => drawn.shift()! }, 'https://example.com/');
       assert.equal(link.code, 'Fresh01');
       assert.equal(await countLinks(t.deps), 2);
     } finally {
@@ -85,7 +85,7 @@ describe('POST /api/urls/public', () => {
       await insertLink(t.deps, { code: 'Taken02' });
       let draws = 0;
       await assert.rejects(
-        createAnonymousLink({ ...t.deps.links, generateCode: () => { draws += 1; return 'Taken02'; } }, 'https://example.com/'),
+        createAnonymousLink({ ...t.deps.links.anonymous, generateCode: () => { draws += 1; return 'Taken02'; } }, 'https://example.com/'),
         (error: unknown) => error instanceof CodeSpaceExhaustedError && error.status === 500,
       );
       assert.equal(draws, 5);

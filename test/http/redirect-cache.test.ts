@@ -37,7 +37,7 @@ describe('the in-process cache in front of the database', () => {
     const t = await createTestApp();
     try {
       assert.equal((await t.app.inject({ url: '/wanted7' })).statusCode, 404);
-      await createAnonymousLink({ ...t.deps.links, generateCode: () => 'wanted7' }, 'https://example.com/');
+      await createAnonymousLink({ ...t.deps.links.anonymous, generateCode: () => 'wanted7' }, 'https://example.com/');
       assert.equal((await t.app.inject({ url: '/wanted7' })).statusCode, 302);
     } finally {
       await t.close();

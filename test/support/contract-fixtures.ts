@@ -1,6 +1,6 @@
 import { DEFAULT_DOMAIN, type Link, type NewLink } from '../../src/core/link.js';
 import type { LinkStore } from '../../src/core/ports.js';
-import type { AccountStore } from '../../src/accounts/account-types.js';
+import type { AccountStore } from '../../src/core/account-ports.js';
 
 /** An epoch millisecond value above 2^32 (and 2^41) with a non-zero low part, to catch truncation. */
 export const LATE_TIME = 2 ** 41 + 123_457;

@@ -5,7 +5,6 @@ import { KyselyCleanupRunStore } from '../../src/storage/cleanup-run-store.js';
 import { KyselyJobLockStore } from '../../src/storage/job-lock-store.js';
 import { KyselyLinkStore } from '../../src/storage/link-store.js';
 import { KyselyCleanupStore } from '../../src/storage/cleanup-store.js';
-import { KyselyUnitOfWork } from '../../src/storage/unit-of-work.js';
 import type { StoreBackend } from './store-backends.js';
 
 /** Every store, built straight on one backend's database (no app, no deps). */
@@ -16,7 +15,6 @@ export interface ContractStores {
   readonly jobLocks: KyselyJobLockStore;
   readonly cleanupRuns: KyselyCleanupRunStore;
   readonly cleanup: KyselyCleanupStore;
-  readonly unitOfWork: KyselyUnitOfWork;
 }
 
 /**
@@ -34,7 +32,6 @@ export function storesFor(backend: StoreBackend): ContractStores {
       jobLocks: new KyselyJobLockStore(database.db),
       cleanupRuns: new KyselyCleanupRunStore(database.db),
       cleanup: new KyselyCleanupStore(database.db, database.dialect),
-      unitOfWork: new KyselyUnitOfWork(database.db),
     });
   });
   after(() => stores.database?.close());

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
+import type { PasswordHashing } from '../../src/accounts/password-hasher.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDeps, type Composition } from '../../src/deps.js';
 import { createTestDatabase, httpSuiteDatabase, type TestDatabase } from './postgres.js';
@@ -50,6 +51,8 @@ export interface TestAppOptions {
   readonly database?: 'sqlite' | 'postgres';
   /** The app's logger (tests that read the log); silent by default. */
   readonly logger?: FastifyBaseLogger;
+  /** bcrypt by default; a double counts comparisons (test/support/counting-hashing.ts). */
+  readonly passwordHashing?: PasswordHashing;
 }
 
 /** The settings PostgreSQL mode needs, for a fresh database of its own. */
@@ -66,7 +69,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   const config = testConfig(dataDir, { ...(postgres ? postgresEnv(postgres) : {}), ...env });
   const clock = new TestClock();
   const statements: string[] = [];
-  const deps = await createDeps(config, { clock, onStatement: (sql) => statements.push(sql) });
+  const deps = await createDeps(config, { clock, onStatement: (sql) => statements.push(sql), passwordHashing: options.passwordHashing });
   const app = await buildApp(deps, { logger: options.logger });
   await app.ready();
   return {

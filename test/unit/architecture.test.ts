@@ -59,9 +59,8 @@ describe('what may import what (STYLE.md)', () => {
   test('adapters (storage/, cache/) never import use cases, jobs or the HTTP layer', () => {
     for (const file of [...sourceFiles('src/storage'), ...sourceFiles('src/cache')]) {
       assert.deepEqual(forbiddenImports(file, ['links', 'jobs', 'visits', 'http', 'deps', 'app', 'main', 'cli'], /^(fastify|@fastify\/)/), [], file);
-      // The accounts' port (account-types.ts) is theirs to implement; the use cases are not.
-      const accounts = importsOf(file).filter((specifier) => specifier.includes('/accounts/') && !specifier.endsWith('/accounts/account-types.js'));
-      assert.deepEqual(accounts, [], file);
+      // The accounts' port lives in core/ (core/account-ports.ts): nothing of accounts/ is theirs to import.
+      assert.deepEqual(importsOf(file).filter((specifier) => specifier.includes('/accounts/')), [], file);
     }
   });
 
@@ -118,5 +117,111 @@ describe('what may import what (STYLE.md)', () => {
   test('only config.ts reads the environment', () => {
     const readers = sourceFiles('src').filter((file) => /process\.env\b/.test(fs.readFileSync(file, 'utf8')));
     assert.deepEqual(readers, [path.join('src', 'config.ts')]);
+  });
+});
+
+/** Static and dynamic (`await import('./x.js')`) imports of our own files, as paths under src/ ending in .ts. */
+function localImportsOf(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const dynamic = [...text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)].map((match) => match[1]!);
+  return [...importsOf(file), ...dynamic]
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => path.relative('.', path.resolve(path.dirname(file), specifier)).replace(/\.js$/, '.ts'));
+}
+
+/** The top-level folder a file of src/ belongs to, or the root file's own name (`deps`, `app` …). */
+function moduleOf(file: string): string {
+  const [first, ...rest] = path.relative('src', file).split(path.sep);
+  return rest.length > 0 ? first! : first!.replace(/\.ts$/, '');
+}
+
+/** One cycle of the graph, as the nodes along it (the first repeated at the end), or undefined. */
+function findCycle(graph: ReadonlyMap<string, ReadonlySet<string>>): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  const trail: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    if (state.get(node) === 'done') return undefined;
+    if (state.get(node) === 'open') return [...trail.slice(trail.indexOf(node)), node];
+    state.set(node, 'open');
+    trail.push(node);
+    for (const next of graph.get(node) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    trail.pop();
+    state.set(node, 'done');
+    return undefined;
+  };
+  for (const node of graph.keys()) {
+    const cycle = visit(node);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+function importGraph(nodeOf: (file: string) => string): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of sourceFiles('src')) {
+    const from = nodeOf(file);
+    const targets = graph.get(from) ?? new Set<string>();
+    for (const target of localImportsOf(file)) if (nodeOf(target) !== from) targets.add(nodeOf(target));
+    graph.set(from, targets);
+  }
+  return graph;
+}
+
+/**
+ * Each module of src/ (a top-level folder, or a root file) and the modules it may import: the
+ * layers of docs/architecture.md, as an allow-list. A folder's subfolders (http/routes,
+ * cli/commands) are part of it. A new folder needs a line here (the last test says so).
+ */
+const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  core: [],
+  logging: [],
+  config: ['core'],
+  portability: ['core'],
+  metrics: ['core'],
+  storage: ['core'],
+  cache: ['core', 'config'],
+  visits: ['core', 'config'],
+  jobs: ['core', 'config'],
+  accounts: ['core', 'config'],
+  links: ['core', 'accounts'],
+  http: ['core', 'config', 'logging', 'accounts', 'links', 'jobs', 'visits', 'portability'],
+  deps: ['core', 'config', 'accounts', 'links', 'jobs', 'visits', 'metrics', 'storage', 'cache'],
+  app: ['core', 'config', 'logging', 'http', 'deps'],
+  // `serve` loads main.ts, which starts the server.
+  cli: ['core', 'config', 'accounts', 'links', 'jobs', 'portability', 'deps', 'main'],
+  main: ['core', 'config', 'logging', 'http', 'app', 'deps'],
+};
+
+describe('the import graph of src/', () => {
+  test('no two files of src/ import each other, directly or around a cycle', () => {
+    assert.equal(findCycle(importGraph((file) => file))?.join(' -> '), undefined);
+  });
+
+  test('no two modules of src/ (folders and root files) import each other, directly or around a cycle', () => {
+    assert.equal(findCycle(importGraph(moduleOf))?.join(' -> '), undefined);
+  });
+
+  test('every module imports only the modules its rule allows', () => {
+    for (const file of sourceFiles('src')) {
+      const allowed = MAY_IMPORT[moduleOf(file)] ?? [];
+      const outside = localImportsOf(file).map(moduleOf).filter((target) => target !== moduleOf(file) && !allowed.includes(target));
+      assert.deepEqual(outside, [], file);
+    }
+  });
+
+  test('every folder and root file of src/ has a rule', () => {
+    const modules = fs.readdirSync('src', { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() || entry.name.endsWith('.ts'))
+      .map((entry) => entry.name.replace(/\.ts$/, ''));
+    assert.deepEqual(modules.filter((name) => !(name in MAY_IMPORT)), []);
+  });
+
+  test('the cycle finder finds a cycle, and none in a chain', () => {
+    const graph = (edges: Record<string, string[]>) => new Map(Object.entries(edges).map(([from, to]) => [from, new Set(to)]));
+    assert.deepEqual(findCycle(graph({ a: ['b'], b: ['c'], c: ['a'] })), ['a', 'b', 'c', 'a']);
+    assert.equal(findCycle(graph({ a: ['b'], b: ['c'], c: [] })), undefined);
   });
 });

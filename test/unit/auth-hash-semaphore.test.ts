@@ -4,6 +4,7 @@ import bcrypt from 'bcrypt';
 import { LinkforgeError } from '../../src/core/errors.js';
 import { HashSemaphore } from '../../src/accounts/hash-semaphore.js';
 import { PasswordHasher } from '../../src/accounts/password-hasher.js';
+import { CountingHashing } from '../support/counting-hashing.js';
 
 function deferred() {
   let resolve!: () => void;
@@ -32,7 +33,6 @@ describe('HashSemaphore', () => {
     const results = await Promise.all(runs);
     assert.deepEqual(results.map((r) => r?.value), [0, 1, 2, 3, 4, 5]);
     assert.equal(maxRunning, 2);
-    assert.equal(semaphore.peak, 2);
     assert.deepEqual(order, [0, 1, 2, 3, 4, 5]);
     assert.equal(semaphore.activeCount, 0);
   });
@@ -62,12 +62,25 @@ describe('PasswordHasher', () => {
   });
 
   test('an unknown account still costs one comparison, against a dummy hash of the same cost, and never matches', async () => {
-    const hasher = new PasswordHasher(4);
+    const hashing = new CountingHashing();
+    const hasher = new PasswordHasher(4, { hashing });
     await hasher.prepare();
-    const before = hasher.semaphore.peak;
-    assert.equal(before, 0, 'prepare does not count as a login comparison');
+    assert.equal(hashing.comparisons, 0, 'prepare does not count as a login comparison');
     assert.equal(await hasher.verify('anything at all', undefined), false);
-    assert.equal(hasher.semaphore.peak, 1, 'the comparison went through the semaphore');
+    assert.equal(hashing.comparisons, 1, 'one comparison');
+    assert.equal(bcrypt.getRounds(hashing.comparedWith[0]!), 4, 'against a hash of the same cost');
+  });
+
+  test('an unknown account\'s comparison takes a slot of the semaphore like any other', async () => {
+    const hashing = new CountingHashing();
+    const hasher = new PasswordHasher(4, { maxActive: 1, maxQueued: 0, hashing });
+    await hasher.prepare();
+    hashing.hold();
+    const first = hasher.verify('anything at all', undefined);
+    while (hashing.running === 0) await new Promise((resolve) => setImmediate(resolve));
+    await assert.rejects(hasher.verify('anything else', undefined), (error: unknown) => error instanceof LinkforgeError && error.code === 'server_busy');
+    hashing.release();
+    assert.equal(await first, false);
   });
 
   test('throws server_busy (503) when the queue is full', async () => {

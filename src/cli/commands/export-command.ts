@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
 import { Option, type Command } from 'commander';
+import type { AccountServices } from '../../accounts/account-services.js';
+import { workspaceOperator } from '../../accounts/workspace-operator.js';
 import { exportLinks } from '../../links/export-links.js';
+import type { LinkTransferDeps } from '../../links/link-services.js';
 import { exportText, type ExportFormat } from '../../portability/write-export.js';
 import { withDeps } from '../cli-context.js';
 import { parseId } from '../cli-options.js';
-import { workspaceOperator } from '../workspace-operator.js';
 
 interface ExportCommandOptions {
   workspace?: number;
@@ -20,6 +22,21 @@ async function writeAll(chunks: AsyncIterable<string>, out: NodeJS.WritableStrea
   }
 }
 
+async function exportTo(transfer: LinkTransferDeps, accounts: AccountServices, options: ExportCommandOptions): Promise<void> {
+  if (options.workspace !== undefined) await workspaceOperator(accounts, options.workspace);
+  const links = exportLinks(transfer, { workspaceId: options.workspace, withVisits: options.withVisits ?? false });
+  const text = exportText(links, options.format, options.withVisits ?? false);
+  if (options.output === undefined) return writeAll(text, process.stdout);
+  const file = fs.createWriteStream(options.output);
+  await once(file, 'open');
+  try {
+    await writeAll(text, file);
+  } finally {
+    file.end();
+    await once(file, 'close');
+  }
+}
+
 export function registerExportCommand(program: Command): void {
   program.command('export')
     .description('export links in Linkforge\'s own format, which `linkforge import` reads back without loss')
@@ -28,19 +45,6 @@ export function registerExportCommand(program: Command): void {
     .option('--with-visits', 'include every recorded visit of every link')
     .option('--output <file>', 'write to this file instead of stdout')
     .action(async (options: ExportCommandOptions) => {
-      await withDeps(async (deps) => {
-        if (options.workspace !== undefined) await workspaceOperator(deps, options.workspace);
-        const links = exportLinks(deps.transfer.transfer, { domain: deps.transfer.domain, workspaceId: options.workspace, withVisits: options.withVisits ?? false });
-        const text = exportText(links, options.format, options.withVisits ?? false);
-        if (options.output === undefined) return writeAll(text, process.stdout);
-        const file = fs.createWriteStream(options.output);
-        await once(file, 'open');
-        try {
-          await writeAll(text, file);
-        } finally {
-          file.end();
-          await once(file, 'close');
-        }
-      });
+      await withDeps((deps) => exportTo(deps.links.transfer, deps.accounts, options));
     });
 }

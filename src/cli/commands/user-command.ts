@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { registerUser } from '../../accounts/register-user.js';
-import { normalizeEmail } from '../../accounts/password-rules.js';
 import { withDeps } from '../cli-context.js';
 import { readPassword } from '../read-password.js';
 
@@ -12,10 +11,8 @@ export function registerUserCommand(program: Command): void {
     .option('--admin', 'give the user the admin role')
     .action(async (email: string, options: { admin?: boolean }) => {
       const password = await readPassword();
-      await withDeps(async (deps) => {
-        // The admin role is what registration gives an ADMIN_EMAILS address; --admin makes this one such.
-        const accounts = options.admin ? { ...deps.accounts, adminEmails: [normalizeEmail(email)] } : deps.accounts;
-        const registered = await registerUser(accounts, { email, password });
+      await withDeps(async ({ accounts }) => {
+        const registered = await registerUser(accounts, { email, password }, { admin: options.admin });
         console.log(`Created ${registered.user.role} ${registered.user.email} (user ${registered.user.id}); personal workspace ${registered.personalWorkspaceId}`);
       });
     });

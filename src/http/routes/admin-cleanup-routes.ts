@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { AppDeps } from '../../deps.js';
 import { CleanupLockedError, CleanupStoppingError } from '../../jobs/cleanup-errors.js';
+import type { CleanupJobs } from '../../jobs/cleanup-jobs.js';
 import type { CleanupStats } from '../../jobs/cleanup-stats.js';
 import type { CleanupRunReport } from '../../jobs/cleanup-job.js';
-import { JWT_SECURITY, requireAdmin } from '../auth.js';
+import { JWT_SECURITY } from '../auth.js';
+import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
 
 const Count = Type.Integer({ minimum: 0 });
@@ -77,13 +78,12 @@ function runToJson(run: CleanupRunReport) {
   };
 }
 
-export function registerAdminCleanupRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const { cleanup } = deps;
+export function registerAdminCleanupRoutes(app: FastifyInstance, cleanup: CleanupJobs, context: RouteContext): void {
   // A manual run in progress stops after its batch, so closing the server never waits minutes for it.
   app.addHook('preClose', async () => cleanup.job.requestStop());
 
   app.get('/api/admin/cleanup/stats', {
-    preHandler: requireAdmin(deps),
+    preHandler: context.guards.requireAdmin,
     schema: {
       operationId: 'getCleanupStats',
       summary: 'Reaper statistics, from every run of every instance',
@@ -94,7 +94,7 @@ export function registerAdminCleanupRoutes(app: FastifyInstance, deps: AppDeps):
   }, async () => statsToJson(await cleanup.stats()));
 
   app.post('/api/admin/cleanup/run', {
-    preHandler: requireAdmin(deps),
+    preHandler: context.guards.requireAdmin,
     schema: {
       operationId: 'runCleanup',
       summary: 'Run the reaper now, if no other run holds its lock',

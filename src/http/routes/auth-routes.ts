@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { User } from '../../accounts/account-types.js';
+import type { AccountServices } from '../../accounts/account-services.js';
+import type { User } from '../../core/account-ports.js';
 import { getProfile } from '../../accounts/get-profile.js';
 import { loginUser } from '../../accounts/login-user.js';
 import { registerUser } from '../../accounts/register-user.js';
-import type { AppDeps } from '../../deps.js';
-import { JWT_SECURITY, NO_SECURITY, principalOf, requireUser } from '../auth.js';
+import { JWT_SECURITY, NO_SECURITY, principalOf } from '../auth.js';
 import { rateLimitPerMinute } from '../rate-limit.js';
+import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
 
 const Credentials = Type.Object({
@@ -40,9 +41,9 @@ const ProfileJson = Type.Object({
 
 const userToJson = (user: User) => ({ id: user.id, email: user.email, role: user.role, createdAt: new Date(user.createdAt).toISOString() });
 
-export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerAuthRoutes(app: FastifyInstance, accounts: AccountServices, context: RouteContext): void {
   const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
-  const rateLimit = rateLimitPerMinute(deps.config.rateLimit.authPerMinute);
+  const rateLimit = rateLimitPerMinute(context.rateLimit.authPerMinute);
 
   typedApp.post('/api/auth/register', {
     config: { rateLimit },
@@ -55,7 +56,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 201: SignedInJson, ...errorResponses(400, 409, 413, 429, 503) },
     },
   }, async (request, reply) => {
-    const { token, user } = await registerUser(deps.accounts, request.body);
+    const { token, user } = await registerUser(accounts, request.body);
     reply.status(201);
     return { token, user: userToJson(user) };
   });
@@ -73,7 +74,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
   }, async (request, reply) => {
     try {
-      const { token, user } = await loginUser(deps.accounts, request.body);
+      const { token, user } = await loginUser(accounts, request.body);
       return { token, user: userToJson(user) };
     } catch (error) {
       reply.header('www-authenticate', 'Bearer');
@@ -82,7 +83,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   typedApp.get('/api/auth/me', {
-    preHandler: requireUser(deps),
+    preHandler: context.guards.requireUser,
     schema: {
       operationId: 'getProfile',
       summary: 'The signed-in user and their workspaces',
@@ -91,7 +92,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: ProfileJson, ...errorResponses(401, 503) },
     },
   }, async (request) => {
-    const { user, workspaces } = await getProfile(deps.accounts, principalOf(request).userId);
+    const { user, workspaces } = await getProfile(accounts, principalOf(request).userId);
     return {
       user: userToJson(user),
       workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, role: w.role, isPersonal: w.isPersonal })),

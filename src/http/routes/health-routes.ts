@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { ReadinessCheck } from '../../deps.js';
+import type { ReadinessCheck } from '../../core/ports.js';
 import { StoreUnavailableError } from '../../core/errors.js';
 import { NO_SECURITY } from '../auth.js';
 import { errorResponses } from '../schemas.js';

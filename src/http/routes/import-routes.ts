@@ -5,14 +5,16 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { LinkforgeError } from '../../core/errors.js';
-import type { AppDeps } from '../../deps.js';
+import type { Config } from '../../config.js';
 import { IMPORT_MAX_BUSY_MS, importLinks, requireImportRole, type ImportReport } from '../../links/import-links.js';
-import { IMPORT_FORMATS, ImportFormatError } from '../../portability/import-candidate.js';
+import type { LinkTransferDeps } from '../../links/link-services.js';
+import { IMPORT_FORMATS, ImportFormatError, type ImportFormat } from '../../portability/import-candidate.js';
 import { ImportEncodingError, ImportLimitError, type ImportLimits } from '../../portability/import-limits.js';
 import { readImport } from '../../portability/read-import.js';
-import { yieldingEvery } from '../../portability/yielding.js';
+import { yieldingEvery } from '../../core/yielding.js';
 import type { ConnectionDrain } from '../connection-drain.js';
-import { JWT_OR_API_KEY_SECURITY, principalOf, requireUserOrApiKey } from '../auth.js';
+import { JWT_OR_API_KEY_SECURITY, principalOf } from '../auth.js';
+import type { RouteContext } from '../route-context.js';
 import { ImportAdmission } from './import-admission.js';
 import { ImportSpool, type SpoolFile } from './import-spool.js';
 import { unlessAborted, watchUploadIdle } from './upload-idle-watch.js';
@@ -33,7 +35,7 @@ const ReportJson = Type.Object({
   }), { description: 'The first 1000 rejected rows.' }),
 });
 
-const reportToJson = (r: ImportReport) => ({
+const reportToJson = (r: ImportReport<ImportFormat>) => ({
   format: r.format, dry_run: r.dryRun, rows: r.rows, created: r.created, existing: r.existing, rejected: r.rejected, rejections: [...r.rejections],
 });
 
@@ -76,18 +78,27 @@ function importProblem(error: unknown): unknown {
 }
 
 /** `POST /api/v1/workspaces/{id}/imports`: the CLI's `linkforge import`, for a workspace's owners and admins. */
-export function registerImportRoutes(app: FastifyInstance, deps: AppDeps, drain: ConnectionDrain): void {
+/** The bounds of one import (IMPORT_*), the largest upload, and the data directory its spool lives in. */
+export interface ImportRouteSettings {
+  readonly imports: Config['imports'];
+  readonly maxUploadBytes: number;
+  readonly dataDir: string;
+}
+
+export function registerImportRoutes(
+  app: FastifyInstance, transfer: LinkTransferDeps, settings: ImportRouteSettings, context: RouteContext, drain: ConnectionDrain,
+): void {
   const compile = createValidatorCompiler();
-  const { imports } = deps.config;
+  const { imports } = settings;
   const limits: ImportLimits = { maxRows: imports.maxRows, maxFields: imports.maxFields, maxRowBytes: imports.maxRowBytes };
   const admission = new ImportAdmission(imports.maxRunning, imports.maxRunningPerUser);
-  const spool = new ImportSpool(path.join(deps.config.dataDir, SPOOL_DIRECTORY));
+  const spool = new ImportSpool(path.join(settings.dataDir, SPOOL_DIRECTORY));
   spool.reset();
   const shutdown = new AbortController();
   const shuttingDown = new LinkforgeError('server_shutting_down');
   // Multipart is parsed in this scope only: everywhere else the API still answers it 415.
   app.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: deps.config.links.importMaxBytes, files: 1, fields: 0, parts: 1 } });
+    await scope.register(multipart, { limits: { fileSize: settings.maxUploadBytes, files: 1, fields: 0, parts: 1 } });
     // An upload or import in progress would hold shutdown until its deadline: it is ended (503) as
     // soon as draining starts, or at the latest when the app closes.
     drain.onDrain(() => shutdown.abort(shuttingDown));
@@ -98,7 +109,7 @@ export function registerImportRoutes(app: FastifyInstance, deps: AppDeps, drain:
       if (!request.raw.complete) reply.header('connection', 'close');
     });
     scope.withTypeProvider<TypeBoxTypeProvider>().post('/api/v1/workspaces/:id/imports', {
-      preHandler: requireUserOrApiKey(deps),
+      preHandler: context.guards.requireUserOrApiKey,
       config: {
         rateLimit: imports.perMinute > 0
           ? { max: imports.perMinute, timeWindow: 60_000, hook: 'preHandler', keyGenerator: (request) => `import:${principalOf(request).userId}` }
@@ -123,7 +134,7 @@ export function registerImportRoutes(app: FastifyInstance, deps: AppDeps, drain:
       const { id } = request.params;
       const query = request.query;
       const principal = principalOf(request);
-      await requireImportRole(deps.workspaces, principal, id);
+      await requireImportRole(transfer.workspaces, principal, id);
       if (!request.isMultipart()) throw new LinkforgeError('media_type_unsupported', 'Send the export as multipart/form-data, in a part named "file".');
       let release: () => void;
       try {
@@ -151,7 +162,7 @@ export function registerImportRoutes(app: FastifyInstance, deps: AppDeps, drain:
           for await (const candidate of yieldingEvery(checked.candidates, IMPORT_MAX_BUSY_MS, signal)) void candidate;
           const source = await readImport(read, limits, query.format);
           const stoppable = { format: source.format, candidates: yieldingEvery(source.candidates, IMPORT_MAX_BUSY_MS, signal) };
-          const report = await importLinks(deps.transfer, { domain: deps.transfer.domain, workspaceId: id, ownerId: principal.userId }, stoppable, { dryRun: query.dry_run });
+          const report = await importLinks(transfer, { domain: transfer.domain, workspaceId: id, ownerId: principal.userId }, stoppable, { dryRun: query.dry_run });
           return reportToJson(report);
         } catch (error) {
           throw importProblem(error);

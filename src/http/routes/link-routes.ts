@@ -1,18 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
-import type { AppDeps } from '../../deps.js';
+import { Type, type Static } from '@sinclair/typebox';
 import { claimLinks, MAX_CLAIM_ENTRIES, type ClaimResult } from '../../links/claim-links.js';
 import { createOwnedLink } from '../../links/create-owned-link.js';
 import { deleteLink } from '../../links/delete-link.js';
-import { findAccessibleLink } from '../../links/link-access.js';
+import { findAccessibleLink, type OwnedLinkDeps } from '../../links/link-access.js';
 import { listLinks } from '../../links/list-links.js';
 import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
-import { JWT_SECURITY, principalOf, requireUser } from '../auth.js';
+import { JWT_SECURITY, principalOf } from '../auth.js';
 import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize } from '../link-fields.js';
 import { linkToJson, timestampFromJson } from '../link-json.js';
 import { rateLimitPerMinute } from '../rate-limit.js';
+import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
 
 const LinkRef = Type.Ref('Link');
@@ -69,12 +69,11 @@ const SyncResponse = Type.Object({
 });
 
 /** App API (camelCase, JWT): the signed-in user's links. Anyone else's link id answers 404. */
-export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerLinkRoutes(app: FastifyInstance, owned: OwnedLinkDeps, context: RouteContext): void {
   const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
-  const preHandler = requireUser(deps);
+  const preHandler = context.guards.requireUser;
   const common = { tags: ['links'], security: JWT_SECURITY };
-  const owned = deps.ownedLinks;
-  const toJson = (link: Parameters<typeof linkToJson>[0]) => linkToJson(link, deps.config.baseUrl, deps.clock.now());
+  const toJson = (link: Parameters<typeof linkToJson>[0]) => linkToJson(link, context.baseUrl, context.clock.now());
 
   typedApp.post('/api/urls', {
     preHandler,
@@ -138,7 +137,7 @@ export function registerLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   typedApp.post('/api/urls/sync', {
     preHandler,
     // Tokens are 256-bit, so guessing is hopeless; the limit keeps sync from being a cheap way to mass-create links.
-    config: { rateLimit: rateLimitPerMinute(deps.config.rateLimit.authPerMinute) },
+    config: { rateLimit: rateLimitPerMinute(context.rateLimit.authPerMinute) },
     schema: {
       ...common, operationId: 'syncLinks', summary: 'Claim anonymous links (code + claim token) into your personal workspace',
       description: `Entries are \`{shortCode, claimToken, url, expiresAt?}\`, as the web UI stores them; at most ${MAX_CLAIM_ENTRIES} per request. Each entry answers claimed, created, existing or rejected (with a reason).`,

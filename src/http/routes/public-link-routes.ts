@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { createAnonymousLink } from '../../links/create-anonymous-link.js';
-import type { AppDeps } from '../../deps.js';
+import { createAnonymousLink, type CreateAnonymousLinkDeps } from '../../links/create-anonymous-link.js';
 import { NO_SECURITY } from '../auth.js';
 import { LinkJson, linkToJson } from '../link-json.js';
 import { errorResponses } from '../schemas.js';
 import { rateLimitPerMinute } from '../rate-limit.js';
+import type { RouteContext } from '../route-context.js';
 
 const CreatePublicLinkBody = Type.Object({
   url: Type.String({ description: 'The absolute http(s) URL to shorten.' }),
@@ -16,10 +16,10 @@ const CreatedPublicLink = Type.Composite([LinkJson, Type.Object({
   claimToken: Type.String({ description: 'Proves you created the link; send it to /api/urls/sync after signing in. Shown once.' }),
 })]);
 
-export function registerPublicLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerPublicLinkRoutes(app: FastifyInstance, anonymous: CreateAnonymousLinkDeps, context: RouteContext): void {
   const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
   typedApp.post('/api/urls/public', {
-    config: { rateLimit: rateLimitPerMinute(deps.config.rateLimit.anonPerMinute) },
+    config: { rateLimit: rateLimitPerMinute(context.rateLimit.anonPerMinute) },
     schema: {
       operationId: 'createPublicLink',
       summary: 'Shorten a URL anonymously; the link expires ANON_TTL after creation, at its `expiresAt`',
@@ -30,8 +30,8 @@ export function registerPublicLinkRoutes(app: FastifyInstance, deps: AppDeps): v
     },
   }, async (request, reply) => {
     const { url } = request.body;
-    const { link, claimToken } = await createAnonymousLink(deps.links, url);
+    const { link, claimToken } = await createAnonymousLink(anonymous, url);
     reply.status(201).header('location', `/api/urls/${link.id}`);
-    return { ...linkToJson(link, deps.config.baseUrl, deps.clock.now()), claimToken };
+    return { ...linkToJson(link, context.baseUrl, context.clock.now()), claimToken };
   });
 }

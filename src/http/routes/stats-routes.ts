@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_VALUES_PER_DAY } from '../../core/breakdown-folding.js';
-import type { AppDeps } from '../../deps.js';
-import { getGlobalStats } from '../../links/get-global-stats.js';
+import { getGlobalStats, type StatsDeps } from '../../links/get-global-stats.js';
 import { DEFAULT_STATS_DAYS, getLinkStats, MAX_STATS_BUCKETS, TOP_VALUES, type LinkStats } from '../../links/get-link-stats.js';
-import { JWT_OR_API_KEY_SECURITY, JWT_SECURITY, NO_SECURITY, principalOf, requireUser, requireUserOrApiKey } from '../auth.js';
+import { JWT_OR_API_KEY_SECURITY, JWT_SECURITY, NO_SECURITY, principalOf } from '../auth.js';
 import { Id } from '../link-fields.js';
+import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
 
 const Count = Type.Integer({ minimum: 0 });
@@ -69,10 +69,8 @@ function statsToJson(stats: LinkStats) {
 }
 
 /** SPEC sections 5 and 8: the public totals, and each link's statistics for whoever may read the link. */
-export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerStatsRoutes(app: FastifyInstance, statsDeps: StatsDeps, context: RouteContext): void {
   const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
-  const linkDeps = { ...deps.ownedLinks, stats: deps.stats };
-
   typedApp.get('/api/stats', {
     schema: {
       tags: ['stats'], security: NO_SECURITY, operationId: 'getGlobalStats',
@@ -80,13 +78,13 @@ export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: GlobalStatsJson, ...errorResponses(503) },
     },
   }, async () => {
-    const stats = await getGlobalStats(deps.stats);
+    const stats = await getGlobalStats(statsDeps);
     const { human, bot, preview } = stats.redirects;
     return { totalLinks: stats.totalLinks, totalRedirects: stats.totalRedirects, avgLatencyMs: stats.avgLatencyMs, redirectsByClass: { human, bot, preview } };
   });
 
   typedApp.get('/api/urls/:id/stats', {
-    preHandler: requireUser(deps),
+    preHandler: context.guards.requireUser,
     schema: {
       tags: ['links'], security: JWT_SECURITY, operationId: 'getLinkStats',
       summary: 'Clicks of one link over time, and its top referrers, browsers, OSes and devices, each by visitor class',
@@ -94,12 +92,12 @@ export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
       response: { 200: LinkStatsJson, ...errorResponses(400, 401, 404, 503) },
     },
   }, async (request) => {
-    const stats = await getLinkStats(linkDeps, principalOf(request), request.params, parseQuery(request.query));
+    const stats = await getLinkStats(statsDeps, principalOf(request), request.params, parseQuery(request.query));
     return { linkId: stats.linkId, ...statsToJson(stats) };
   });
 
   typedApp.get('/api/v1/workspaces/:id/links/:short_code/stats', {
-    preHandler: requireUserOrApiKey(deps),
+    preHandler: context.guards.requireUserOrApiKey,
     schema: {
       tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY, operationId: 'getWorkspaceLinkStats',
       summary: 'Clicks of one link of the workspace over time, and its top referrers, browsers, OSes and devices',
@@ -109,7 +107,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: AppDeps): void {
   }, async (request) => {
     const params = request.params;
     const selector = { workspaceId: params.id, code: params.short_code };
-    const stats = await getLinkStats(linkDeps, principalOf(request), selector, parseQuery(request.query));
+    const stats = await getLinkStats(statsDeps, principalOf(request), selector, parseQuery(request.query));
     return { short_code: params.short_code, ...statsToJson(stats) };
   });
 }

@@ -2,16 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Link } from '../../core/link.js';
-import type { AppDeps } from '../../deps.js';
 import { createOwnedLink } from '../../links/create-owned-link.js';
 import { deleteLink } from '../../links/delete-link.js';
-import { findAccessibleLink } from '../../links/link-access.js';
+import { findAccessibleLink, type OwnedLinkDeps } from '../../links/link-access.js';
 import { listLinks } from '../../links/list-links.js';
 import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
-import { JWT_OR_API_KEY_SECURITY, principalOf, requireUserOrApiKey } from '../auth.js';
+import { JWT_OR_API_KEY_SECURITY, principalOf } from '../auth.js';
 import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize } from '../link-fields.js';
 import { linkToV1Json, timestampFromJson } from '../link-json.js';
+import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
 
 const LinkRef = Type.Ref('LinkV1');
@@ -41,12 +41,11 @@ const selectorOf = (params: WorkspaceLinkParams) => ({ workspaceId: params.id, c
  * Workspace API v1 (snake_case, JWT or API key): the same use cases as the app API, addressed by
  * workspace and short code. A non-member gets 404 for the workspace; an API key acts only in its own.
  */
-export function registerWorkspaceLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerWorkspaceLinkRoutes(app: FastifyInstance, owned: OwnedLinkDeps, context: RouteContext): void {
   const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
-  const preHandler = requireUserOrApiKey(deps);
+  const preHandler = context.guards.requireUserOrApiKey;
   const common = { tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY };
-  const owned = deps.ownedLinks;
-  const toJson = (link: Link) => linkToV1Json(link, deps.config.baseUrl, deps.clock.now());
+  const toJson = (link: Link) => linkToV1Json(link, context.baseUrl, context.clock.now());
   const path = '/api/v1/workspaces/:id/links';
 
   typedApp.post(path, {

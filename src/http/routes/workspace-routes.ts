@@ -1,15 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { AccountServices } from '../../accounts/account-services.js';
 import { addMember, listMembers } from '../../accounts/add-member.js';
-import type { ApiKey, Member, Membership } from '../../accounts/account-types.js';
+import type { ApiKey, Member, Membership } from '../../core/account-ports.js';
 import { createApiKey } from '../../accounts/create-api-key.js';
 import { createWorkspace, listWorkspaces } from '../../accounts/create-workspace.js';
 import { listApiKeys } from '../../accounts/list-api-keys.js';
 import { removeMember } from '../../accounts/remove-member.js';
 import { revokeApiKey } from '../../accounts/revoke-api-key.js';
-import type { AppDeps } from '../../deps.js';
-import { JWT_OR_API_KEY_SECURITY, principalOf, requireUserOrApiKey } from '../auth.js';
+import type { WorkspaceRole } from '../../core/principal.js';
+import { JWT_OR_API_KEY_SECURITY, principalOf } from '../auth.js';
+import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
@@ -35,11 +37,10 @@ const apiKeyToJson = (k: ApiKey) => ({
 });
 
 /** Workspace API v1 (snake_case): workspaces, members and API keys. A non-member gets 404 for every route. */
-export function registerWorkspaceRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerWorkspaceRoutes(app: FastifyInstance, accounts: AccountServices, context: RouteContext): void {
   const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
-  const preHandler = requireUserOrApiKey(deps);
+  const preHandler = context.guards.requireUserOrApiKey;
   const common = { tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY };
-  const accounts = deps.accounts;
 
   typedApp.post('/api/v1/workspaces', {
     preHandler,

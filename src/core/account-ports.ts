@@ -1,6 +1,6 @@
-import type { UserRole, WorkspaceRole } from '../core/principal.js';
+import type { UserRole, WorkspaceRole } from './principal.js';
 
-/** Domain types of the accounts module. Times are epoch milliseconds. */
+/** Domain types of the accounts module and the port its store implements. Times are epoch milliseconds. */
 export interface User {
   readonly id: number;
   readonly email: string;

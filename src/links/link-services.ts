@@ -1,0 +1,20 @@
+import type { WorkspaceAccess } from '../accounts/workspace-access.js';
+import type { CreateAnonymousLinkDeps } from './create-anonymous-link.js';
+import type { ImportLinksDeps } from './import-links.js';
+import type { OwnedLinkDeps } from './link-access.js';
+
+/** What bulk import and export need: the transfer store, the domain links live under, who may import. */
+export interface LinkTransferDeps extends ImportLinksDeps {
+  readonly domain: string;
+  readonly workspaces: Pick<WorkspaceAccess, 'requireRole'>;
+}
+
+/** The links module's services bag, built once in deps.ts: one field per family of use cases. */
+export interface LinkServices {
+  /** `createAnonymousLink`. */
+  readonly anonymous: CreateAnonymousLinkDeps;
+  /** Owned links: create, manage, list, claim. */
+  readonly owned: OwnedLinkDeps;
+  /** `importLinks`, `exportLinks`, `findSoleWorkspaceId`. */
+  readonly transfer: LinkTransferDeps;
+}
