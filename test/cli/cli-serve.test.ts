@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { createCliBackend, type CliBackend } from '../support/cli.js';
 import { freePort } from '../support/free-port.js';
+import { onTeardown, suiteScope } from '../support/teardown.js';
 
 describe('linkforge serve', () => {
   let cli: CliBackend;
@@ -12,14 +13,16 @@ describe('linkforge serve', () => {
   let baseUrl: string;
   let output = '';
 
+  const suite = suiteScope();
   before(async () => {
-    cli = await createCliBackend();
+    cli = await createCliBackend(suite);
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     server = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/cli/main.ts'), 'serve'], {
       env: { ...process.env, ...cli.env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    onTeardown(suite, () => { if (server.exitCode === null) server.kill('SIGKILL'); });
     server.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
     server.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
     for (const deadline = Date.now() + 30_000; !output.includes('Linkforge is ready');) {
@@ -27,10 +30,7 @@ describe('linkforge serve', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   });
-  after(async () => {
-    if (server.exitCode === null) server.kill('SIGKILL');
-    await cli.close();
-  });
+
 
   test('serves the web UI, the API and redirects, as npm start does', async () => {
     const home = await fetch(`${baseUrl}/`);

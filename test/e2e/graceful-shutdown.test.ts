@@ -32,8 +32,8 @@ function send(agent: http.Agent, port: number, method: 'GET' | 'POST', path: str
 }
 
 // RELIABILITY F-08.
-test('SIGTERM under keep-alive load resets no request: each gets an answer, or its connection is refused before it is sent', { timeout: 60_000 }, async () => {
-  const server = await startServer({ RATE_LIMIT_ANON: '0', SHUTDOWN_GRACE: `${GRACE_MS}ms` });
+test('SIGTERM under keep-alive load resets no request: each gets an answer, or its connection is refused before it is sent', { timeout: 60_000 }, async (context) => {
+  const server = await startServer(context, { RATE_LIMIT_ANON: '0', SHUTDOWN_GRACE: `${GRACE_MS}ms` });
   const port = Number(new URL(server.baseUrl).port);
   const link = await fetch(`${server.baseUrl}/api/urls/public`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://example.com/drain' }),
@@ -74,8 +74,8 @@ test('SIGTERM under keep-alive load resets no request: each gets an answer, or i
   assert.ok(exitMs < GRACE_MS, `exit took ${exitMs} ms`);
 });
 
-test('a request already running at SIGTERM is answered in full with Connection: close', { timeout: 60_000 }, async () => {
-  const server = await startServer({ SHUTDOWN_GRACE: `${GRACE_MS}ms` });
+test('a request already running at SIGTERM is answered in full with Connection: close', { timeout: 60_000 }, async (context) => {
+  const server = await startServer(context, { SHUTDOWN_GRACE: `${GRACE_MS}ms` });
   const port = Number(new URL(server.baseUrl).port);
   const exited = new Promise<number | null>((resolve) => server.child.on('exit', (code) => resolve(code)));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });

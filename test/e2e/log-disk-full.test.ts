@@ -21,8 +21,8 @@ async function waitUntilUp(baseUrl: string): Promise<void> {
 }
 
 // RELIABILITY F-15.
-test('with stdout on a filesystem that fills, redirects and creates keep answering and SIGTERM exits within the grace', { timeout: 120_000 }, async () => {
-  const logFs = mountSmallFilesystem('1m', 'logfs');
+test('with stdout on a filesystem that fills, redirects and creates keep answering and SIGTERM exits within the grace', { timeout: 120_000 }, async (context) => {
+  const logFs = mountSmallFilesystem(context, '1m', 'logfs');
   const mountDir = logFs.dir;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-logdata-'));
   const port = await freePort();

@@ -45,20 +45,16 @@ const patchLink = (t: TestApp, token: string, id: number, url: string) =>
   t.app.inject({ method: 'PATCH', url: `/api/urls/${id}`, headers: bearer(token), payload: { url } });
 
 // Issue 8 items 7 and 8: a failover or an operator ends our connections; the pool replaces them.
-test('connections cut while the app is idle are replaced: the next requests succeed', { timeout: 60_000 }, async () => {
-  const t = await createTestApp(FAST_TIMEOUTS, { database: 'postgres' });
-  try {
-    const links = await Promise.all(Array.from({ length: 8 }, () => insertLink(t.deps)));
-    assert.ok(await terminateConnections(t.postgres!.name) >= 1, 'the app had connections to cut');
-    await untilNoSessions(t.postgres!.name);
+test('connections cut while the app is idle are replaced: the next requests succeed', { timeout: 60_000 }, async (context) => {
+  const t = await createTestApp(context, FAST_TIMEOUTS, { database: 'postgres' });
+  const links = await Promise.all(Array.from({ length: 8 }, () => insertLink(t.deps)));
+  assert.ok(await terminateConnections(t.postgres!.name) >= 1, 'the app had connections to cut');
+  await untilNoSessions(t.postgres!.name);
 
-    for (const link of links) assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
-    const create = await t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'https://example.com/after-cut' } });
-    assert.equal(create.statusCode, 201, create.body);
-    assert.equal((await t.app.inject({ url: '/readyz' })).statusCode, 200);
-  } finally {
-    await t.close();
-  }
+  for (const link of links) assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
+  const create = await t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'https://example.com/after-cut' } });
+  assert.equal(create.statusCode, 201, create.body);
+  assert.equal((await t.app.inject({ url: '/readyz' })).statusCode, 200);
 });
 
 const insertLinks = (t: TestApp, count: number) => Promise.all(Array.from({ length: count }, () => insertLink(t.deps)));
@@ -75,27 +71,23 @@ function terminateWhileIdle(database: string): number {
   return Number(execFileSync(process.execPath, ['-e', script, `${POSTGRES_SERVER}/postgres`, database], { encoding: 'utf8' }));
 }
 
-test('connections the server ends while idle in the pool cost no request an error: reads and transactions move to a fresh connection', { timeout: 60_000 }, async () => {
-  const t = await createTestApp(FAST_TIMEOUTS, { database: 'postgres' });
-  try {
-    const { token } = await registerUser(t.app);
-    const link = await createLink(t.app, token, { url: 'https://example.com/idle-cut' });
-    const [warm, misses] = [await insertLinks(t, 6), await insertLinks(t, 6)];
-    // Several pooled connections have served, and are idle now.
-    await Promise.all(warm.map((other) => t.app.inject({ url: `/${other.code}` })));
+test('connections the server ends while idle in the pool cost no request an error: reads and transactions move to a fresh connection', { timeout: 60_000 }, async (context) => {
+  const t = await createTestApp(context, FAST_TIMEOUTS, { database: 'postgres' });
+  const { token } = await registerUser(t.app);
+  const link = await createLink(t.app, token, { url: 'https://example.com/idle-cut' });
+  const [warm, misses] = [await insertLinks(t, 6), await insertLinks(t, 6)];
+  // Several pooled connections have served, and are idle now.
+  await Promise.all(warm.map((other) => t.app.inject({ url: `/${other.code}` })));
 
-    assert.ok(terminateWhileIdle(t.postgres!.name) >= 2, 'the app had connections to end');
-    const answers = await Promise.all([
-      ...misses.map((miss) => t.app.inject({ url: `/${miss.code}` })),
-      t.app.inject({ url: `/api/urls/${link.id}`, headers: bearer(token) }),
-      t.app.inject({ url: `/api/urls/${link.id}/stats`, headers: bearer(token) }),
-      patchLink(t, token, link.id, 'https://example.com/idle-cut/changed'),
-      t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: uniqueEmail('idle-cut'), password: DEFAULT_PASSWORD } }),
-    ]);
-    for (const answer of answers) assert.ok(answer.statusCode < 400, `${answer.statusCode} ${answer.body}`);
-  } finally {
-    await t.close();
-  }
+  assert.ok(terminateWhileIdle(t.postgres!.name) >= 2, 'the app had connections to end');
+  const answers = await Promise.all([
+    ...misses.map((miss) => t.app.inject({ url: `/${miss.code}` })),
+    t.app.inject({ url: `/api/urls/${link.id}`, headers: bearer(token) }),
+    t.app.inject({ url: `/api/urls/${link.id}/stats`, headers: bearer(token) }),
+    patchLink(t, token, link.id, 'https://example.com/idle-cut/changed'),
+    t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: uniqueEmail('idle-cut'), password: DEFAULT_PASSWORD } }),
+  ]);
+  for (const answer of answers) assert.ok(answer.statusCode < 400, `${answer.statusCode} ${answer.body}`);
 });
 
 test('on a pooled connection the server ended, a select and a begin are sent again on another one; a write outside a transaction is not', { timeout: 60_000 }, async () => {
@@ -129,8 +121,8 @@ test('on a pooled connection the server ended, a select and a begin are sent aga
   }
 });
 
-test('connections cut under requests in flight, one inside a transaction, answer 503 at most, and the next requests succeed', { timeout: 60_000 }, async () => {
-  const t = await createTestApp({ ...FAST_TIMEOUTS, DB_STATEMENT_TIMEOUT: '60s' }, { database: 'postgres' });
+test('connections cut under requests in flight, one inside a transaction, answer 503 at most, and the next requests succeed', { timeout: 60_000 }, async (context) => {
+  const t = await createTestApp(context, { ...FAST_TIMEOUTS, DB_STATEMENT_TIMEOUT: '60s' }, { database: 'postgres' });
   const holder = await connectLockHolder(t);
   try {
     const { token } = await registerUser(t.app);
@@ -171,26 +163,22 @@ test('connections cut under requests in flight, one inside a transaction, answer
   }
 });
 
-test('a transaction whose connection is cut between its statements fails as unavailable, without crashing, and the next one commits', { timeout: 60_000 }, async () => {
-  const t = await createTestApp(FAST_TIMEOUTS, { database: 'postgres' });
-  try {
-    const failure = await t.deps.unitOfWork.run(async ({ links }) => {
-      await links.findRedirectTarget(DEFAULT_DOMAIN, 'before');
-      assert.ok(await terminateConnections(t.postgres!.name) >= 1);
-      await untilNoSessions(t.postgres!.name);
-      await links.findRedirectTarget(DEFAULT_DOMAIN, 'after');
-    }).then(() => assert.fail('the transaction went on after its connection was cut'), (error: unknown) => error);
-    assert.ok(failure instanceof StoreUnavailableError, String(failure));
+test('a transaction whose connection is cut between its statements fails as unavailable, without crashing, and the next one commits', { timeout: 60_000 }, async (context) => {
+  const t = await createTestApp(context, FAST_TIMEOUTS, { database: 'postgres' });
+  const failure = await t.deps.unitOfWork.run(async ({ links }) => {
+    await links.findRedirectTarget(DEFAULT_DOMAIN, 'before');
+    assert.ok(await terminateConnections(t.postgres!.name) >= 1);
+    await untilNoSessions(t.postgres!.name);
+    await links.findRedirectTarget(DEFAULT_DOMAIN, 'after');
+  }).then(() => assert.fail('the transaction went on after its connection was cut'), (error: unknown) => error);
+  assert.ok(failure instanceof StoreUnavailableError, String(failure));
 
-    const committed = await t.deps.unitOfWork.run(async ({ links }) => links.findRedirectTarget(DEFAULT_DOMAIN, 'again'));
-    assert.equal(committed, undefined);
-  } finally {
-    await t.close();
-  }
+  const committed = await t.deps.unitOfWork.run(async ({ links }) => links.findRedirectTarget(DEFAULT_DOMAIN, 'again'));
+  assert.equal(committed, undefined);
 });
 
-test('a statement that waits on a lock past DB_STATEMENT_TIMEOUT answers 503 with Retry-After, not a hang', { timeout: 60_000 }, async () => {
-  const t = await createTestApp(FAST_TIMEOUTS, { database: 'postgres' });
+test('a statement that waits on a lock past DB_STATEMENT_TIMEOUT answers 503 with Retry-After, not a hang', { timeout: 60_000 }, async (context) => {
+  const t = await createTestApp(context, FAST_TIMEOUTS, { database: 'postgres' });
   const holder = await connectLockHolder(t);
   try {
     const { token } = await registerUser(t.app);
@@ -210,8 +198,8 @@ test('a statement that waits on a lock past DB_STATEMENT_TIMEOUT answers 503 wit
 });
 
 // RELIABILITY F-12: a pool with no free connection sheds requests after DB_CONNECT_TIMEOUT.
-test('with every pooled connection busy, other requests answer 503 after DB_CONNECT_TIMEOUT, and are served once one is free', { timeout: 60_000 }, async () => {
-  const t = await createTestApp({ ...FAST_TIMEOUTS, DB_POOL_MAX: '1', DB_STATEMENT_TIMEOUT: '60s' }, { database: 'postgres' });
+test('with every pooled connection busy, other requests answer 503 after DB_CONNECT_TIMEOUT, and are served once one is free', { timeout: 60_000 }, async (context) => {
+  const t = await createTestApp(context, { ...FAST_TIMEOUTS, DB_POOL_MAX: '1', DB_STATEMENT_TIMEOUT: '60s' }, { database: 'postgres' });
   const holder = await connectLockHolder(t);
   try {
     const { token } = await registerUser(t.app);

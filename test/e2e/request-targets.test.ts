@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { startServer, type ServerProcess } from '../support/server-process.js';
+import { suiteScope } from '../support/teardown.js';
 
 interface RawResponse { status: number; headers: Record<string, string>; body: string }
 
@@ -33,8 +34,9 @@ describe('request targets and bodies on a real socket', () => {
   let permanentCode: string;
   let expiringCode: string;
   let host: string;
+  const suite = suiteScope();
   before(async () => {
-    server = await startServer({ RATE_LIMIT_ANON: '0', RATE_LIMIT_AUTH: '0' });
+    server = await startServer(suite, { RATE_LIMIT_ANON: '0', RATE_LIMIT_AUTH: '0' });
     host = new URL(server.baseUrl).host;
     const json = { 'content-type': 'application/json' };
     const registered = await fetch(`${server.baseUrl}/api/auth/register`, {

@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createSecondInstance } from '../support/second-instance.js';
 import { bearer, registerUser } from '../support/users.js';
 import { DAY, expiredLinks, gate, HOUR, QUICK_REAPER, ran } from '../support/reaper-fixtures.js';
+import { suiteScope } from '../support/teardown.js';
 
 const ADMIN = 'admin@example.com';
 const STATS_FIELDS = [
@@ -15,12 +16,12 @@ describe('admin cleanup routes', () => {
   let t: TestApp;
   let adminToken: string;
   let userToken: string;
+  const suite = suiteScope();
   before(async () => {
-    t = await createTestApp({ ...QUICK_REAPER, ADMIN_EMAILS: ADMIN, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d' });
+    t = await createTestApp(suite, { ...QUICK_REAPER, ADMIN_EMAILS: ADMIN, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d' });
     adminToken = (await registerUser(t.app, ADMIN)).token;
     userToken = (await registerUser(t.app)).token;
   });
-  after(() => t.close());
 
   const stats = () => t.app.inject({ method: 'GET', url: '/api/admin/cleanup/stats', headers: bearer(adminToken) });
   const runNow = (token = adminToken) => t.app.inject({ method: 'POST', url: '/api/admin/cleanup/run', headers: bearer(token) });
@@ -124,21 +125,17 @@ describe('admin cleanup routes', () => {
     await t.deps.database.db.deleteFrom('cleanup_runs').where('instance', '=', 'dead-host:1:abcd').execute();
   });
 
-  test('POST run answers 409 while another instance on the same database holds the lock, which alone is not is_running', async () => {
-    const other = await createSecondInstance(t, { ...QUICK_REAPER, CLEANUP_LOCK_AT_MOST: '14m' });
-    try {
-      const held = await other.deps.cleanup.lock.tryAcquire();
-      assert.ok(held);
-      const response = await runNow();
-      assert.equal(response.statusCode, 409);
-      assert.equal(response.json().code, 'cleanup_locked');
-      assert.equal(response.json().lockedBy, other.deps.cleanup.reaper.instance);
-      assert.equal(response.json().lockedUntil, new Date(t.clock.now() + 14 * 60_000).toISOString());
-      assert.equal((await stats()).json().is_running, false, 'a held lock without a running run is not a run');
-      await held.release();
-      assert.equal((await runNow()).statusCode, 200);
-    } finally {
-      await other.close();
-    }
+  test('POST run answers 409 while another instance on the same database holds the lock, which alone is not is_running', async (context) => {
+    const other = await createSecondInstance(context, t, { ...QUICK_REAPER, CLEANUP_LOCK_AT_MOST: '14m' });
+    const held = await other.deps.cleanup.lock.tryAcquire();
+    assert.ok(held);
+    const response = await runNow();
+    assert.equal(response.statusCode, 409);
+    assert.equal(response.json().code, 'cleanup_locked');
+    assert.equal(response.json().lockedBy, other.deps.cleanup.reaper.instance);
+    assert.equal(response.json().lockedUntil, new Date(t.clock.now() + 14 * 60_000).toISOString());
+    assert.equal((await stats()).json().is_running, false, 'a held lock without a running run is not a run');
+    await held.release();
+    assert.equal((await runNow()).statusCode, 200);
   });
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import bcrypt from 'bcrypt';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, DEFAULT_PASSWORD, registerUser, uniqueEmail } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 const register = (t: TestApp, payload: unknown, remoteAddress?: string) =>
   t.app.inject({ method: 'POST', url: '/api/auth/register', payload: payload as object, remoteAddress });
@@ -11,8 +12,8 @@ const login = (t: TestApp, payload: unknown, remoteAddress?: string) =>
 
 describe('register and login', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp({ RATE_LIMIT_AUTH: '0', ADMIN_EMAILS: 'Boss@Example.test, other@example.test' }); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0', ADMIN_EMAILS: 'Boss@Example.test, other@example.test' }); });
 
   test('register answers 201 with a token and the user, never the hash, and makes a personal workspace owned by the user', async () => {
     const email = uniqueEmail();
@@ -141,53 +142,45 @@ describe('register and login', () => {
 });
 
 describe('rate limits and the hashing cap', () => {
-  test('login and register are limited per IP (429 with Retry-After); another IP is unaffected', async () => {
-    const t = await createTestApp({ RATE_LIMIT_AUTH: '2' });
-    try {
-      const credentials = { email: uniqueEmail(), password: DEFAULT_PASSWORD };
-      assert.equal((await register(t, credentials, '10.0.0.1')).statusCode, 201);
-      assert.equal((await register(t, { ...credentials, email: uniqueEmail() }, '10.0.0.1')).statusCode, 201);
-      const limited = await register(t, { ...credentials, email: uniqueEmail() }, '10.0.0.1');
-      assert.equal(limited.statusCode, 429);
-      assert.equal(limited.json().code, 'rate_limit_exceeded');
-      assert.ok(Number(limited.headers['retry-after']) > 0);
-      assert.equal((await register(t, { ...credentials, email: uniqueEmail() }, '10.0.0.2')).statusCode, 201);
+  test('login and register are limited per IP (429 with Retry-After); another IP is unaffected', async (context) => {
+    const t = await createTestApp(context, { RATE_LIMIT_AUTH: '2' });
+    const credentials = { email: uniqueEmail(), password: DEFAULT_PASSWORD };
+    assert.equal((await register(t, credentials, '10.0.0.1')).statusCode, 201);
+    assert.equal((await register(t, { ...credentials, email: uniqueEmail() }, '10.0.0.1')).statusCode, 201);
+    const limited = await register(t, { ...credentials, email: uniqueEmail() }, '10.0.0.1');
+    assert.equal(limited.statusCode, 429);
+    assert.equal(limited.json().code, 'rate_limit_exceeded');
+    assert.ok(Number(limited.headers['retry-after']) > 0);
+    assert.equal((await register(t, { ...credentials, email: uniqueEmail() }, '10.0.0.2')).statusCode, 201);
 
-      assert.equal((await login(t, credentials, '10.0.0.3')).statusCode, 200);
-      assert.equal((await login(t, { ...credentials, password: 'wrong password' }, '10.0.0.3')).statusCode, 401);
-      const before = t.deps.accounts.hasher.semaphore.started;
-      const blocked = await login(t, credentials, '10.0.0.3');
-      assert.equal(blocked.statusCode, 429);
-      assert.ok(blocked.headers['retry-after']);
-      assert.equal(t.deps.accounts.hasher.semaphore.started, before, 'rate-limited before any hashing');
-    } finally {
-      await t.close();
-    }
+    assert.equal((await login(t, credentials, '10.0.0.3')).statusCode, 200);
+    assert.equal((await login(t, { ...credentials, password: 'wrong password' }, '10.0.0.3')).statusCode, 401);
+    const before = t.deps.accounts.hasher.semaphore.started;
+    const blocked = await login(t, credentials, '10.0.0.3');
+    assert.equal(blocked.statusCode, 429);
+    assert.ok(blocked.headers['retry-after']);
+    assert.equal(t.deps.accounts.hasher.semaphore.started, before, 'rate-limited before any hashing');
   });
 
-  test('20 parallel logins run at most 2 bcrypt operations at once; the overflow gets 503 with Retry-After', async () => {
-    const t = await createTestApp({ RATE_LIMIT_AUTH: '0', BCRYPT_COST: '8' });
-    try {
-      const { user } = await registerUser(t.app);
-      const semaphore = t.deps.accounts.hasher.semaphore;
-      semaphore.peak = 0;
-      semaphore.peakWaiting = 0;
-      semaphore.started = 0;
-      const responses = await Promise.all(Array.from({ length: 20 }, () => login(t, { email: user.email, password: DEFAULT_PASSWORD })));
-      assert.equal(semaphore.peak, 2);
-      const statuses = responses.map((r) => r.statusCode);
-      assert.ok(statuses.every((s) => s === 200 || s === 503), statuses.join());
-      assert.ok(statuses.includes(200));
-      const busy = responses.filter((r) => r.statusCode === 503);
-      // How many are admitted depends on how fast hashes finish while requests still arrive; what
-      // holds always is the bound: never more than 8 waiting, and refusals only once it was reached.
-      assert.ok(semaphore.peakWaiting <= 8, `at most 8 queued (peak ${semaphore.peakWaiting})`);
-      assert.ok(busy.length > 0 ? semaphore.peakWaiting === 8 : true, 'refused only with the queue full');
-      assert.ok(busy.length > 0, 'twenty at once overflow 2 running + 8 queued');
-      assert.equal(semaphore.started, 20 - busy.length, 'every admitted login hashed, no refused one did');
-      for (const r of busy) assert.equal(r.headers['retry-after'], '5');
-    } finally {
-      await t.close();
-    }
+  test('20 parallel logins run at most 2 bcrypt operations at once; the overflow gets 503 with Retry-After', async (context) => {
+    const t = await createTestApp(context, { RATE_LIMIT_AUTH: '0', BCRYPT_COST: '8' });
+    const { user } = await registerUser(t.app);
+    const semaphore = t.deps.accounts.hasher.semaphore;
+    semaphore.peak = 0;
+    semaphore.peakWaiting = 0;
+    semaphore.started = 0;
+    const responses = await Promise.all(Array.from({ length: 20 }, () => login(t, { email: user.email, password: DEFAULT_PASSWORD })));
+    assert.equal(semaphore.peak, 2);
+    const statuses = responses.map((r) => r.statusCode);
+    assert.ok(statuses.every((s) => s === 200 || s === 503), statuses.join());
+    assert.ok(statuses.includes(200));
+    const busy = responses.filter((r) => r.statusCode === 503);
+    // How many are admitted depends on how fast hashes finish while requests still arrive; what
+    // holds always is the bound: never more than 8 waiting, and refusals only once it was reached.
+    assert.ok(semaphore.peakWaiting <= 8, `at most 8 queued (peak ${semaphore.peakWaiting})`);
+    assert.ok(busy.length > 0 ? semaphore.peakWaiting === 8 : true, 'refused only with the queue full');
+    assert.ok(busy.length > 0, 'twenty at once overflow 2 running + 8 queued');
+    assert.equal(semaphore.started, 20 - busy.length, 'every admitted login hashed, no refused one did');
+    for (const r of busy) assert.equal(r.headers['retry-after'], '5');
   });
 });

@@ -5,11 +5,12 @@ import { countLinks, insertLink, setLinkColumns } from '../support/links.js';
 import { createLink, createWorkspace, HOUR, iso, linkRow, postLink, visit } from '../support/owned-links.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, registerUser } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 describe('POST /api/urls: permanent links with deterministic codes', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp({ RATE_LIMIT_AUTH: '0' }); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' }); });
 
   test('creates a PERMANENT link in the personal workspace whose code follows SPEC section 3', async () => {
     const user = await registerUser(t.app);

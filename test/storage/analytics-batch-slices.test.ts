@@ -30,31 +30,27 @@ describe('the analytics flush on the writer thread, in slices', () => {
     assert.deepEqual([...batchSlices(mixed, 3)].map((slice) => [...slice.linkIds]), [[1, 2, 1, 3, 2], [4, 1]]);
   });
 
-  test('a flush of 60,000 visits to distinct links is written whole (rolled up at once, it ran the writer out of heap)', async () => {
-    const t = await createTestApp({}, { database: 'sqlite' });
-    try {
-      const db = t.deps.database.db;
-      const links = 6 * ANALYTICS_SLICE_LINKS;
-      await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${links})
-        insert into links (domain, code, original_url, normalized_url, link_type, status, created_at, updated_at)
-        select 'default', 'slice' || i, 'https://example.com/' || i, 'https://example.com/' || i, 'PERMANENT', 'ACTIVE', 0, 0 from n`.execute(db);
-      const ids = (await db.selectFrom('links').select('id').orderBy('id').execute()).map((row) => Number(row.id));
-      assert.equal(ids.length, links);
-      // Two visits of the first link land in different slices: its mean is merged across them.
-      const visits = [...ids.map(visitOf), visitOf(ids[0]!, 3)];
-      await analyticsStoreFor(t.deps.database).recordBatch(batchOfVisits(visits));
+  test('a flush of 60,000 visits to distinct links is written whole (rolled up at once, it ran the writer out of heap)', async (context) => {
+    const t = await createTestApp(context, {}, { database: 'sqlite' });
+    const db = t.deps.database.db;
+    const links = 6 * ANALYTICS_SLICE_LINKS;
+    await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${links})
+      insert into links (domain, code, original_url, normalized_url, link_type, status, created_at, updated_at)
+      select 'default', 'slice' || i, 'https://example.com/' || i, 'https://example.com/' || i, 'PERMANENT', 'ACTIVE', 0, 0 from n`.execute(db);
+    const ids = (await db.selectFrom('links').select('id').orderBy('id').execute()).map((row) => Number(row.id));
+    assert.equal(ids.length, links);
+    // Two visits of the first link land in different slices: its mean is merged across them.
+    const visits = [...ids.map(visitOf), visitOf(ids[0]!, 3)];
+    await analyticsStoreFor(t.deps.database).recordBatch(batchOfVisits(visits));
 
-      const counted = await db.selectFrom('links').select([sql<number>`sum(redirect_count)`.as('redirects'), sql<number>`count(*)`.as('visited')])
-        .where('redirect_count', '>', 0).executeTakeFirstOrThrow();
-      assert.deepEqual([Number(counted.redirects), Number(counted.visited)], [links + 1, links]);
-      const first = await db.selectFrom('links').select(['redirect_count', 'avg_redirect_ms']).where('id', '=', ids[0]!).executeTakeFirstOrThrow();
-      assert.deepEqual([Number(first.redirect_count), Number(first.avg_redirect_ms)], [2, (0 + 3) / 2]);
-      const rows = await db.selectFrom('visits').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-      assert.equal(Number(rows.n), links + 1);
-      const global = await db.selectFrom('global_stats').select('total_redirects').where('id', '=', 1).executeTakeFirstOrThrow();
-      assert.equal(Number(global.total_redirects), links + 1);
-    } finally {
-      await t.close();
-    }
+    const counted = await db.selectFrom('links').select([sql<number>`sum(redirect_count)`.as('redirects'), sql<number>`count(*)`.as('visited')])
+      .where('redirect_count', '>', 0).executeTakeFirstOrThrow();
+    assert.deepEqual([Number(counted.redirects), Number(counted.visited)], [links + 1, links]);
+    const first = await db.selectFrom('links').select(['redirect_count', 'avg_redirect_ms']).where('id', '=', ids[0]!).executeTakeFirstOrThrow();
+    assert.deepEqual([Number(first.redirect_count), Number(first.avg_redirect_ms)], [2, (0 + 3) / 2]);
+    const rows = await db.selectFrom('visits').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    assert.equal(Number(rows.n), links + 1);
+    const global = await db.selectFrom('global_stats').select('total_redirects').where('id', '=', 1).executeTakeFirstOrThrow();
+    assert.equal(Number(global.total_redirects), links + 1);
   });
 });

@@ -5,12 +5,13 @@ import { sql } from 'kysely';
 import { DEFAULT_DOMAIN } from '../../src/core/link.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { insertLink } from '../support/links.js';
+import { suiteScope } from '../support/teardown.js';
 
 /** SPEC section 9: every write of the embedded database goes through one writer thread. */
 describe('the embedded database writer', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite); });
 
   const codes = async (prefix: string) => (await t.deps.database.db.selectFrom('links').select('code')
     .where('code', 'like', `${prefix}%`).orderBy('code').execute()).map((row) => row.code);
@@ -55,34 +56,30 @@ describe('the embedded database writer', () => {
     assert.deepEqual(await codes('in-trx'), ['in-trx']);
   });
 
-  test('a transaction that waits for a write queued behind it is rolled back after the write timeout, not left hanging', async () => {
+  test('a transaction that waits for a write queued behind it is rolled back after the write timeout, not left hanging', async (context) => {
     // A write's deadline counts from when the writer thread is ready (it boots for a second or more under tsx).
-    const quick = await createTestApp({ DB_WRITE_TIMEOUT: '1s' });
-    try {
-      const db = quick.deps.database.db;
-      const started = Date.now();
-      let queued: Promise<string> | undefined;
-      const stuck = db.transaction().execute(async (trx) => {
-        // Queued behind this very transaction: it can only run once the transaction is given up.
-        queued = insertLink(quick.deps, { code: 'trx-first' }).then(() => 'stored', (error: Error) => error.name);
-        await queued;
-        await trx.updateTable('links').set({ original_url: 'https://example.com/late' }).execute();
-      });
-      await assert.rejects(stuck, /rolled back/);
-      assert.ok(Date.now() - started < 5_000);
-      assert.deepEqual(await db.selectFrom('links').select('code').where('original_url', '=', 'https://example.com/late').execute(), []);
-      // Whether the queued write still made its own deadline is a matter of milliseconds; either way its answer is true.
-      const outcome = await queued!;
-      assert.ok(['stored', 'StoreUnavailableError'].includes(outcome), outcome);
-      const row = await db.selectFrom('links').select('id').where('code', '=', 'trx-first').executeTakeFirst();
-      assert.equal(row !== undefined, outcome === 'stored');
-    } finally {
-      await quick.close();
-    }
+    const quick = await createTestApp(context, { DB_WRITE_TIMEOUT: '1s' });
+    const db = quick.deps.database.db;
+    const started = Date.now();
+    let queued: Promise<string> | undefined;
+    const stuck = db.transaction().execute(async (trx) => {
+      // Queued behind this very transaction: it can only run once the transaction is given up.
+      queued = insertLink(quick.deps, { code: 'trx-first' }).then(() => 'stored', (error: Error) => error.name);
+      await queued;
+      await trx.updateTable('links').set({ original_url: 'https://example.com/late' }).execute();
+    });
+    await assert.rejects(stuck, /rolled back/);
+    assert.ok(Date.now() - started < 5_000);
+    assert.deepEqual(await db.selectFrom('links').select('code').where('original_url', '=', 'https://example.com/late').execute(), []);
+    // Whether the queued write still made its own deadline is a matter of milliseconds; either way its answer is true.
+    const outcome = await queued!;
+    assert.ok(['stored', 'StoreUnavailableError'].includes(outcome), outcome);
+    const row = await db.selectFrom('links').select('id').where('code', '=', 'trx-first').executeTakeFirst();
+    assert.equal(row !== undefined, outcome === 'stored');
   });
 
-  test('a write that arrives while another waits for a lock held elsewhere waits DB_WRITE_TIMEOUT, not a second timeout after it', async () => {
-    const quick = await createTestApp({ DB_WRITE_TIMEOUT: '3s' }, { database: 'sqlite' });
+  test('a write that arrives while another waits for a lock held elsewhere waits DB_WRITE_TIMEOUT, not a second timeout after it', async (context) => {
+    const quick = await createTestApp(context, { DB_WRITE_TIMEOUT: '3s' }, { database: 'sqlite' });
     const other = new SQLite(quick.config.database.kind === 'sqlite' ? quick.config.database.path : assert.fail());
     try {
       other.exec('BEGIN IMMEDIATE');
