@@ -10,8 +10,8 @@ import { startServer } from '../support/server-process.js';
 import { DAY, eventually, expiredLinks, linkIds, QUICK_REAPER, runRows } from '../support/reaper-fixtures.js';
 
 describe('the reaper scheduler', () => {
-  test('fires again and again with 1 ms intervals', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms', CLEANUP_RETENTION: '1d', CLEANUP_BATCH_SIZE: '2' });
+  test('fires again and again with 1 ms intervals', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_REAPER, CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms', CLEANUP_RETENTION: '1d', CLEANUP_BATCH_SIZE: '2' });
     try {
       await expiredLinks(t.deps, 5, 2 * DAY);
       t.deps.cleanup.scheduler.start();
@@ -26,8 +26,8 @@ describe('the reaper scheduler', () => {
     }
   });
 
-  test('waits CLEANUP_INITIAL_DELAY before the first run', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_INITIAL_DELAY: '300ms', CLEANUP_INTERVAL: '1h' });
+  test('waits CLEANUP_INITIAL_DELAY before the first run', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_REAPER, CLEANUP_INITIAL_DELAY: '300ms', CLEANUP_INTERVAL: '1h' });
     try {
       t.deps.cleanup.scheduler.start();
       await sleep(100);
@@ -40,8 +40,8 @@ describe('the reaper scheduler', () => {
     }
   });
 
-  test('retries at the next interval after a failed run', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_INITIAL_DELAY: '0', CLEANUP_INTERVAL: '20ms', CLEANUP_RETENTION: '1d' });
+  test('retries at the next interval after a failed run', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_REAPER, CLEANUP_INITIAL_DELAY: '0', CLEANUP_INTERVAL: '20ms', CLEANUP_RETENTION: '1d' });
     try {
       await expiredLinks(t.deps, 3, 2 * DAY);
       let failures = 0;
@@ -66,8 +66,8 @@ describe('the reaper scheduler', () => {
     }
   });
 
-  test('stop() ends the schedule', async () => {
-    const t = await createTestApp({ ...QUICK_REAPER, CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms' });
+  test('stop() ends the schedule', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_REAPER, CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms' });
     try {
       t.deps.cleanup.scheduler.start();
       await eventually(async () => (await runRows(t.deps)).length >= 1, 5000, 'a run');
@@ -90,11 +90,11 @@ describe('the server process', () => {
     for (let i = 0; i < count; i++) insert.run(`gone${i}`, old, old, old + 1000);
   }
 
-  test('starts the scheduler when CLEANUP_ENABLED, and on SIGTERM records the run and releases the lock', async () => {
+  test('starts the scheduler when CLEANUP_ENABLED, and on SIGTERM records the run and releases the lock', async (context) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-reaper-e2e-'));
     const file = path.join(dir, 'linkforge.db');
     try {
-      const server = await startServer({
+      const server = await startServer(context, {
         DATABASE_URL: `sqlite:${file}`, CLEANUP_ENABLED: 'true', CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms',
         CLEANUP_LOCK_AT_LEAST: '0', CLEANUP_BATCH_PAUSE: '0', CLEANUP_RETENTION: '1d',
       });
@@ -116,11 +116,11 @@ describe('the server process', () => {
     }
   });
 
-  test('does not run the reaper when CLEANUP_ENABLED is false', async () => {
+  test('does not run the reaper when CLEANUP_ENABLED is false', async (context) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-reaper-e2e-'));
     const file = path.join(dir, 'linkforge.db');
     try {
-      const server = await startServer({ DATABASE_URL: `sqlite:${file}`, CLEANUP_ENABLED: 'false', CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms' });
+      const server = await startServer(context, { DATABASE_URL: `sqlite:${file}`, CLEANUP_ENABLED: 'false', CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms' });
       await sleep(300);
       assert.equal(await server.stop(), 0);
       const db = new SQLite(file, { readonly: true });
