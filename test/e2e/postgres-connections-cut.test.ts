@@ -12,6 +12,7 @@ import { openPostgres } from '../../src/storage/postgres-database.js';
 import { createTestDatabase, POSTGRES_SERVER, terminateConnections } from '../support/postgres.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, DEFAULT_PASSWORD, registerUser, uniqueEmail } from '../support/users.js';
+import { onTeardown } from '../support/teardown.js';
 
 const FAST_TIMEOUTS = { DB_CONNECT_TIMEOUT: '1s', DB_STATEMENT_TIMEOUT: '1s', RATE_LIMIT_ANON: '0', RATE_LIMIT_AUTH: '0' };
 
@@ -90,10 +91,12 @@ test('connections the server ends while idle in the pool cost no request an erro
   for (const answer of answers) assert.ok(answer.statusCode < 400, `${answer.statusCode} ${answer.body}`);
 });
 
-test('on a pooled connection the server ended, a select and a begin are sent again on another one; a write outside a transaction is not', { timeout: 60_000 }, async () => {
+test('on a pooled connection the server ended, a select and a begin are sent again on another one; a write outside a transaction is not', { timeout: 60_000 }, async (context) => {
   const testDatabase = await createTestDatabase();
+  onTeardown(context, () => testDatabase.drop());
   // One connection: the statement after the cut always draws the connection that was cut.
   const database = openPostgres(testDatabase.url, { poolMax: 1, poolMin: 0, statementTimeoutMs: 5_000, connectTimeoutMs: 3_000 });
+  onTeardown(context, () => database.close());
   const { db } = database;
   const count = async () => (await sql<{ n: number }>`select count(*)::int as n from cut_probe`.execute(db)).rows[0]!.n;
   /** Leaves one idle pooled connection, then ends it from the server. */
@@ -101,66 +104,57 @@ test('on a pooled connection the server ended, a select and a begin are sent aga
     await sql`select 1`.execute(db);
     assert.equal(terminateWhileIdle(testDatabase.name), 1);
   };
-  try {
-    await sql`create table cut_probe (n integer)`.execute(db);
+  await sql`create table cut_probe (n integer)`.execute(db);
 
-    await cutIdleConnection();
-    assert.equal(await count(), 0, 'the select is answered by a fresh connection');
+  await cutIdleConnection();
+  assert.equal(await count(), 0, 'the select is answered by a fresh connection');
 
-    await cutIdleConnection();
-    await db.transaction().execute((trx) => sql`insert into cut_probe values (1)`.execute(trx));
-    assert.equal(await count(), 1, 'the transaction began on a fresh connection and committed');
+  await cutIdleConnection();
+  await db.transaction().execute((trx) => sql`insert into cut_probe values (1)`.execute(trx));
+  assert.equal(await count(), 1, 'the transaction began on a fresh connection and committed');
 
-    // The server may have run a write before its connection went: it is never sent twice.
-    await cutIdleConnection();
-    await assert.rejects(sql`insert into cut_probe values (2)`.execute(db), /terminating connection|Connection terminated/);
-    assert.equal(await count(), 1);
-  } finally {
-    await database.close();
-    await testDatabase.drop();
-  }
+  // The server may have run a write before its connection went: it is never sent twice.
+  await cutIdleConnection();
+  await assert.rejects(sql`insert into cut_probe values (2)`.execute(db), /terminating connection|Connection terminated/);
+  assert.equal(await count(), 1);
 });
 
 test('connections cut under requests in flight, one inside a transaction, answer 503 at most, and the next requests succeed', { timeout: 60_000 }, async (context) => {
   const t = await createTestApp(context, { ...FAST_TIMEOUTS, DB_STATEMENT_TIMEOUT: '60s' }, { database: 'postgres' });
   const holder = await connectLockHolder(t);
-  try {
-    const { token } = await registerUser(t.app);
-    const link = await createLink(t.app, token, { url: 'https://example.com/cut' });
-    const missed = await insertLink(t.deps);
-    const email = uniqueEmail('cut');
-    await holder.query('begin');
-    await holder.query('select id from links where id = $1 for update', [link.id]);
-    // Registration inserts in a transaction; an uncommitted row with the same email makes it wait.
-    await holder.query("insert into users (email, password_hash, role, created_at) values ($1, 'x', 'user', 0)", [email]);
+  onTeardown(context, () => holder.end().catch(() => {}));
+  const { token } = await registerUser(t.app);
+  const link = await createLink(t.app, token, { url: 'https://example.com/cut' });
+  const missed = await insertLink(t.deps);
+  const email = uniqueEmail('cut');
+  await holder.query('begin');
+  await holder.query('select id from links where id = $1 for update', [link.id]);
+  // Registration inserts in a transaction; an uncommitted row with the same email makes it wait.
+  await holder.query("insert into users (email, password_hash, role, created_at) values ($1, 'x', 'user', 0)", [email]);
 
-    const update = patchLink(t, token, link.id, 'https://example.com/cut/changed');
-    const register = t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { email, password: DEFAULT_PASSWORD } });
-    await untilWaitingOnLocks(t.postgres!.name, 2);
-    assert.ok(await terminateConnections(t.postgres!.name) >= 3);
+  const update = patchLink(t, token, link.id, 'https://example.com/cut/changed');
+  const register = t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { email, password: DEFAULT_PASSWORD } });
+  await untilWaitingOnLocks(t.postgres!.name, 2);
+  assert.ok(await terminateConnections(t.postgres!.name) >= 3);
 
-    for (const [what, request] of [['update', update], ['register', register]] as const) {
-      const response = await returned(request, what);
-      // The holder's rollback can free the lock before the waiting backend is ended.
-      if (response.statusCode < 300) continue;
-      assertUnavailable(response, what);
-    }
-
-    // An idle pooled connection cut a moment ago may not have told the pool yet: a request that
-    // draws it answers 503 (never 500) and the pool drops it. One per pooled connection at most (DB_POOL_MAX, 10).
-    let again = await patchLink(t, token, link.id, 'https://example.com/cut/again');
-    for (let attempt = 0; again.statusCode === 503 && attempt < 10; attempt++) {
-      assertUnavailable(again, 'update after the cut');
-      again = await patchLink(t, token, link.id, 'https://example.com/cut/again');
-    }
-    assert.equal(again.statusCode, 200);
-    await registerUser(t.app);
-    assert.equal((await t.app.inject({ url: `/${missed.code}` })).statusCode, 301);
-    assert.equal((await t.app.inject({ url: '/readyz' })).statusCode, 200);
-  } finally {
-    await holder.end().catch(() => {});
-    await t.close();
+  for (const [what, request] of [['update', update], ['register', register]] as const) {
+    const response = await returned(request, what);
+    // The holder's rollback can free the lock before the waiting backend is ended.
+    if (response.statusCode < 300) continue;
+    assertUnavailable(response, what);
   }
+
+  // An idle pooled connection cut a moment ago may not have told the pool yet: a request that
+  // draws it answers 503 (never 500) and the pool drops it. One per pooled connection at most (DB_POOL_MAX, 10).
+  let again = await patchLink(t, token, link.id, 'https://example.com/cut/again');
+  for (let attempt = 0; again.statusCode === 503 && attempt < 10; attempt++) {
+    assertUnavailable(again, 'update after the cut');
+    again = await patchLink(t, token, link.id, 'https://example.com/cut/again');
+  }
+  assert.equal(again.statusCode, 200);
+  await registerUser(t.app);
+  assert.equal((await t.app.inject({ url: `/${missed.code}` })).statusCode, 301);
+  assert.equal((await t.app.inject({ url: '/readyz' })).statusCode, 200);
 });
 
 test('a transaction whose connection is cut between its statements fails as unavailable, without crashing, and the next one commits', { timeout: 60_000 }, async (context) => {
@@ -180,46 +174,38 @@ test('a transaction whose connection is cut between its statements fails as unav
 test('a statement that waits on a lock past DB_STATEMENT_TIMEOUT answers 503 with Retry-After, not a hang', { timeout: 60_000 }, async (context) => {
   const t = await createTestApp(context, FAST_TIMEOUTS, { database: 'postgres' });
   const holder = await connectLockHolder(t);
-  try {
-    const { token } = await registerUser(t.app);
-    const link = await createLink(t.app, token, { url: 'https://example.com/locked' });
-    await holder.query('begin');
-    await holder.query('select id from links where id = $1 for update', [link.id]);
+  onTeardown(context, () => holder.end().catch(() => {}));
+  const { token } = await registerUser(t.app);
+  const link = await createLink(t.app, token, { url: 'https://example.com/locked' });
+  await holder.query('begin');
+  await holder.query('select id from links where id = $1 for update', [link.id]);
 
-    // The lock is held until the request has returned: it can only return by giving up.
-    assertUnavailable(await returned(patchLink(t, token, link.id, 'https://example.com/locked/changed'), 'update'), 'update');
+  // The lock is held until the request has returned: it can only return by giving up.
+  assertUnavailable(await returned(patchLink(t, token, link.id, 'https://example.com/locked/changed'), 'update'), 'update');
 
-    await holder.query('rollback');
-    assert.equal((await patchLink(t, token, link.id, 'https://example.com/locked/changed')).statusCode, 200);
-  } finally {
-    await holder.end().catch(() => {});
-    await t.close();
-  }
+  await holder.query('rollback');
+  assert.equal((await patchLink(t, token, link.id, 'https://example.com/locked/changed')).statusCode, 200);
 });
 
 // RELIABILITY F-12: a pool with no free connection sheds requests after DB_CONNECT_TIMEOUT.
 test('with every pooled connection busy, other requests answer 503 after DB_CONNECT_TIMEOUT, and are served once one is free', { timeout: 60_000 }, async (context) => {
   const t = await createTestApp(context, { ...FAST_TIMEOUTS, DB_POOL_MAX: '1', DB_STATEMENT_TIMEOUT: '60s' }, { database: 'postgres' });
   const holder = await connectLockHolder(t);
-  try {
-    const { token } = await registerUser(t.app);
-    const link = await createLink(t.app, token, { url: 'https://example.com/busy' });
-    const missed = await insertLink(t.deps);
-    await holder.query('begin');
-    await holder.query('select id from links where id = $1 for update', [link.id]);
-    const update = patchLink(t, token, link.id, 'https://example.com/busy/changed');
-    await untilWaitingOnLocks(t.postgres!.name, 1);
+  onTeardown(context, () => holder.end().catch(() => {}));
+  const { token } = await registerUser(t.app);
+  const link = await createLink(t.app, token, { url: 'https://example.com/busy' });
+  const missed = await insertLink(t.deps);
+  await holder.query('begin');
+  await holder.query('select id from links where id = $1 for update', [link.id]);
+  const update = patchLink(t, token, link.id, 'https://example.com/busy/changed');
+  await untilWaitingOnLocks(t.postgres!.name, 1);
 
-    assertUnavailable(await returned(t.app.inject({ url: `/${missed.code}` }), 'miss'), 'miss');
-    const create = await returned(t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'https://example.com/busy/new' } }), 'create');
-    assertUnavailable(create, 'create');
-    assertUnavailable(await returned(t.app.inject({ url: '/readyz' }), 'readiness'), 'readiness');
+  assertUnavailable(await returned(t.app.inject({ url: `/${missed.code}` }), 'miss'), 'miss');
+  const create = await returned(t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'https://example.com/busy/new' } }), 'create');
+  assertUnavailable(create, 'create');
+  assertUnavailable(await returned(t.app.inject({ url: '/readyz' }), 'readiness'), 'readiness');
 
-    await holder.query('commit');
-    assert.equal((await update).statusCode, 200, 'the waiting update goes through once the lock is free');
-    assert.equal((await t.app.inject({ url: `/${missed.code}` })).statusCode, 301);
-  } finally {
-    await holder.end().catch(() => {});
-    await t.close();
-  }
+  await holder.query('commit');
+  assert.equal((await update).statusCode, 200, 'the waiting update goes through once the lock is free');
+  assert.equal((await t.app.inject({ url: `/${missed.code}` })).statusCode, 301);
 });

@@ -10,6 +10,8 @@ export interface ServerProcess {
   readonly child: ChildProcess;
   readonly dataDir: string;
   output(): string;
+  /** Resolves once the output holds `text` (at once if it already does): the event a test waits for, not a timer. */
+  outputIncludes(text: string): Promise<void>;
   /** Sends SIGTERM and resolves with the exit code; the scope it was started in calls it too. */
   stop(): Promise<number | null>;
 }
@@ -36,10 +38,24 @@ export async function startServer(scope: TeardownScope, env: Record<string, stri
   });
   onTeardown(scope, stop);
   let output = '';
-  child.stdout!.on('data', (chunk) => { output += chunk; options.onOutput?.(output); });
-  child.stderr!.on('data', (chunk) => { output += chunk; options.onOutput?.(output); });
+  const onOutput = (chunk: Buffer) => { output += chunk; options.onOutput?.(output); };
+  child.stdout!.on('data', onOutput);
+  child.stderr!.on('data', onOutput);
+  const outputIncludes = (text: string) => new Promise<void>((resolve) => {
+    const check = () => {
+      if (!output.includes(text)) return;
+      child.stdout!.off('data', check);
+      child.stderr!.off('data', check);
+      resolve();
+    };
+    child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
+    check();
+  });
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    // A bound for a start that hangs, not a measure of speed: tsx compiling the server on a busy
+    // 2-core machine has taken over 20 s.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     child.stdout!.on('data', () => {
       if (output.includes('Linkforge is ready')) { clearTimeout(timer); resolve(); }
     });
@@ -50,6 +66,7 @@ export async function startServer(scope: TeardownScope, env: Record<string, stri
     child,
     dataDir,
     output: () => output,
+    outputIncludes,
     stop,
   };
 }
