@@ -168,25 +168,21 @@ for (const backend of STORE_BACKENDS) {
       }
     });
 
-    test('migration 011 keeps the breakdown rows written before it, and the flush\'s upsert still adds to them', async () => {
-      const database = await backend.open('009_visit_facts');
-      try {
-        const { db } = database;
-        await insertHourlyClicks(db, 7, T0, { human: 9, bot: 2 });
-        await insertBreakdown(db, 7, T0, 'referrer', 'kept.example', { human: 4, bot: 2 });
-        await insertBreakdown(db, 7, T0, 'os', 'Linux', { human: 9 });
-        await migrateToLatest(db, database.dialect);
+    test('migration 011 keeps the breakdown rows written before it, and the flush\'s upsert still adds to them', async (context) => {
+      const database = await backend.open(context, '009_visit_facts');
+      const { db } = database;
+      await insertHourlyClicks(db, 7, T0, { human: 9, bot: 2 });
+      await insertBreakdown(db, 7, T0, 'referrer', 'kept.example', { human: 4, bot: 2 });
+      await insertBreakdown(db, 7, T0, 'os', 'Linux', { human: 9 });
+      await migrateToLatest(db, database.dialect);
 
-        const upsert = { link_id: 7, day_start: T0, dimension: 'referrer' as const, value: 'kept.example', visitor_class: 'human' as const, clicks: 1 };
-        await db.insertInto('link_breakdown_daily').values(upsert)
-          .onConflict((oc) => oc.columns(['link_id', 'day_start', 'dimension', 'value', 'visitor_class']).doUpdateSet({ clicks: sql`link_breakdown_daily.clicks + excluded.clicks` }))
-          .execute();
-        const top = await new KyselyAnalyticsReadStore(db).listTopValues({ linkId: 7, from: T0, to: T0 + DAY, interval: 'day' }, 10);
-        assert.deepEqual(top.referrer, [{ value: 'kept.example', clicks: counts(5, 2, 0) }, { value: null, clicks: counts(4, 0, 0) }]);
-        assert.deepEqual(top.os, [{ value: 'Linux', clicks: counts(9, 0, 0) }, { value: null, clicks: counts(0, 2, 0) }]);
-      } finally {
-        await database.close();
-      }
+      const upsert = { link_id: 7, day_start: T0, dimension: 'referrer' as const, value: 'kept.example', visitor_class: 'human' as const, clicks: 1 };
+      await db.insertInto('link_breakdown_daily').values(upsert)
+        .onConflict((oc) => oc.columns(['link_id', 'day_start', 'dimension', 'value', 'visitor_class']).doUpdateSet({ clicks: sql`link_breakdown_daily.clicks + excluded.clicks` }))
+        .execute();
+      const top = await new KyselyAnalyticsReadStore(db).listTopValues({ linkId: 7, from: T0, to: T0 + DAY, interval: 'day' }, 10);
+      assert.deepEqual(top.referrer, [{ value: 'kept.example', clicks: counts(5, 2, 0) }, { value: null, clicks: counts(4, 0, 0) }]);
+      assert.deepEqual(top.os, [{ value: 'Linux', clicks: counts(9, 0, 0) }, { value: null, clicks: counts(0, 2, 0) }]);
     });
 
     test('a link without clicks in the range has empty breakdowns', async () => {

@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 import { insertLink, setLinkColumns } from '../support/links.js';
 import { eventually } from '../support/reaper-fixtures.js';
 import { visitsWithFacts } from '../support/analytics-rows.js';
+import { onTeardown } from '../support/teardown.js';
 
 // Real User-Agents of each class (the classifier's own corpus has many more).
 const HUMAN_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
@@ -114,17 +115,13 @@ describe('recording redirects for analytics', () => {
   test('shutdown flushes what is buffered before the database closes', async (context) => {
     const t = await createTestApp(context);
     let reopened: Composition | undefined;
-    try {
-      const link = await insertLink(t.deps);
-      for (let i = 0; i < 3; i++) await t.app.inject({ url: `/${link.code}`, headers: { 'user-agent': PREVIEW_UA } });
-      await t.app.close();
-      await t.deps.close();
-      reopened = await createDeps(t.config);
-      assert.deepEqual(await countsOf(reopened, link.id).then(({ avgMs: _, ...rest }) => rest), { total: 3, human: 0, bot: 0, preview: 3 });
-    } finally {
-      await reopened?.close();
-      await t.postgres?.drop();
-    }
+    onTeardown(context, () => reopened?.close());
+    const link = await insertLink(t.deps);
+    for (let i = 0; i < 3; i++) await t.app.inject({ url: `/${link.code}`, headers: { 'user-agent': PREVIEW_UA } });
+    await t.app.close();
+    await t.deps.close();
+    reopened = await createDeps(t.config);
+    assert.deepEqual(await countsOf(reopened, link.id).then(({ avgMs: _, ...rest }) => rest), { total: 3, human: 0, bot: 0, preview: 3 });
   });
 
   test('ANALYTICS_ENABLED=false records nothing', async (context) => {

@@ -4,6 +4,7 @@ import { createTestApp } from '../support/test-app.js';
 import { insertLink, setLinkColumns } from '../support/links.js';
 import { listenLocally, parseExposition, scrape, valueOf, type Sample } from '../support/scrape.js';
 import { HOUR } from '../support/owned-links.js';
+import { onTeardown } from '../support/teardown.js';
 
 async function get(base: string, path: string, method = 'GET'): Promise<number> {
   const response = await fetch(`${base}${path}`, { method, redirect: 'manual' });
@@ -155,25 +156,21 @@ describe('GET /metrics: cache tiers', () => {
   test('with Redis (scaled mode), a memory miss is looked up in Redis before the database', async (context) => {
     const { deleteKeysUnder, freshKeyPrefix, REDIS_SERVER } = await import('../support/redis.js');
     const prefix = freshKeyPrefix();
+    onTeardown(context, () => deleteKeysUnder(prefix));
     const t = await createTestApp(context, { REDIS_URL: REDIS_SERVER, REDIS_KEY_PREFIX: prefix }, { database: 'postgres' });
-    try {
-      const redis = t.deps.redis!.connection;
-      for (let i = 0; i < 250 && !redis.isReachable; i++) await new Promise((r) => setTimeout(r, 20));
-      assert.ok(redis.isReachable, 'Redis is reachable');
-      const link = await insertLink(t.deps);
-      const at = async () => lookups(await scrape(t.app));
-      let before = await at();
-      assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
-      assert.deepEqual(delta(before, before = await at()), { 'memory:miss': 1, 'redis:miss': 1, 'database:hit': 1 });
-      // The fill of Redis is not awaited by the redirect: wait for it before the next lookup.
-      for (let i = 0; i < 100 && (await t.deps.redis!.connection.commands.keys(`${prefix}*`)).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-      t.deps.localCache.clear();
-      assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
-      assert.deepEqual(delta(before, await at()), { 'memory:miss': 1, 'redis:hit': 1 });
-    } finally {
-      await t.close();
-      await deleteKeysUnder(prefix);
-    }
+    const redis = t.deps.redis!.connection;
+    for (let i = 0; i < 250 && !redis.isReachable; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(redis.isReachable, 'Redis is reachable');
+    const link = await insertLink(t.deps);
+    const at = async () => lookups(await scrape(t.app));
+    let before = await at();
+    assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
+    assert.deepEqual(delta(before, before = await at()), { 'memory:miss': 1, 'redis:miss': 1, 'database:hit': 1 });
+    // The fill of Redis is not awaited by the redirect: wait for it before the next lookup.
+    for (let i = 0; i < 100 && (await t.deps.redis!.connection.commands.keys(`${prefix}*`)).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    t.deps.localCache.clear();
+    assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
+    assert.deepEqual(delta(before, await at()), { 'memory:miss': 1, 'redis:hit': 1 });
   });
 
   test('a Redis that cannot be reached counts as a Redis error, and the lookup goes on to the database', async (context) => {

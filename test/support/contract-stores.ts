@@ -1,4 +1,4 @@
-import { after, before } from 'node:test';
+import { before } from 'node:test';
 import type { OpenDatabase } from '../../src/storage/database.js';
 import { KyselyAccountStore } from '../../src/storage/account-store.js';
 import { KyselyCleanupRunStore } from '../../src/storage/cleanup-run-store.js';
@@ -7,6 +7,7 @@ import { KyselyLinkStore } from '../../src/storage/link-store.js';
 import { KyselyReaperStore } from '../../src/storage/reaper-store.js';
 import { KyselyUnitOfWork } from '../../src/storage/unit-of-work.js';
 import type { StoreBackend } from './store-backends.js';
+import { suiteScope } from './teardown.js';
 
 /** Every store, built straight on one backend's database (no app, no deps). */
 export interface ContractStores {
@@ -25,8 +26,9 @@ export interface ContractStores {
  */
 export function storesFor(backend: StoreBackend): ContractStores {
   const stores = {} as { -readonly [K in keyof ContractStores]: ContractStores[K] };
+  const suite = suiteScope();
   before(async () => {
-    const database = await backend.open();
+    const database = await backend.open(suite);
     Object.assign(stores, {
       database,
       links: new KyselyLinkStore(database.db, database.embedded),
@@ -37,6 +39,5 @@ export function storesFor(backend: StoreBackend): ContractStores {
       unitOfWork: new KyselyUnitOfWork(database.db),
     });
   });
-  after(() => stores.database?.close());
   return stores;
 }
