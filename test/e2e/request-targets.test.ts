@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { startServer, type ServerProcess } from '../support/server-process.js';
@@ -51,9 +51,6 @@ describe('request targets and bodies on a real socket', () => {
       method: 'POST', headers: json, body: JSON.stringify({ url: 'https://example.com/anon' }),
     });
     expiringCode = (await anonymous.json() as { shortCode: string }).shortCode;
-  });
-  after(async () => {
-    if (server.child.exitCode === null) await server.stop();
   });
 
   const redirectOf = (res: RawResponse) => ({ status: res.status, location: res.headers.location, cacheControl: res.headers['cache-control'], body: res.body });

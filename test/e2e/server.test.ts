@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type ServerProcess } from '../support/server-process.js';
 import { suiteScope } from '../support/teardown.js';
@@ -7,9 +7,6 @@ describe('the real server process on a socket', () => {
   let server: ServerProcess;
   const suite = suiteScope();
   before(async () => { server = await startServer(suite); });
-  after(async () => {
-    if (server.child.exitCode === null) await server.stop();
-  });
 
   const shorten = async (url: string) => {
     const res = await fetch(`${server.baseUrl}/api/urls/public`, {

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,9 +23,9 @@ describe('auth guards', () => {
     probe.get('/user', { preHandler: requireUser(t.deps) }, echo);
     probe.get('/user-or-key', { preHandler: requireUserOrApiKey(t.deps) }, echo);
     probe.get('/admin', { preHandler: requireAdmin(t.deps) }, echo);
+    onTeardown(suite, () => probe.close());
     await probe.ready();
   });
-  after(async () => { await probe.close(); await t.close(); });
 
   const get = (url: string, token?: string) => probe.inject({ method: 'GET', url, headers: token ? bearer(token) : {} });
 

@@ -10,7 +10,6 @@ import { suiteScope } from '../support/teardown.js';
 describe('bad input to POST /api/urls/public gets a 4xx problem detail and creates nothing', () => {
   let t: TestApp;
   let blocklist: string;
-  const suite = suiteScope();
   before(async () => {
     blocklist = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-blocklist-')), 'blocked.txt');
     fs.writeFileSync(blocklist, '# known bad\nevil.example\n');
@@ -18,9 +17,10 @@ describe('bad input to POST /api/urls/public gets a 4xx problem detail and creat
   });
   after(async () => {
     assert.equal(await countLinks(t.deps), 0, 'no bad request created a link');
-    await t.close();
     fs.rmSync(path.dirname(blocklist), { recursive: true, force: true });
   });
+  // Declared after the check above, which needs the app: a suite's after hooks run in the order they are declared.
+  const suite = suiteScope();
 
   const rejectedUrls: Array<[string, string]> = [
     ['javascript:alert(1)', 'url_scheme_not_allowed'],
@@ -96,12 +96,12 @@ describe('bad input to POST /api/urls/public gets a 4xx problem detail and creat
 
 describe('request bodies are read strictly: never decoded with replacement characters (SPEC section 5, RELIABILITY X-05, X-11)', () => {
   let t: TestApp;
-  const suite = suiteScope();
   before(async () => { t = await createTestApp(suite, { RATE_LIMIT_ANON: '0', RATE_LIMIT_AUTH: '0' }); });
   after(async () => {
     assert.equal(await countLinks(t.deps), 0, 'no refused body created a link');
-    await t.close();
   });
+  // Declared after the check above, which needs the app: a suite's after hooks run in the order they are declared.
+  const suite = suiteScope();
 
   const countUsers = async () => Number((await t.deps.database.db.selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import SQLite from 'better-sqlite3';
@@ -118,10 +118,6 @@ describe('migration 004 on a database written by the old rules', () => {
     file.close();
 
     restarted = await createSecondInstance(suite, t, { RATE_LIMIT_AUTH: '0' });
-  });
-  after(async () => {
-    await restarted.close();
-    fs.rmSync(t.dataDir, { recursive: true, force: true });
   });
 
   const rowOf = async (id: number) => restarted.deps.database.db.selectFrom('links').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLink, HOUR, iso, linkRow, visit } from '../support/owned-links.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setLinkColumns } from '../support/links.js';
 import { addMember, createLink, createWorkspace, HOUR, iso } from '../support/owned-links.js';

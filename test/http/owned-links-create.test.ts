@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deterministicCode } from '../../src/core/short-code.js';
 import { countLinks, insertLink, setLinkColumns } from '../support/links.js';

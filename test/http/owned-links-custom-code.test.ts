@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { countLinks } from '../support/links.js';
 import { createLink, postLink, visit } from '../support/owned-links.js';
