@@ -89,7 +89,7 @@ test('SIGTERM during an upload ends it with a 503 and the server exits 0 without
   assert.equal(spooled.length, 1);
 });
 
-test('a server killed mid-upload leaves a spool file that the next start removes', { timeout: 60_000 }, async (context) => {
+test('a server killed mid-upload leaves a spool file that the next start removes', { timeout: 120_000 }, async (context) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-e2e-spool-'));
   onTeardown(context, () => fs.rmSync(dataDir, { recursive: true, force: true }));
   const first = await startServer(context, { DATA_DIR: dataDir });
