@@ -25,7 +25,8 @@ describe('linkforge serve', () => {
     onTeardown(suite, () => { if (server.exitCode === null) server.kill('SIGKILL'); });
     server.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
     server.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    for (const deadline = Date.now() + 30_000; !output.includes('Linkforge is ready');) {
+    // A bound for a start that hangs: tsx on a busy 2-core machine has taken over 30 s.
+    for (const deadline = Date.now() + 60_000; !output.includes('Linkforge is ready');) {
       if (server.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
