@@ -5,10 +5,12 @@
 //   npm test -- redirect          only files whose path contains "redirect" (both passes)
 //   LINKFORGE_TEST_DATABASE=postgres npm test -- test/http    one pass, on PostgreSQL
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ensureUiBuilt } from './build-ui.mjs';
 import { dropStaleTestDatabases } from './drop-stale-test-databases.mjs';
+import { printFileDurations } from './file-durations.mjs';
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -26,14 +28,29 @@ function testFiles(dir) {
 // blocks have run, and their tests then go missing without a failure.)
 const FILE_TIMEOUT_MS = 10 * 60 * 1000;
 
-function run(files, env) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${FILE_TIMEOUT_MS}`, ...files], {
+// Beside the spec reporter, each pass writes every file's duration to a file of its own, printed
+// at the end of the run, the slowest first.
+const passes = [];
+
+function run(files, env, label) {
+  const durations = path.join(os.tmpdir(), `linkforge-test-durations-${process.pid}-${label}.jsonl`);
+  passes.push({ label, file: durations });
+  const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/file-durations-reporter.mjs', `--test-reporter-destination=${durations}`];
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${FILE_TIMEOUT_MS}`, ...reporters, ...files], {
     stdio: 'inherit',
     env: { ...process.env, ...env },
   });
   return result.status ?? 1;
 }
 
+function finish(status) {
+  printFileDurations(passes, performance.now() - startedAt);
+  for (const { file } of passes) rmSync(file, { force: true });
+  process.exit(status);
+}
+
+const startedAt = performance.now();
 const filters = process.argv.slice(2);
 const files = testFiles('test').filter((file) => filters.length === 0 || filters.some((f) => file.includes(f))).sort();
 if (files.length === 0) {
@@ -48,12 +65,12 @@ try {
 }
 // The server serves the built web UI, and test/browser drives it: build it first when it is missing or stale.
 await ensureUiBuilt();
-if (process.env.LINKFORGE_TEST_DATABASE) process.exit(run(files, {}));
+if (process.env.LINKFORGE_TEST_DATABASE) finish(run(files, {}, process.env.LINKFORGE_TEST_DATABASE));
 
-const first = run(files, { LINKFORGE_TEST_DATABASE: 'sqlite' });
+const first = run(files, { LINKFORGE_TEST_DATABASE: 'sqlite' }, 'sqlite');
 // The reaper's suites too: its batches, lock and cache marks are proven on PostgreSQL end to end;
 // and the CLI's, whose every command runs against a SQLite file and a PostgreSQL database.
 const onBothDatabases = [path.join('test', 'http'), path.join('test', 'jobs'), path.join('test', 'cli')];
 const httpFiles = files.filter((file) => onBothDatabases.some((dir) => file.startsWith(dir + path.sep)));
-const second = httpFiles.length === 0 ? 0 : (console.log('\n# The HTTP and reaper suites again, on PostgreSQL\n'), run(httpFiles, { LINKFORGE_TEST_DATABASE: 'postgres' }));
-process.exit(first !== 0 ? first : second);
+const second = httpFiles.length === 0 ? 0 : (console.log('\n# The HTTP and reaper suites again, on PostgreSQL\n'), run(httpFiles, { LINKFORGE_TEST_DATABASE: 'postgres' }, 'postgres'));
+finish(first !== 0 ? first : second);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ensureUiBuilt } from '../../scripts/build-ui.mjs';
 import { startServer, type ServerProcess } from '../support/server-process.js';
+import { onTeardown, once, type TeardownScope } from '../support/teardown.js';
 
 /**
  * Chromium from Debian (.ci/run installs it when missing). There is no skip: a missing browser
@@ -25,15 +26,14 @@ export interface UiHarness {
   close(): Promise<void>;
 }
 
-/** A real server process (tsx src/main.ts, temporary data directory, free port) and headless Chromium. */
-export async function startUi(env: Record<string, string> = {}): Promise<UiHarness> {
+/** A real server process (tsx src/main.ts, temporary data directory, free port) and headless Chromium, closed when `scope` ends. */
+export async function startUi(scope: TeardownScope, env: Record<string, string> = {}): Promise<UiHarness> {
   await ensureUiBuilt();
   if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: apt-get install -y chromium (.ci/run does it)`);
-  const server = await startServer({ RATE_LIMIT_ANON: '1000', RATE_LIMIT_AUTH: '1000', ...env });
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }).catch(async (error: unknown) => {
-    await server.stop();
-    throw error;
-  });
+  const server = await startServer(scope, { RATE_LIMIT_ANON: '1000', RATE_LIMIT_AUTH: '1000', ...env });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const closeBrowser = once(() => browser.close());
+  onTeardown(scope, closeBrowser);
   const problems: string[] = [];
   return {
     server,
@@ -47,7 +47,7 @@ export async function startUi(env: Record<string, string> = {}): Promise<UiHarne
       return context;
     },
     async close() {
-      await browser.close();
+      await closeBrowser();
       await server.stop();
     },
   };

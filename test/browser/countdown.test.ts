@@ -1,13 +1,14 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { screenshot, startUi, type UiHarness } from './browser-support.js';
+import { suiteScope } from '../support/teardown.js';
 
 /** With a short ANON_TTL, the home page's countdown runs to zero and the expired link leaves the list and localStorage. */
 describe('web UI: keyboard use, and the countdown reaches zero', () => {
   let ui: UiHarness;
 
-  before(async () => { ui = await startUi({ ANON_TTL: '6s' }); });
-  after(async () => { await ui?.close(); });
+  const suite = suiteScope();
+  before(async () => { ui = await startUi(suite, { ANON_TTL: '6s' }); });
 
   test('the countdown ticks every second down to "Expired"; the link is then dropped from the recent links and from localStorage', async () => {
     const context = await ui.newContext();

@@ -1,7 +1,8 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { pageOverflowsSideways, registerInUi, screenshot, seriousAxeViolations, startUi, type UiHarness } from './browser-support.js';
+import { suiteScope } from '../support/teardown.js';
 
 /**
  * The whole journey of SPEC section 10a in a real browser against a real server process:
@@ -13,12 +14,12 @@ describe('web UI: anonymous shorten → register → sync → dashboard → link
   let context: BrowserContext;
   let page: Page;
 
+  const suite = suiteScope();
   before(async () => {
-    ui = await startUi();
+    ui = await startUi(suite);
     context = await ui.newContext();
     page = await context.newPage();
   });
-  after(async () => { await ui?.close(); });
 
   async function assertAccessible(name: string) {
     await screenshot(page, name);

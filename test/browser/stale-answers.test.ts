@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { registerInUi, screenshot, startUi, type UiHarness } from './browser-support.js';
+import { suiteScope } from '../support/teardown.js';
 
 /** The pages read the API through one hook (web/src/use-api.ts) that aborts the call a newer one supersedes. */
 describe('web UI: a superseded answer never shows', () => {
@@ -9,8 +10,9 @@ describe('web UI: a superseded answer never shows', () => {
   let context: BrowserContext;
   let page: Page;
 
+  const suite = suiteScope();
   before(async () => {
-    ui = await startUi();
+    ui = await startUi(suite, );
     context = await ui.newContext();
     page = await context.newPage();
     await registerInUi(page, 'filters@example.com');

@@ -1,7 +1,8 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
 import { registerInUi, screenshot, seriousAxeViolations, startUi, type UiHarness } from './browser-support.js';
+import { suiteScope } from '../support/teardown.js';
 
 const XSS_NAME = '<img src=x onerror="window.__xss=1">Team';
 const XSS_URL = 'https://example.com/?q="><script>window.__xss=2</script><img/src=x/onerror=window.__xss=3>';
@@ -12,8 +13,9 @@ describe('web UI: workspaces, members, API keys, and stored XSS', () => {
   let context: BrowserContext;
   let page: Page;
 
+  const suite = suiteScope();
   before(async () => {
-    ui = await startUi();
+    ui = await startUi(suite);
     context = await ui.newContext();
     page = await context.newPage();
     const other = await fetch(`${ui.server.baseUrl}/api/auth/register`, {
@@ -22,7 +24,6 @@ describe('web UI: workspaces, members, API keys, and stored XSS', () => {
     assert.equal(other.status, 201);
     await registerInUi(page, 'owner@example.com');
   });
-  after(async () => { await ui?.close(); });
 
   const xssRan = () => page.evaluate(() => (window as unknown as { __xss?: number }).__xss);
 

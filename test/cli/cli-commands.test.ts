@@ -1,15 +1,16 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { createCliBackend, oneLine, type CliBackend } from '../support/cli.js';
 import { DEFAULT_PASSWORD } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 describe('linkforge commands, on a database of their own', () => {
   let cli: CliBackend;
-  before(async () => { cli = await createCliBackend(); });
-  after(() => cli.close());
+  const suite = suiteScope();
+  before(async () => { cli = await createCliBackend(suite); });
 
   const linkCount = async () => JSON.parse((await cli.run(['stats', '--json'])).stdout).totalLinks as number;
 
@@ -21,20 +22,16 @@ describe('linkforge commands, on a database of their own', () => {
     }
   });
 
-  test('user create reads the password from stdin; that user can sign in with it; --admin gives the admin role', async () => {
+  test('user create reads the password from stdin; that user can sign in with it; --admin gives the admin role', async (context) => {
     const created = await cli.run(['user', 'create', 'Owner@Example.com', '--admin'], { input: `${DEFAULT_PASSWORD}\n` });
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stdout, /^Created admin owner@example\.com \(user \d+\); personal workspace \d+\n$/);
     const plain = await cli.run(['user', 'create', 'plain@example.com'], { input: DEFAULT_PASSWORD });
     assert.match(plain.stdout, /^Created user plain@example\.com/);
-    const t = await cli.app();
-    try {
-      const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'owner@example.com', password: DEFAULT_PASSWORD } });
-      assert.equal(login.statusCode, 200, login.body);
-      assert.equal(login.json().user.role, 'admin');
-    } finally {
-      await t.close();
-    }
+    const t = await cli.app(context);
+    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'owner@example.com', password: DEFAULT_PASSWORD } });
+    assert.equal(login.statusCode, 200, login.body);
+    assert.equal(login.json().user.role, 'admin');
   });
 
   test('user create refuses a taken email, a short password and an empty stdin with one line each', async () => {
@@ -57,7 +54,7 @@ describe('linkforge commands, on a database of their own', () => {
     }
   });
 
-  test('link create makes a working link with the given code and expiry, by the API\'s rules', async () => {
+  test('link create makes a working link with the given code and expiry, by the API\'s rules', async (context) => {
     const created = await cli.run(['link', 'create', 'https://example.com/launch', '--workspace', '1', '--code', 'launch', '--expires', '2099-01-01T00:00:00Z']);
     assert.equal(created.code, 0, created.stderr);
     assert.equal(created.stdout, 'http://sho.rt/launch\n');
@@ -70,17 +67,13 @@ describe('linkforge commands, on a database of their own', () => {
     const nowhere = await cli.run(['link', 'create', 'https://example.com/x', '--workspace', '999']);
     assert.equal(nowhere.code, 1);
     assert.match(oneLine(nowhere.stderr), /\(workspace_not_found\)$/);
-    const t = await cli.app();
-    try {
-      const redirect = await t.app.inject({ url: '/launch' });
-      assert.equal(redirect.statusCode, 302, 'an expiring link redirects temporarily');
-      assert.equal(redirect.headers.location, 'https://example.com/launch');
-      const link = await t.deps.store.findLinkByCode(t.deps.redirects.domain, 'launch');
-      assert.equal(link?.expiresAt, Date.parse('2099-01-01T00:00:00Z'));
-      assert.equal(link?.workspaceId, 1);
-    } finally {
-      await t.close();
-    }
+    const t = await cli.app(context);
+    const redirect = await t.app.inject({ url: '/launch' });
+    assert.equal(redirect.statusCode, 302, 'an expiring link redirects temporarily');
+    assert.equal(redirect.headers.location, 'https://example.com/launch');
+    const link = await t.deps.store.findLinkByCode(t.deps.redirects.domain, 'launch');
+    assert.equal(link?.expiresAt, Date.parse('2099-01-01T00:00:00Z'));
+    assert.equal(link?.workspaceId, 1);
   });
 
   for (const [fixture, format, created, rejected] of [
@@ -91,7 +84,7 @@ describe('linkforge commands, on a database of their own', () => {
     ['kutt.csv', 'kutt-csv', ['kutt-two', 'kutt-three'], undefined],
     ['yourls.csv', 'yourls', ['ab', 'ozh'], 'custom_code_reserved'],
   ] as const) {
-    test(`import ${fixture}: a dry run writes nothing, the import keeps each code, a second run creates nothing`, async () => {
+    test(`import ${fixture}: a dry run writes nothing, the import keeps each code, a second run creates nothing`, async (context) => {
       const file = `test/fixtures/imports/${fixture}`;
       const before = await linkCount();
       const dry = await cli.run(['import', file, '--workspace', '1', '--dry-run', '--json']);
@@ -109,14 +102,10 @@ describe('linkforge commands, on a database of their own', () => {
       assert.deepEqual(JSON.parse(second.stdout).created, 0);
       assert.deepEqual(JSON.parse(second.stdout).existing, created.length);
 
-      const t = await cli.app();
-      try {
-        for (const code of created) {
-          const link = await t.deps.store.findLinkByCode(t.deps.redirects.domain, code);
-          assert.equal(link?.workspaceId, 1, code);
-        }
-      } finally {
-        await t.close();
+      const t = await cli.app(context);
+      for (const code of created) {
+        const link = await t.deps.store.findLinkByCode(t.deps.redirects.domain, code);
+        assert.equal(link?.workspaceId, 1, code);
       }
     });
   }

@@ -1,18 +1,19 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createCliBackend, oneLine, type CliBackend } from '../support/cli.js';
 import { DEFAULT_PASSWORD } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 describe('linkforge import reads within the API\'s limits of fields and row bytes', () => {
   let cli: CliBackend;
+  const suite = suiteScope();
   before(async () => {
-    cli = await createCliBackend();
+    cli = await createCliBackend(suite);
     const created = await cli.run(['user', 'create', 'ops@example.com'], { input: `${DEFAULT_PASSWORD}\n` });
     assert.equal(created.code, 0, created.stderr);
   });
-  after(() => cli.close());
 
   const write = (name: string, content: string | Buffer) => {
     const file = path.join(cli.dataDir, name);

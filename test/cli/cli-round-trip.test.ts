@@ -1,8 +1,9 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createCliBackend, type CliBackend } from '../support/cli.js';
+import { suiteScope, type TeardownScope } from '../support/teardown.js';
 import { DEFAULT_PASSWORD } from '../support/users.js';
 
 const HUMAN_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
@@ -10,7 +11,7 @@ const BOT_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/b
 const PREVIEW_UA = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
 
 /** A database with every kind of link: expiring, deleted, visited by each class, imported with counts. */
-async function populate(cli: CliBackend): Promise<void> {
+async function populate(scope: TeardownScope, cli: CliBackend): Promise<void> {
   assert.equal((await cli.run(['user', 'create', 'source@example.com'], { input: DEFAULT_PASSWORD })).code, 0);
   for (const args of [
     ['https://example.com/visited', '--code', 'visited'],
@@ -22,36 +23,28 @@ async function populate(cli: CliBackend): Promise<void> {
     assert.equal(result.code, 0, result.stderr);
   }
   assert.equal((await cli.run(['import', 'test/fixtures/imports/shlink.csv'])).code, 3);
-  const t = await cli.app();
-  try {
-    for (const [agent, n] of [[HUMAN_UA, 3], [BOT_UA, 2], [PREVIEW_UA, 1]] as const) {
-      for (let i = 0; i < n; i++) {
-        const response = await t.app.inject({ url: '/visited', headers: { 'user-agent': agent, referer: 'https://news.example/item' } });
-        assert.equal(response.statusCode, 301);
-        t.clock.advance(61_000);
-      }
+  const t = await cli.app(scope);
+  for (const [agent, n] of [[HUMAN_UA, 3], [BOT_UA, 2], [PREVIEW_UA, 1]] as const) {
+    for (let i = 0; i < n; i++) {
+      const response = await t.app.inject({ url: '/visited', headers: { 'user-agent': agent, referer: 'https://news.example/item' } });
+      assert.equal(response.statusCode, 301);
+      t.clock.advance(61_000);
     }
-    await t.deps.analytics!.flusher.flushNow();
-    const gone = await t.deps.store.findLinkByCode(t.deps.redirects.domain, 'gone');
-    assert.ok(await t.deps.store.markLinkDeleted(gone!.id, t.clock.now()));
-  } finally {
-    await t.close();
   }
+  await t.deps.analytics!.flusher.flushNow();
+  const gone = await t.deps.store.findLinkByCode(t.deps.redirects.domain, 'gone');
+  assert.ok(await t.deps.store.markLinkDeleted(gone!.id, t.clock.now()));
+  await t.close();
 }
 
 describe('export → import into an empty database → export gives the same file', () => {
-  const backends: CliBackend[] = [];
-  const fresh = async () => {
-    const cli = await createCliBackend();
-    backends.push(cli);
-    return cli;
-  };
+  const suite = suiteScope();
+  const fresh = () => createCliBackend(suite);
   let source: CliBackend;
   before(async () => {
     source = await fresh();
-    await populate(source);
+    await populate(suite, source);
   });
-  after(() => Promise.all(backends.map((cli) => cli.close())));
 
   for (const format of ['csv', 'json'] as const) {
     for (const withVisits of [true, false]) {
@@ -77,24 +70,20 @@ describe('export → import into an empty database → export gives the same fil
     }
   }
 
-  test('the imported visits show in the link\'s statistics, and its counters carry over', async () => {
+  test('the imported visits show in the link\'s statistics, and its counters carry over', async (context) => {
     const file = path.join(source.dataDir, 'stats.json');
     assert.equal((await source.run(['export', '--format', 'json', '--with-visits', '--output', file])).code, 0);
     const target = await fresh();
     assert.equal((await target.run(['user', 'create', 'stats@example.com'], { input: DEFAULT_PASSWORD })).code, 0);
     assert.equal((await target.run(['import', file])).code, 0);
-    const t = await target.app();
-    try {
-      const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'stats@example.com', password: DEFAULT_PASSWORD } });
-      const token = login.json().token as string;
-      const link = (await t.deps.store.findLinkByCode(t.deps.redirects.domain, 'visited'))!;
-      assert.deepEqual([link.redirectCount, link.humanCount], [6, 3]);
-      const stats = await t.app.inject({ url: `/api/urls/${link.id}/stats?from=2025-12-31T00:00:00Z&to=2026-01-02T00:00:00Z`, headers: { authorization: `Bearer ${token}` } });
-      assert.equal(stats.statusCode, 200, stats.body);
-      const totals = stats.json().series.reduce((sum: number, bucket: { clicks: { total: number } }) => sum + bucket.clicks.total, 0);
-      assert.equal(totals, 6);
-    } finally {
-      await t.close();
-    }
+    const t = await target.app(context);
+    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'stats@example.com', password: DEFAULT_PASSWORD } });
+    const token = login.json().token as string;
+    const link = (await t.deps.store.findLinkByCode(t.deps.redirects.domain, 'visited'))!;
+    assert.deepEqual([link.redirectCount, link.humanCount], [6, 3]);
+    const stats = await t.app.inject({ url: `/api/urls/${link.id}/stats?from=2025-12-31T00:00:00Z&to=2026-01-02T00:00:00Z`, headers: { authorization: `Bearer ${token}` } });
+    assert.equal(stats.statusCode, 200, stats.body);
+    const totals = stats.json().series.reduce((sum: number, bucket: { clicks: { total: number } }) => sum + bucket.clicks.total, 0);
+    assert.equal(totals, 6);
   });
 });

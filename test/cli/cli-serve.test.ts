@@ -1,10 +1,11 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { createCliBackend, type CliBackend } from '../support/cli.js';
 import { freePort } from '../support/free-port.js';
+import { onTeardown, suiteScope } from '../support/teardown.js';
 
 describe('linkforge serve', () => {
   let cli: CliBackend;
@@ -12,25 +13,25 @@ describe('linkforge serve', () => {
   let baseUrl: string;
   let output = '';
 
+  const suite = suiteScope();
   before(async () => {
-    cli = await createCliBackend();
+    cli = await createCliBackend(suite);
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     server = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/cli/main.ts'), 'serve'], {
       env: { ...process.env, ...cli.env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    onTeardown(suite, () => { if (server.exitCode === null) server.kill('SIGKILL'); });
     server.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
     server.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    for (const deadline = Date.now() + 30_000; !output.includes('Linkforge is ready');) {
+    // A bound for a start that hangs: tsx on a busy 2-core machine has taken over 30 s.
+    for (const deadline = Date.now() + 60_000; !output.includes('Linkforge is ready');) {
       if (server.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   });
-  after(async () => {
-    if (server.exitCode === null) server.kill('SIGKILL');
-    await cli.close();
-  });
+
 
   test('serves the web UI, the API and redirects, as npm start does', async () => {
     const home = await fetch(`${baseUrl}/`);

@@ -2,13 +2,14 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createCliBackend, oneLine, type CliBackend } from '../support/cli.js';
+import { suiteScope } from '../support/teardown.js';
 
 const COMMANDS = [[], ['serve'], ['migrate'], ['user', 'create'], ['link', 'create'], ['import'], ['export'], ['cleanup'], ['stats']];
 
 describe('linkforge: help, usage errors and exit codes', () => {
   let cli: CliBackend;
-  before(async () => { cli = await createCliBackend(); });
-  after(() => cli.close());
+  const suite = suiteScope();
+  before(async () => { cli = await createCliBackend(suite); });
 
   test('every command answers --help on stdout with exit 0', async () => {
     for (const command of COMMANDS) {

@@ -168,9 +168,8 @@ for (const backend of STORE_BACKENDS) {
       }
     });
 
-    test('migration 011 keeps the breakdown rows written before it, and the flush\'s upsert still adds to them', async () => {
-      const database = await backend.open('009_visit_facts');
-      try {
+    test('migration 011 keeps the breakdown rows written before it, and the flush\'s upsert still adds to them', async (context) => {
+      const database = await backend.open(context, '009_visit_facts');
         const { db } = database;
         await insertHourlyClicks(db, 7, T0, { human: 9, bot: 2 });
         await insertBreakdown(db, 7, T0, 'referrer', 'kept.example', { human: 4, bot: 2 });
@@ -184,9 +183,6 @@ for (const backend of STORE_BACKENDS) {
         const top = await new KyselyStatsReadStore(db).listTopValues({ linkId: 7, from: T0, to: T0 + DAY, interval: 'day' }, 10);
         assert.deepEqual(top.referrer, [{ value: 'kept.example', clicks: counts(5, 2, 0) }, { value: null, clicks: counts(4, 0, 0) }]);
         assert.deepEqual(top.os, [{ value: 'Linux', clicks: counts(9, 0, 0) }, { value: null, clicks: counts(0, 2, 0) }]);
-      } finally {
-        await database.close();
-      }
     });
 
     test('a link without clicks in the range has empty breakdowns', async () => {

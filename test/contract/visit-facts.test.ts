@@ -9,6 +9,7 @@ import { migrateToLatest } from '../../src/storage/migrations/index.js';
 import { visitFactsIds } from '../../src/storage/visits/visit-facts.js';
 import { visitsWithFacts } from '../support/visit-rows.js';
 import { STORE_BACKENDS, type StoreBackend } from '../support/store-backends.js';
+import { type TeardownScope } from '../support/teardown.js';
 
 const chrome: VisitFacts = { visitorClass: 'human', referrerHost: 'news.example', browser: 'Chrome', os: 'Windows', device: 'desktop' };
 const unknown: VisitFacts = { visitorClass: 'human', referrerHost: null, browser: null, os: null, device: null };
@@ -31,23 +32,18 @@ async function columnsOf(database: OpenDatabase, table: string): Promise<string[
 
 const factsRows = (database: OpenDatabase) => database.db.selectFrom('visit_facts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow().then((row) => Number(row.n));
 
-/** Runs `use` on a database of its own, migrated to the latest migration or up to `upTo`, then removes it. */
-async function withDatabase(backend: StoreBackend, use: (database: OpenDatabase) => Promise<void>, upTo?: string): Promise<void> {
-  const database = await backend.open(upTo);
-  try {
-    await use(database);
-  } finally {
-    await database.close();
-  }
+/** Runs `use` on a database of its own, migrated to the latest migration or up to `upTo`, removed when `scope` ends. */
+async function withDatabase(scope: TeardownScope, backend: StoreBackend, use: (database: OpenDatabase) => Promise<void>, upTo?: string): Promise<void> {
+  await use(await backend.open(scope, upTo));
 }
 
 for (const backend of STORE_BACKENDS) {
   describe(`visit facts on ${backend.name} (migration 009)`, () => {
-    test('a visit row is four numbers: its facts are a visit_facts row', () => withDatabase(backend, async (database) => {
+    test('a visit row is four numbers: its facts are a visit_facts row', (context) => withDatabase(context, backend, async (database) => {
       assert.deepEqual(await columnsOf(database, 'visits'), ['facts_id', 'id', 'latency_ms', 'link_id', 'visited_at']);
     }));
 
-    test('each distinct set of facts is stored once, unknown values included, however many flushes carry it', () => withDatabase(backend, async (database) => {
+    test('each distinct set of facts is stored once, unknown values included, however many flushes carry it', (context) => withDatabase(context, backend, async (database) => {
       const [linkId] = await insertLinks(database.db, ['a']);
       const visit = (facts: VisitFacts, visitedAt: number) => ({ ...facts, linkId: linkId!, visitedAt, latencyMs: 1 });
       const store = visitWriterFor(database);
@@ -69,7 +65,7 @@ for (const backend of STORE_BACKENDS) {
       assert.equal(await factsRows(database), 4);
     }));
 
-    test("an empty value is stored and matched as unknown, on the writer's path and the other", () => withDatabase(backend, async (database) => {
+    test("an empty value is stored and matched as unknown, on the writer's path and the other", (context) => withDatabase(context, backend, async (database) => {
       const [linkId] = await insertLinks(database.db, ['a']);
       const blank: VisitFacts = { visitorClass: 'preview', referrerHost: '', browser: '', os: null, device: 'bot' };
       await visitWriterFor(database).recordBatch(batchOfVisits([{ ...blank, linkId: linkId!, visitedAt: 1, latencyMs: 1 }]));
@@ -83,7 +79,7 @@ for (const backend of STORE_BACKENDS) {
       assert.deepEqual([row.referrer_host, row.os], [null, null]);
     }));
 
-    test("existing visits keep their facts: one visit_facts row per distinct set, '' read as unknown", () => withDatabase(backend, async (database) => {
+    test("existing visits keep their facts: one visit_facts row per distinct set, '' read as unknown", (context) => withDatabase(context, backend, async (database) => {
       const db = database.db as Kysely<any>; // the schema as it was before 009
       const [a, b] = await insertLinks(db, ['a', 'b']);
       const wide = [
@@ -115,7 +111,7 @@ for (const backend of STORE_BACKENDS) {
       return rows.map((row) => [row.referrer_host, row.visitor_class, Number(row.last_used_at)]);
     };
 
-    test('a flush moves each set it uses to its latest visit, never back, and adds no row for sets of visits it does not store', () => withDatabase(backend, async (database) => {
+    test('a flush moves each set it uses to its latest visit, never back, and adds no row for sets of visits it does not store', (context) => withDatabase(context, backend, async (database) => {
       const [linkId] = await insertLinks(database.db, ['a']);
       const store = visitWriterFor(database);
       const visit = (facts: VisitFacts, visitedAt: number, id = linkId!) => ({ ...facts, linkId: id, visitedAt, latencyMs: 1 });
@@ -127,7 +123,7 @@ for (const backend of STORE_BACKENDS) {
       assert.deepEqual([second.get('news.example'), second.get(null), second.size], [9_000, 12_000, 2]);
     }));
 
-    test('one set listed twice in a batch (two User-Agents of one browser) gets the later of its uses', () => withDatabase(backend, async (database) => {
+    test('one set listed twice in a batch (two User-Agents of one browser) gets the later of its uses', (context) => withDatabase(context, backend, async (database) => {
       const [linkId] = await insertLinks(database.db, ['a']);
       await visitWriterFor(database).recordBatch({
         size: 2, linkIds: Float64Array.of(linkId!, linkId!), visitedAt: Float64Array.of(4_000, 11_000), latencyMs: Float64Array.of(1, 1),
@@ -136,7 +132,7 @@ for (const backend of STORE_BACKENDS) {
       assert.deepEqual(await lastUsed(database), [['news.example', 'human', 11_000]]);
     }));
 
-    test("existing sets get their latest visit's time, and a set no visit uses gets 0", () => withDatabase(backend, async (database) => {
+    test("existing sets get their latest visit's time, and a set no visit uses gets 0", (context) => withDatabase(context, backend, async (database) => {
       const db = database.db as Kysely<any>; // the schema as it was before 010
       const [a] = await insertLinks(db, ['a']);
       const facts = await db.insertInto('visit_facts').values([

@@ -7,9 +7,8 @@ import { STORE_BACKENDS } from '../support/store-backends.js';
 
 for (const backend of STORE_BACKENDS) {
   describe(`visit ranges on ${backend.name} (migration 008)`, () => {
-    test("a link's visits are read through its ranges and the visits' primary key, never a scan of visits", async () => {
-      const database = await backend.open();
-      try {
+    test("a link's visits are read through its ranges and the visits' primary key, never a scan of visits", async (context) => {
+      const database = await backend.open(context);
         const query = visitIdsOf(database.db, [1, 2, 3]).compile();
         const plan = await database.db.transaction().execute(async (trx) => {
           const explained = sql.raw(query.sql.replace(/\$(\d+)|\?/g, (_, n?: string) => String(n ?? 1)));
@@ -21,14 +20,10 @@ for (const backend of STORE_BACKENDS) {
         const text = plan.join("\n");
         assert.ok(!/SCAN v\b|Seq Scan on visits/.test(text), `no scan of visits:\n${text}`);
         assert.ok(/SEARCH v USING INTEGER PRIMARY KEY|Index (Only )?Scan using visits_pkey/.test(text), `visits by id:\n${text}`);
-      } finally {
-        await database.close();
-      }
     });
 
-    test('existing visits get a range per run of consecutive rows of one link, and the index on visits.link_id goes', async () => {
-      const database = await backend.open('007_cleanup_visits_and_check_order');
-      try {
+    test('existing visits get a range per run of consecutive rows of one link, and the index on visits.link_id goes', async (context) => {
+      const database = await backend.open(context, '007_cleanup_visits_and_check_order');
         const links = ['a', 'b'].map((code) => ({
           domain: 'x', code, original_url: `https://example.com/${code}`, normalized_url: `https://example.com/${code}`,
           link_type: 'PERMANENT' as const, status: 'ACTIVE' as const, created_at: 1, updated_at: 1,
@@ -49,9 +44,6 @@ for (const backend of STORE_BACKENDS) {
           ? await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'visits'`.execute(database.db)
           : await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'visits'`.execute(database.db);
         assert.ok(!indexes.rows.some((row) => row.name === 'visits_link_time_idx'), JSON.stringify(indexes.rows));
-      } finally {
-        await database.close();
-      }
     });
   });
 }

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import http from 'node:http';
 import { startServer } from '../support/server-process.js';
+import { onTeardown } from '../support/teardown.js';
 
 const CLIENTS = 16;
 const GRACE_MS = 10_000;
@@ -32,8 +32,8 @@ function send(agent: http.Agent, port: number, method: 'GET' | 'POST', path: str
 }
 
 // RELIABILITY F-08.
-test('SIGTERM under keep-alive load resets no request: each gets an answer, or its connection is refused before it is sent', { timeout: 60_000 }, async () => {
-  const server = await startServer({ RATE_LIMIT_ANON: '0', SHUTDOWN_GRACE: `${GRACE_MS}ms` });
+test('SIGTERM under keep-alive load resets no request: each gets an answer, or its connection is refused before it is sent', { timeout: 60_000 }, async (context) => {
+  const server = await startServer(context, { RATE_LIMIT_ANON: '0', SHUTDOWN_GRACE: `${GRACE_MS}ms` });
   const port = Number(new URL(server.baseUrl).port);
   const link = await fetch(`${server.baseUrl}/api/urls/public`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://example.com/drain' }),
@@ -44,6 +44,8 @@ test('SIGTERM under keep-alive load resets no request: each gets an answer, or i
   let stop = false;
   const afterSignal: Outcome[] = [];
   const beforeSignal: Outcome[] = [];
+  let warmedUp!: () => void;
+  const fourHundredAnswered = new Promise<void>((resolve) => { warmedUp = resolve; });
   const client = async (id: number) => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     for (let n = 0; !stop && n < 20_000; n++) {
@@ -51,13 +53,14 @@ test('SIGTERM under keep-alive load resets no request: each gets an answer, or i
         ? await send(agent, port, 'GET', `/${shortCode}`)
         : await send(agent, port, 'POST', '/api/urls/public', JSON.stringify({ url: `https://example.com/drain/${id}/${n}` }));
       (signalled ? afterSignal : beforeSignal).push(outcome);
+      if (beforeSignal.length === 400) warmedUp();
       if (signalled && outcome.error !== undefined && !outcome.sent) break; // the server no longer listens
     }
     agent.destroy();
   };
   const clients = Array.from({ length: CLIENTS }, (_, id) => client(id));
 
-  while (beforeSignal.length < 400) await new Promise((resolve) => setTimeout(resolve, 20));
+  await fourHundredAnswered;
   signalled = true;
   const signalledAt = Date.now();
   const exitCode = await server.stop();
@@ -74,36 +77,31 @@ test('SIGTERM under keep-alive load resets no request: each gets an answer, or i
   assert.ok(exitMs < GRACE_MS, `exit took ${exitMs} ms`);
 });
 
-test('a request already running at SIGTERM is answered in full with Connection: close', { timeout: 60_000 }, async () => {
-  const server = await startServer({ SHUTDOWN_GRACE: `${GRACE_MS}ms` });
+test('a request already running at SIGTERM is answered in full with Connection: close', { timeout: 60_000 }, async (context) => {
+  const server = await startServer(context, { SHUTDOWN_GRACE: `${GRACE_MS}ms` });
   const port = Number(new URL(server.baseUrl).port);
   const exited = new Promise<number | null>((resolve) => server.child.on('exit', (code) => resolve(code)));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  try {
-    const body = JSON.stringify({ url: 'https://example.com/in-flight' });
-    const answer = new Promise<http.IncomingMessage>((resolve, reject) => {
-      const req = http.request({
-        host: '127.0.0.1', port, method: 'POST', path: '/api/urls/public', agent,
-        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
-      }, resolve);
-      req.on('error', reject);
-      // Half the body now: the server has the request and waits for the rest when the signal comes.
-      req.write(body.slice(0, 10));
-      void (async () => {
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        server.child.kill('SIGTERM');
-        while (!server.output().includes('shutting down')) await new Promise((resolve) => setTimeout(resolve, 20));
-        req.end(body.slice(10));
-      })();
-    });
-    const res = await answer;
-    res.resume();
-    assert.equal(res.statusCode, 201);
-    assert.equal(res.headers.connection, 'close');
-    assert.equal(await exited, 0);
-  } finally {
-    agent.destroy();
-    if (server.child.exitCode === null) server.child.kill('SIGKILL');
-    fs.rmSync(server.dataDir, { recursive: true, force: true });
-  }
+  onTeardown(context, () => agent.destroy());
+  const body = JSON.stringify({ url: 'https://example.com/in-flight' });
+  const answer = new Promise<http.IncomingMessage>((resolve, reject) => {
+    const req = http.request({
+      host: '127.0.0.1', port, method: 'POST', path: '/api/urls/public', agent,
+      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+    }, resolve);
+    req.on('error', reject);
+    // Half the body now: the server has the request and waits for the rest when the signal comes.
+    req.write(body.slice(0, 10));
+    void (async () => {
+      await server.outputIncludes('incoming request'); // Fastify's line once it has the request's head
+      server.child.kill('SIGTERM');
+      await server.outputIncludes('shutting down');
+      req.end(body.slice(10));
+    })();
+  });
+  const res = await answer;
+  res.resume();
+  assert.equal(res.statusCode, 201);
+  assert.equal(res.headers.connection, 'close');
+  assert.equal(await exited, 0);
 });

@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer, type ServerProcess } from '../support/server-process.js';
+import { onTeardown } from '../support/teardown.js';
 
 const BOUNDARY = 'linkforge-e2e';
 const FILE_HEAD = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="links.csv"\r\nContent-Type: text/csv\r\n\r\n`;
@@ -30,13 +31,12 @@ function rawUpload(server: ServerProcess, user: { token: string; workspaceId: nu
   socket.on('error', () => { /* the server may cut a connection it answered */ });
   socket.write(`POST /api/v1/workspaces/${user.workspaceId}/imports HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${user.token}\r\n`
     + `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${contentLength}\r\n\r\n${body}`);
-  return {
-    socket, closed,
-    async answered(): Promise<string> {
-      for (let i = 0; i < 1000 && !received.includes('\r\n\r\n'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      return received;
-    },
-  };
+  // The head of the answer, or what came before the connection closed without one.
+  const answered = new Promise<string>((resolve) => {
+    socket.on('data', () => { if (received.includes('\r\n\r\n')) resolve(received); });
+    socket.on('close', () => resolve(received));
+  });
+  return { socket, closed, answered: () => answered };
 }
 
 const spoolOf = (dataDir: string) => path.join(dataDir, 'import-spool');
@@ -50,42 +50,34 @@ async function untilSpoolHolds(dataDir: string, minBytes: number): Promise<void>
   assert.fail(`the spool never held ${minBytes} bytes`);
 }
 
-test('an upload over IMPORT_MAX_BYTES is answered 413 and, once the client gives up, leaves nothing in the spool', { timeout: 60_000 }, async () => {
-  const server = await startServer({ IMPORT_MAX_BYTES: '65536' });
-  try {
-    const user = await registered(server);
-    const upload = rawUpload(server, user, 10 * 1024 * 1024, `${FILE_HEAD}keyword,url\n`);
-    upload.socket.write('x'.repeat(200_000));
-    const answer = await upload.answered();
-    assert.match(answer, /^HTTP\/1\.1 413 /);
-    assert.match(answer, /"code":"body_too_large"/);
-    upload.socket.destroy();
-    await upload.closed;
-    assert.deepEqual(fs.readdirSync(spoolOf(server.dataDir)), []);
-    assert.equal((await fetch(`${server.baseUrl}/healthz`)).status, 200);
-  } finally {
-    await server.stop();
-  }
+test('an upload over IMPORT_MAX_BYTES is answered 413 and, once the client gives up, leaves nothing in the spool', { timeout: 60_000 }, async (context) => {
+  const server = await startServer(context, { IMPORT_MAX_BYTES: '65536' });
+  const user = await registered(server);
+  const upload = rawUpload(server, user, 10 * 1024 * 1024, `${FILE_HEAD}keyword,url\n`);
+  upload.socket.write('x'.repeat(200_000));
+  const answer = await upload.answered();
+  assert.match(answer, /^HTTP\/1\.1 413 /);
+  assert.match(answer, /"code":"body_too_large"/);
+  upload.socket.destroy();
+  await upload.closed;
+  assert.deepEqual(fs.readdirSync(spoolOf(server.dataDir)), []);
+  assert.equal((await fetch(`${server.baseUrl}/healthz`)).status, 200);
 });
 
-test('a body that ends without its closing boundary is answered, not left hanging', { timeout: 60_000 }, async () => {
-  const server = await startServer();
-  try {
-    const user = await registered(server);
-    const body = `${FILE_HEAD}keyword,url\nab,https://example.com/a\n`;
-    const upload = rawUpload(server, user, Buffer.byteLength(body), body);
-    const answer = await upload.answered();
-    assert.match(answer, /^HTTP\/1\.1 400 /);
-    assert.match(answer, /"code":"multipart_invalid"/);
-    upload.socket.destroy();
-    assert.deepEqual(fs.readdirSync(spoolOf(server.dataDir)), []);
-  } finally {
-    await server.stop();
-  }
+test('a body that ends without its closing boundary is answered, not left hanging', { timeout: 60_000 }, async (context) => {
+  const server = await startServer(context);
+  const user = await registered(server);
+  const body = `${FILE_HEAD}keyword,url\nab,https://example.com/a\n`;
+  const upload = rawUpload(server, user, Buffer.byteLength(body), body);
+  const answer = await upload.answered();
+  assert.match(answer, /^HTTP\/1\.1 400 /);
+  assert.match(answer, /"code":"multipart_invalid"/);
+  upload.socket.destroy();
+  assert.deepEqual(fs.readdirSync(spoolOf(server.dataDir)), []);
 });
 
-test('SIGTERM during an upload ends it with a 503 and the server exits 0 without using up its grace', { timeout: 60_000 }, async () => {
-  const server = await startServer({ SHUTDOWN_GRACE: '20s', IMPORT_UPLOAD_IDLE_TIMEOUT: '60s' });
+test('SIGTERM during an upload ends it with a 503 and the server exits 0 without using up its grace', { timeout: 60_000 }, async (context) => {
+  const server = await startServer(context, { SHUTDOWN_GRACE: '20s', IMPORT_UPLOAD_IDLE_TIMEOUT: '60s' });
   const user = await registered(server);
   const upload = rawUpload(server, user, 10 * 1024 * 1024, `${FILE_HEAD}keyword,url\n${'ab,https://example.com/a\n'.repeat(1000)}`);
   await untilSpoolHolds(server.dataDir, 1);
@@ -97,25 +89,19 @@ test('SIGTERM during an upload ends it with a 503 and the server exits 0 without
   assert.equal(spooled.length, 1);
 });
 
-test('a server killed mid-upload leaves a spool file that the next start removes', { timeout: 60_000 }, async () => {
+test('a server killed mid-upload leaves a spool file that the next start removes', { timeout: 120_000 }, async (context) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-e2e-spool-'));
-  try {
-    const first = await startServer({ DATA_DIR: dataDir });
-    const user = await registered(first);
-    const upload = rawUpload(first, user, 10 * 1024 * 1024, `${FILE_HEAD}keyword,url\n${'ab,https://example.com/a\n'.repeat(4000)}`);
-    await untilSpoolHolds(dataDir, 1);
-    const exited = new Promise((resolve) => first.child.once('exit', resolve));
-    first.child.kill('SIGKILL');
-    await exited;
-    upload.socket.destroy();
-    assert.equal(fs.readdirSync(spoolOf(dataDir)).length, 1, 'the killed server left its spool file');
-    const second = await startServer({ DATA_DIR: dataDir });
-    try {
-      assert.deepEqual(fs.readdirSync(spoolOf(dataDir)), []);
-    } finally {
-      await second.stop();
-    }
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  onTeardown(context, () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const first = await startServer(context, { DATA_DIR: dataDir });
+  const user = await registered(first);
+  const upload = rawUpload(first, user, 10 * 1024 * 1024, `${FILE_HEAD}keyword,url\n${'ab,https://example.com/a\n'.repeat(4000)}`);
+  await untilSpoolHolds(dataDir, 1);
+  const exited = new Promise((resolve) => first.child.once('exit', resolve));
+  first.child.kill('SIGKILL');
+  await exited;
+  upload.socket.destroy();
+  assert.equal(fs.readdirSync(spoolOf(dataDir)).length, 1, 'the killed server left its spool file');
+  const second = await startServer(context, { DATA_DIR: dataDir });
+  assert.deepEqual(fs.readdirSync(spoolOf(dataDir)), []);
+  await second.stop();
 });

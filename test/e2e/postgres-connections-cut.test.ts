@@ -14,6 +14,7 @@ import { guarded } from '../../src/storage/store-errors.js';
 import { createTestDatabase, POSTGRES_SERVER, terminateConnections } from '../support/postgres.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, DEFAULT_PASSWORD, registerUser, uniqueEmail } from '../support/users.js';
+import { onTeardown } from '../support/teardown.js';
 
 const FAST_TIMEOUTS = { DB_CONNECT_TIMEOUT: '1s', DB_STATEMENT_TIMEOUT: '1s', RATE_LIMIT_ANON: '0', RATE_LIMIT_AUTH: '0' };
 
@@ -47,9 +48,8 @@ const patchLink = (t: TestApp, token: string, id: number, url: string) =>
   t.app.inject({ method: 'PATCH', url: `/api/urls/${id}`, headers: bearer(token), payload: { url } });
 
 // Issue 8 items 7 and 8: a failover or an operator ends our connections; the pool replaces them.
-test('connections cut while the app is idle are replaced: the next requests succeed', { timeout: 60_000 }, async () => {
-  const t = await createTestApp(FAST_TIMEOUTS, { database: 'postgres' });
-  try {
+test('connections cut while the app is idle are replaced: the next requests succeed', { timeout: 60_000 }, async (context) => {
+  const t = await createTestApp(context, FAST_TIMEOUTS, { database: 'postgres' });
     const links = await Promise.all(Array.from({ length: 8 }, () => insertLink(t.deps)));
     assert.ok(await terminateConnections(t.postgres!.name) >= 1, 'the app had connections to cut');
     await untilNoSessions(t.postgres!.name);
@@ -58,9 +58,6 @@ test('connections cut while the app is idle are replaced: the next requests succ
     const create = await t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'https://example.com/after-cut' } });
     assert.equal(create.statusCode, 201, create.body);
     assert.equal((await t.app.inject({ url: '/readyz' })).statusCode, 200);
-  } finally {
-    await t.close();
-  }
 });
 
 const insertLinks = (t: TestApp, count: number) => Promise.all(Array.from({ length: count }, () => insertLink(t.deps)));
@@ -77,9 +74,8 @@ function terminateWhileIdle(database: string): number {
   return Number(execFileSync(process.execPath, ['-e', script, `${POSTGRES_SERVER}/postgres`, database], { encoding: 'utf8' }));
 }
 
-test('connections the server ends while idle in the pool cost no request an error: reads and transactions move to a fresh connection', { timeout: 60_000 }, async () => {
-  const t = await createTestApp(FAST_TIMEOUTS, { database: 'postgres' });
-  try {
+test('connections the server ends while idle in the pool cost no request an error: reads and transactions move to a fresh connection', { timeout: 60_000 }, async (context) => {
+  const t = await createTestApp(context, FAST_TIMEOUTS, { database: 'postgres' });
     const { token } = await registerUser(t.app);
     const link = await createLink(t.app, token, { url: 'https://example.com/idle-cut' });
     const [warm, misses] = [await insertLinks(t, 6), await insertLinks(t, 6)];
@@ -95,15 +91,14 @@ test('connections the server ends while idle in the pool cost no request an erro
       t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: uniqueEmail('idle-cut'), password: DEFAULT_PASSWORD } }),
     ]);
     for (const answer of answers) assert.ok(answer.statusCode < 400, `${answer.statusCode} ${answer.body}`);
-  } finally {
-    await t.close();
-  }
 });
 
-test('on a pooled connection the server ended, a select and a begin are sent again on another one; a write outside a transaction is not', { timeout: 60_000 }, async () => {
+test('on a pooled connection the server ended, a select and a begin are sent again on another one; a write outside a transaction is not', { timeout: 60_000 }, async (context) => {
   const testDatabase = await createTestDatabase();
+  onTeardown(context, () => testDatabase.drop());
   // One connection: the statement after the cut always draws the connection that was cut.
   const database = openPostgres(testDatabase.url, { poolMax: 1, poolMin: 0, statementTimeoutMs: 5_000, connectTimeoutMs: 3_000 });
+  onTeardown(context, () => database.close());
   const { db } = database;
   const count = async () => (await sql<{ n: number }>`select count(*)::int as n from cut_probe`.execute(db)).rows[0]!.n;
   /** Leaves one idle pooled connection, then ends it from the server. */
@@ -111,7 +106,6 @@ test('on a pooled connection the server ended, a select and a begin are sent aga
     await sql`select 1`.execute(db);
     assert.equal(terminateWhileIdle(testDatabase.name), 1);
   };
-  try {
     await sql`create table cut_probe (n integer)`.execute(db);
 
     await cutIdleConnection();
@@ -125,16 +119,12 @@ test('on a pooled connection the server ended, a select and a begin are sent aga
     await cutIdleConnection();
     await assert.rejects(sql`insert into cut_probe values (2)`.execute(db), /terminating connection|Connection terminated/);
     assert.equal(await count(), 1);
-  } finally {
-    await database.close();
-    await testDatabase.drop();
-  }
 });
 
-test('connections cut under requests in flight, one inside a transaction, answer 503 at most, and the next requests succeed', { timeout: 60_000 }, async () => {
-  const t = await createTestApp({ ...FAST_TIMEOUTS, DB_STATEMENT_TIMEOUT: '60s' }, { database: 'postgres' });
+test('connections cut under requests in flight, one inside a transaction, answer 503 at most, and the next requests succeed', { timeout: 60_000 }, async (context) => {
+  const t = await createTestApp(context, { ...FAST_TIMEOUTS, DB_STATEMENT_TIMEOUT: '60s' }, { database: 'postgres' });
   const holder = await connectLockHolder(t);
-  try {
+  onTeardown(context, () => holder.end().catch(() => {}));
     const { token } = await registerUser(t.app);
     const link = await createLink(t.app, token, { url: 'https://example.com/cut' });
     const missed = await insertLink(t.deps);
@@ -167,19 +157,14 @@ test('connections cut under requests in flight, one inside a transaction, answer
     await registerUser(t.app);
     assert.equal((await t.app.inject({ url: `/${missed.code}` })).statusCode, 301);
     assert.equal((await t.app.inject({ url: '/readyz' })).statusCode, 200);
-  } finally {
-    await holder.end().catch(() => {});
-    await t.close();
-  }
 });
 
-test('a transaction whose connection is cut between its statements fails as unavailable, without crashing, and the next one commits', { timeout: 60_000 }, async () => {
-  const t = await createTestApp(FAST_TIMEOUTS, { database: 'postgres' });
-  try {
-    // A transaction as a store method runs one: the stores built on it, the whole under the stores' error mapping.
-    const inTransaction = <T>(work: (links: KyselyLinkStore) => Promise<T>) =>
-      guarded(() => t.deps.database.db.transaction().execute((trx) => work(new KyselyLinkStore(trx))));
-    const failure = await inTransaction(async (links) => {
+test('a transaction whose connection is cut between its statements fails as unavailable, without crashing, and the next one commits', { timeout: 60_000 }, async (context) => {
+  const t = await createTestApp(context, FAST_TIMEOUTS, { database: 'postgres' });
+  // A transaction as a store method runs one: the stores built on it, the whole under the stores' error mapping.
+  const inTransaction = <T>(work: (links: KyselyLinkStore) => Promise<T>) =>
+    guarded(() => t.deps.database.db.transaction().execute((trx) => work(new KyselyLinkStore(trx))));
+  const failure = await inTransaction(async (links) => {
       await links.findRedirectTarget(DEFAULT_DOMAIN, 'before');
       assert.ok(await terminateConnections(t.postgres!.name) >= 1);
       await untilNoSessions(t.postgres!.name);
@@ -189,15 +174,12 @@ test('a transaction whose connection is cut between its statements fails as unav
 
     const committed = await inTransaction(async (links) => links.findRedirectTarget(DEFAULT_DOMAIN, 'again'));
     assert.equal(committed, undefined);
-  } finally {
-    await t.close();
-  }
 });
 
-test('a statement that waits on a lock past DB_STATEMENT_TIMEOUT answers 503 with Retry-After, not a hang', { timeout: 60_000 }, async () => {
-  const t = await createTestApp(FAST_TIMEOUTS, { database: 'postgres' });
+test('a statement that waits on a lock past DB_STATEMENT_TIMEOUT answers 503 with Retry-After, not a hang', { timeout: 60_000 }, async (context) => {
+  const t = await createTestApp(context, FAST_TIMEOUTS, { database: 'postgres' });
   const holder = await connectLockHolder(t);
-  try {
+  onTeardown(context, () => holder.end().catch(() => {}));
     const { token } = await registerUser(t.app);
     const link = await createLink(t.app, token, { url: 'https://example.com/locked' });
     await holder.query('begin');
@@ -208,17 +190,13 @@ test('a statement that waits on a lock past DB_STATEMENT_TIMEOUT answers 503 wit
 
     await holder.query('rollback');
     assert.equal((await patchLink(t, token, link.id, 'https://example.com/locked/changed')).statusCode, 200);
-  } finally {
-    await holder.end().catch(() => {});
-    await t.close();
-  }
 });
 
 // RELIABILITY F-12: a pool with no free connection sheds requests after DB_CONNECT_TIMEOUT.
-test('with every pooled connection busy, other requests answer 503 after DB_CONNECT_TIMEOUT, and are served once one is free', { timeout: 60_000 }, async () => {
-  const t = await createTestApp({ ...FAST_TIMEOUTS, DB_POOL_MAX: '1', DB_STATEMENT_TIMEOUT: '60s' }, { database: 'postgres' });
+test('with every pooled connection busy, other requests answer 503 after DB_CONNECT_TIMEOUT, and are served once one is free', { timeout: 60_000 }, async (context) => {
+  const t = await createTestApp(context, { ...FAST_TIMEOUTS, DB_POOL_MAX: '1', DB_STATEMENT_TIMEOUT: '60s' }, { database: 'postgres' });
   const holder = await connectLockHolder(t);
-  try {
+  onTeardown(context, () => holder.end().catch(() => {}));
     const { token } = await registerUser(t.app);
     const link = await createLink(t.app, token, { url: 'https://example.com/busy' });
     const missed = await insertLink(t.deps);
@@ -235,8 +213,4 @@ test('with every pooled connection busy, other requests answer 503 after DB_CONN
     await holder.query('commit');
     assert.equal((await update).statusCode, 200, 'the waiting update goes through once the lock is free');
     assert.equal((await t.app.inject({ url: `/${missed.code}` })).statusCode, 301);
-  } finally {
-    await holder.end().catch(() => {});
-    await t.close();
-  }
 });

@@ -6,23 +6,16 @@ import { assertUnavailable, returned } from '../support/outage-answers.js';
 import { startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres.js';
 import { startServer } from '../support/server-process.js';
 import { createTestApp, postgresEnv, type TestApp } from '../support/test-app.js';
+import { type TeardownScope } from '../support/teardown.js';
 
 const HOUR = 3_600_000;
 
-/** An app on a PostgreSQL server of the test's own, with short timeouts; both removed afterwards. */
-async function onPrivateServer(work: (server: PrivatePostgres, t: TestApp) => Promise<void>): Promise<void> {
-  const server = await startPrivatePostgres();
-  try {
-    const env = { ...postgresEnv(server.database), DB_CONNECT_TIMEOUT: '1s', DB_STATEMENT_TIMEOUT: '1s', RATE_LIMIT_ANON: '0' };
-    const t = await createTestApp(env, { database: 'postgres' });
-    try {
-      await work(server, t);
-    } finally {
-      await t.close();
-    }
-  } finally {
-    await server.remove();
-  }
+/** An app on a PostgreSQL server of the test's own, with short timeouts; both removed when `scope` ends. */
+async function onPrivateServer(scope: TeardownScope, work: (server: PrivatePostgres, t: TestApp) => Promise<void>): Promise<void> {
+  const server = await startPrivatePostgres(scope);
+  const env = { ...postgresEnv(server.database), DB_CONNECT_TIMEOUT: '1s', DB_STATEMENT_TIMEOUT: '1s', RATE_LIMIT_ANON: '0' };
+  const t = await createTestApp(scope, env, { database: 'postgres' });
+  await work(server, t);
 }
 
 /** Cache hits keep their redirect; a miss, a create and readiness answer 503 with Retry-After. */
@@ -48,8 +41,8 @@ async function assertRecovered(t: TestApp, missed: Link): Promise<void> {
 
 // RELIABILITY F-01: a database that is down costs the misses and the writes, never the cache hits,
 // and never a restart.
-test('with its PostgreSQL stopped, cached links keep redirecting, misses, creates and readiness answer 503 with Retry-After, and all recovers when it starts again', { timeout: 90_000 }, async () => {
-  await onPrivateServer(async (server, t) => {
+test('with its PostgreSQL stopped, cached links keep redirecting, misses, creates and readiness answer 503 with Retry-After, and all recovers when it starts again', { timeout: 90_000 }, async (context) => {
+  await onPrivateServer(context, async (server, t) => {
     const permanent = await insertLink(t.deps);
     const temporary = await insertLink(t.deps, { linkType: 'TEMPORARY', expiresAt: t.clock.now() + HOUR });
     const missed = await insertLink(t.deps);
@@ -65,8 +58,8 @@ test('with its PostgreSQL stopped, cached links keep redirecting, misses, create
 
 // RELIABILITY F-02: a server that stops answering with its connections open (a hung host, a
 // network partition) must cost a bounded wait, never a request that hangs or a 500.
-test('with its PostgreSQL hung (SIGSTOP), cached links keep redirecting, misses, creates and readiness answer 503 with Retry-After, and all recovers when it goes on', { timeout: 90_000 }, async () => {
-  await onPrivateServer(async (server, t) => {
+test('with its PostgreSQL hung (SIGSTOP), cached links keep redirecting, misses, creates and readiness answer 503 with Retry-After, and all recovers when it goes on', { timeout: 90_000 }, async (context) => {
+  await onPrivateServer(context, async (server, t) => {
     const cached = await insertLink(t.deps);
     const missed = await insertLink(t.deps);
     assert.equal((await t.app.inject({ url: `/${cached.code}` })).statusCode, 301);
@@ -85,52 +78,40 @@ test('with its PostgreSQL hung (SIGSTOP), cached links keep redirecting, misses,
  * Starts a real server while PostgreSQL turns it away, waits for two retry lines naming `reason`,
  * runs `letIn`, and checks every retry line and that the server became ready without a stack trace.
  */
-async function startWhileTurnedAway(env: Record<string, string>, port: number, reason: string, letIn: () => Promise<void>): Promise<void> {
+async function startWhileTurnedAway(scope: TeardownScope, env: Record<string, string>, port: number, reason: string, letIn: () => Promise<void>): Promise<void> {
   // An attempt that lands while the server is starting up may name PostgreSQL's reason instead.
   const retryLine = (why: string) => new RegExp(`PostgreSQL at 127\\.0\\.0\\.1:${port}/linkforge is not reachable \\(${why}\\); retrying in [0-9.]+ s`);
   const turnedAway = retryLine(reason);
   let sawRetries!: () => void;
   const twoRetries = new Promise<void>((resolve) => { sawRetries = resolve; });
-  const starting = startServer({ ...env, LOG_LEVEL: 'info' }, {
+  const starting = startServer(scope, { ...env, LOG_LEVEL: 'info' }, {
     onOutput: (output) => { if (output.split('\n').filter((line) => turnedAway.test(line)).length >= 2) sawRetries(); },
   });
   await Promise.race([twoRetries, starting]); // a server that exits instead fails here, with its output
   await letIn();
   const server = await starting;
-  try {
-    const output = server.output();
-    for (const line of output.split('\n').filter((l) => /not reachable/.test(l))) assert.match(line, retryLine('.+'));
-    assert.doesNotMatch(output, /^\s+at /m, 'no stack trace');
-    assert.doesNotMatch(output, /"stack"/, 'no stack trace in the log');
-    assert.equal((await fetch(`${server.baseUrl}/readyz`, { signal: AbortSignal.timeout(10_000) })).status, 200);
-  } finally {
-    await server.stop();
-  }
+  const output = server.output();
+  for (const line of output.split('\n').filter((l) => /not reachable/.test(l))) assert.match(line, retryLine('.+'));
+  assert.doesNotMatch(output, /^\s+at /m, 'no stack trace');
+  assert.doesNotMatch(output, /"stack"/, 'no stack trace in the log');
+  assert.equal((await fetch(`${server.baseUrl}/readyz`, { signal: AbortSignal.timeout(10_000) })).status, 200);
 }
 
 // Issue 8 item 7: a database that is not up yet is waited for with one line per attempt.
-test('a server started while its PostgreSQL is down logs one clear line per retry, no stack trace, and becomes ready once it starts', { timeout: 90_000 }, async () => {
-  const database = await startPrivatePostgres();
-  try {
-    await database.stop();
-    await startWhileTurnedAway(postgresEnv(database.database), database.port, 'ECONNREFUSED', () => database.start());
-  } finally {
-    await database.remove();
-  }
+test('a server started while its PostgreSQL is down logs one clear line per retry, no stack trace, and becomes ready once it starts', { timeout: 90_000 }, async (context) => {
+  const database = await startPrivatePostgres(context);
+  await database.stop();
+  await startWhileTurnedAway(context, postgresEnv(database.database), database.port, 'ECONNREFUSED', () => database.start());
 });
 
-test('a server started while its database is at its connection limit logs PostgreSQL\'s reason, not a bare SQLSTATE, and starts once there is room', { timeout: 90_000 }, async () => {
-  const database = await startPrivatePostgres();
-  try {
-    // A superuser is exempt from connection limits, so the app connects as a role of its own.
-    await database.admin('create role linkforge_app login');
-    await database.admin('alter database linkforge owner to linkforge_app');
-    await database.admin('alter database linkforge connection limit 0');
-    const env = { ...postgresEnv(database.database), DATABASE_URL: database.database.url.replace('postgres@', 'linkforge_app@') };
-    // The log line is JSON: its quotes are escaped.
-    await startWhileTurnedAway(env, database.port, 'too many connections for database \\\\"linkforge\\\\"',
-      () => database.admin('alter database linkforge connection limit -1'));
-  } finally {
-    await database.remove();
-  }
+test('a server started while its database is at its connection limit logs PostgreSQL\'s reason, not a bare SQLSTATE, and starts once there is room', { timeout: 90_000 }, async (context) => {
+  const database = await startPrivatePostgres(context);
+  // A superuser is exempt from connection limits, so the app connects as a role of its own.
+  await database.admin('create role linkforge_app login');
+  await database.admin('alter database linkforge owner to linkforge_app');
+  await database.admin('alter database linkforge connection limit 0');
+  const env = { ...postgresEnv(database.database), DATABASE_URL: database.database.url.replace('postgres@', 'linkforge_app@') };
+  // The log line is JSON: its quotes are escaped.
+  await startWhileTurnedAway(context, env, database.port, 'too many connections for database \\\\"linkforge\\\\"',
+    () => database.admin('alter database linkforge connection limit -1'));
 });

@@ -1,7 +1,8 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { startServer, type ServerProcess } from '../support/server-process.js';
+import { suiteScope } from '../support/teardown.js';
 
 interface RawResponse { status: number; headers: Record<string, string>; body: string }
 
@@ -33,8 +34,9 @@ describe('request targets and bodies on a real socket', () => {
   let permanentCode: string;
   let expiringCode: string;
   let host: string;
+  const suite = suiteScope();
   before(async () => {
-    server = await startServer({ RATE_LIMIT_ANON: '0', RATE_LIMIT_AUTH: '0' });
+    server = await startServer(suite, { RATE_LIMIT_ANON: '0', RATE_LIMIT_AUTH: '0' });
     host = new URL(server.baseUrl).host;
     const json = { 'content-type': 'application/json' };
     const registered = await fetch(`${server.baseUrl}/api/auth/register`, {
@@ -49,9 +51,6 @@ describe('request targets and bodies on a real socket', () => {
       method: 'POST', headers: json, body: JSON.stringify({ url: 'https://example.com/anon' }),
     });
     expiringCode = (await anonymous.json() as { shortCode: string }).shortCode;
-  });
-  after(async () => {
-    if (server.child.exitCode === null) await server.stop();
   });
 
   const redirectOf = (res: RawResponse) => ({ status: res.status, location: res.headers.location, cacheControl: res.headers['cache-control'], body: res.body });

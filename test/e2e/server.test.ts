@@ -1,13 +1,12 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, type ServerProcess } from '../support/server-process.js';
+import { suiteScope } from '../support/teardown.js';
 
 describe('the real server process on a socket', () => {
   let server: ServerProcess;
-  before(async () => { server = await startServer(); });
-  after(async () => {
-    if (server.child.exitCode === null) await server.stop();
-  });
+  const suite = suiteScope();
+  before(async () => { server = await startServer(suite); });
 
   const shorten = async (url: string) => {
     const res = await fetch(`${server.baseUrl}/api/urls/public`, {
@@ -59,7 +58,7 @@ describe('the real server process on a socket', () => {
 });
 
 describe('start-up refuses a bad configuration', () => {
-  test('a short JWT_SECRET stops the process with a clear message', async () => {
-    await assert.rejects(startServer({ JWT_SECRET: 'too-short' }), /JWT_SECRET must be at least 32 characters/);
+  test('a short JWT_SECRET stops the process with a clear message', async (context) => {
+    await assert.rejects(startServer(context, { JWT_SECRET: 'too-short' }), /JWT_SECRET must be at least 32 characters/);
   });
 });

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_DOMAIN } from '../../src/core/link.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
@@ -7,29 +7,20 @@ import { createAnonymousLink, createLink } from '../support/owned-links.js';
 import { bearer, registerUser } from '../support/users.js';
 import { linkInState, HOUR, QUICK_CLEANUP } from '../support/cleanup-fixtures.js';
 import { deleteKeysUnder, eventually, freshKeyPrefix, REDIS_SERVER, testRedisClient } from '../support/redis.js';
+import { onTeardown, suiteScope, type TeardownScope } from '../support/teardown.js';
 
-/** Two instances on one fresh PostgreSQL database and one Redis, under a key prefix of their own. */
-async function twoInstances(env: Record<string, string> = {}) {
+/**
+ * Two instances on one fresh PostgreSQL database and one Redis, under a key prefix of their own;
+ * all removed when `scope` ends, even when a later step failed.
+ */
+async function twoInstances(scope: TeardownScope, env: Record<string, string> = {}) {
   const prefix = freshKeyPrefix();
   const shared = { REDIS_URL: REDIS_SERVER, REDIS_KEY_PREFIX: prefix, ...env };
-  const opened: Array<TestApp | SecondInstance> = [];
-  // Closes what is open even when a later step failed: an instance left open keeps the test
-  // file's process, and with it the whole test run, alive.
-  const close = async () => {
-    for (const instance of opened.reverse()) await instance.close();
-    await deleteKeysUnder(prefix);
-  };
-  try {
-    const a = await createTestApp(shared, { database: 'postgres' });
-    opened.push(a);
-    const b = await createSecondInstance(a, shared);
-    opened.push(b);
+  onTeardown(scope, () => deleteKeysUnder(prefix));
+  const a = await createTestApp(scope, shared, { database: 'postgres' });
+  const b = await createSecondInstance(scope, a, shared);
     await subscribed(a, b);
-    return { a, b, close };
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  return { a, b };
 }
 
 /** An instance listens to the other's changes only once their subscribers are up. */
@@ -60,12 +51,12 @@ async function within1s(check: () => Promise<boolean>): Promise<boolean> {
 describe('two instances on one PostgreSQL and one Redis', () => {
   let pair: Awaited<ReturnType<typeof twoInstances>>;
   let token: string;
+  const suite = suiteScope();
   before(async () => {
     // Long lifetimes in B's memory: only the invalidation bus can make it let go within the test.
-    pair = await twoInstances({ ...QUICK_CLEANUP, RATE_LIMIT_ANON: '0', CACHE_TTL: '1d', CACHE_LOCAL_TTL: '1d' });
+    pair = await twoInstances(suite, { ...QUICK_CLEANUP, RATE_LIMIT_ANON: '0', CACHE_TTL: '1d', CACHE_LOCAL_TTL: '1d' });
     token = (await registerUser(pair.a.app)).token;
   });
-  after(() => pair?.close());
 
   test('a code created on A redirects on B at once, even right after B answered 404 for it', async () => {
     const code = `fresh${Date.now().toString(36)}`;
@@ -114,15 +105,11 @@ describe('two instances on one PostgreSQL and one Redis', () => {
   });
 });
 
-test('the anonymous create limit holds across both instances together', async () => {
-  const pair = await twoInstances({ RATE_LIMIT_ANON: '3' });
-  try {
+test('the anonymous create limit holds across both instances together', async (context) => {
+  const pair = await twoInstances(context, { RATE_LIMIT_ANON: '3' });
     const create = (instance: TestApp | SecondInstance, n: number) =>
       instance.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: `https://example.com/limited/${n}` } });
     const statuses = [];
     for (let n = 0; n < 6; n++) statuses.push((await create(n % 2 === 0 ? pair.a : pair.b, n)).statusCode);
     assert.deepEqual(statuses, [201, 201, 201, 429, 429, 429]);
-  } finally {
-    await pair.close();
-  }
 });

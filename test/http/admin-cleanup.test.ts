@@ -5,6 +5,7 @@ import { createSecondInstance } from '../support/second-instance.js';
 import { bearer, registerUser } from '../support/users.js';
 import { DAY, expiredLinks, gate, HOUR, QUICK_CLEANUP, ran } from '../support/cleanup-fixtures.js';
 import { observeCleanup } from '../support/cleanup-observer.js';
+import { suiteScope } from '../support/teardown.js';
 
 const ADMIN = 'admin@example.com';
 const STATS_FIELDS = [
@@ -16,8 +17,9 @@ describe('admin cleanup routes', () => {
   let t: TestApp;
   let adminToken: string;
   let userToken: string;
+  const suite = suiteScope();
   before(async () => {
-    t = await createTestApp({ ...QUICK_CLEANUP, ADMIN_EMAILS: ADMIN, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d' });
+    t = await createTestApp(suite, { ...QUICK_CLEANUP, ADMIN_EMAILS: ADMIN, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d' });
     adminToken = (await registerUser(t.app, ADMIN)).token;
     userToken = (await registerUser(t.app)).token;
   });
@@ -124,8 +126,8 @@ describe('admin cleanup routes', () => {
     await t.deps.database.db.deleteFrom('cleanup_runs').where('instance', '=', 'dead-host:1:abcd').execute();
   });
 
-  test('POST run answers 409 while another instance on the same database holds the lock, which alone is not is_running', async () => {
-    const other = await createSecondInstance(t, { ...QUICK_CLEANUP, CLEANUP_LOCK_AT_MOST: '14m' });
+  test('POST run answers 409 while another instance on the same database holds the lock, which alone is not is_running', async (context) => {
+    const other = await createSecondInstance(context, t, { ...QUICK_CLEANUP, CLEANUP_LOCK_AT_MOST: '14m' });
     try {
       const held = await other.deps.cleanup.lock.tryAcquire();
       assert.ok(held);

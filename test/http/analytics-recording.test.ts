@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 import { insertLink, setLinkColumns } from '../support/links.js';
 import { eventually } from '../support/cleanup-fixtures.js';
 import { visitsWithFacts } from '../support/visit-rows.js';
+import { onTeardown } from '../support/teardown.js';
 
 // Real User-Agents of each class (the classifier's own corpus has many more).
 const HUMAN_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
@@ -33,9 +34,8 @@ async function listen(t: TestApp): Promise<string> {
 }
 
 describe('recording redirects for analytics', () => {
-  test('N concurrent redirects on a real socket, GET and HEAD, give exactly N counted after a flush, split by class', async () => {
-    const t = await createTestApp();
-    try {
+  test('N concurrent redirects on a real socket, GET and HEAD, give exactly N counted after a flush, split by class', async (context) => {
+    const t = await createTestApp(context);
       const base = await listen(t);
       const links = [await insertLink(t.deps), await insertLink(t.deps, { linkType: 'TEMPORARY', expiresAt: t.clock.now() + 3_600_000 })];
       const gone = await insertLink(t.deps);
@@ -62,14 +62,10 @@ describe('recording redirects for analytics', () => {
       const visits = await visitsWithFacts(t.deps.database.db).execute();
       assert.equal(visits.length, 60);
       assert.ok(visits.every((v) => v.referrer_host === 'news.example'), 'the referrer host only');
-    } finally {
-      await t.close();
-    }
   });
 
-  test('a full buffer drops the events that do not fit and counts them; the redirects still answer', async () => {
-    const t = await createTestApp({ ANALYTICS_BUFFER_MAX: '3' });
-    try {
+  test('a full buffer drops the events that do not fit and counts them; the redirects still answer', async (context) => {
+    const t = await createTestApp(context, { ANALYTICS_BUFFER_MAX: '3' });
       const link = await insertLink(t.deps);
       for (let i = 0; i < 5; i++) assert.equal((await t.app.inject({ url: `/${link.code}`, headers: { 'user-agent': HUMAN_UA } })).statusCode, 301);
       assert.equal(analyticsOf(t).buffer.dropped, 2);
@@ -77,16 +73,12 @@ describe('recording redirects for analytics', () => {
       assert.equal((await countsOf(t.deps, link.id)).total, 3);
       assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
       assert.equal(analyticsOf(t).buffer.dropped, 2, 'a flush makes room again');
-    } finally {
-      await t.close();
-    }
   });
 
-  test('a flush the database refuses keeps its visits, and the next flush writes them with the new ones', async () => {
+  test('a flush the database refuses keeps its visits, and the next flush writes them with the new ones', async (context) => {
     // The default timeouts (5 s): shorter ones made the app's own start-up writes fail under load,
     // since the writer thread's start counts against them.
-    const t = await createTestApp();
-    try {
+    const t = await createTestApp(context);
       const link = await insertLink(t.deps);
       for (let i = 0; i < 4; i++) await t.app.inject({ url: `/${link.code}`, headers: { 'user-agent': HUMAN_UA } });
       const unlock = await lockAnalyticsTables(t);
@@ -98,15 +90,11 @@ describe('recording redirects for analytics', () => {
       await t.app.inject({ url: `/${link.code}`, headers: { 'user-agent': BOT_UA } });
       await analyticsOf(t).flusher.flushNow();
       assert.deepEqual(await countsOf(t.deps, link.id).then(({ avgMs: _, ...rest }) => rest), { total: 5, human: 4, bot: 1, preview: 0 });
-    } finally {
-      await t.close();
-    }
   });
 
-  test('events that reach ANALYTICS_FLUSH_MAX_EVENTS while a flush runs are written when it ends, not an interval later', async () => {
+  test('events that reach ANALYTICS_FLUSH_MAX_EVENTS while a flush runs are written when it ends, not an interval later', async (context) => {
     // No interval timer runs in a test app: only the threshold can start these flushes.
-    const t = await createTestApp({ ANALYTICS_FLUSH_MAX_EVENTS: '3' });
-    try {
+    const t = await createTestApp(context, { ANALYTICS_FLUSH_MAX_EVENTS: '3' });
       const link = await insertLink(t.deps);
       const redirects = async (count: number) => {
         for (let i = 0; i < count; i++) assert.equal((await t.app.inject({ url: `/${link.code}`, headers: { 'user-agent': HUMAN_UA } })).statusCode, 301);
@@ -122,36 +110,25 @@ describe('recording redirects for analytics', () => {
       }
       await eventually(async () => (await countsOf(t.deps, link.id)).total === 6, 5_000, 'all six visits written without flushNow');
       assert.equal(analyticsOf(t).buffer.dropped, 0);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('shutdown flushes what is buffered before the database closes', async () => {
-    const t = await createTestApp();
+  test('shutdown flushes what is buffered before the database closes', async (context) => {
+    const t = await createTestApp(context);
     let reopened: Composition | undefined;
-    try {
+    onTeardown(context, () => reopened?.close());
       const link = await insertLink(t.deps);
       for (let i = 0; i < 3; i++) await t.app.inject({ url: `/${link.code}`, headers: { 'user-agent': PREVIEW_UA } });
       await t.app.close();
       await t.deps.close();
       reopened = await createDeps(t.config);
       assert.deepEqual(await countsOf(reopened, link.id).then(({ avgMs: _, ...rest }) => rest), { total: 3, human: 0, bot: 0, preview: 3 });
-    } finally {
-      await reopened?.close();
-      await t.postgres?.drop();
-    }
   });
 
-  test('ANALYTICS_ENABLED=false records nothing', async () => {
-    const t = await createTestApp({ ANALYTICS_ENABLED: 'false' });
-    try {
+  test('ANALYTICS_ENABLED=false records nothing', async (context) => {
+    const t = await createTestApp(context, { ANALYTICS_ENABLED: 'false' });
       assert.equal(t.deps.analytics, undefined);
       const link = await insertLink(t.deps);
       assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
-    } finally {
-      await t.close();
-    }
   });
 });
 

@@ -1,13 +1,14 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, createApiKey, registerUser, type RegisteredUser } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 describe('API keys (v1)', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp({ RATE_LIMIT_AUTH: '0' }); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' }); });
 
   const call = (method: 'GET' | 'POST' | 'DELETE', url: string, token: string, payload?: object) =>
     t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,21 +9,23 @@ import { registerErrorHandling } from '../../src/http/error-handler.js';
 import { principalOf, requireAdmin, requireUser, requireUserOrApiKey } from '../../src/http/auth.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, createApiKey, registerUser } from '../support/users.js';
+import { onTeardown, suiteScope } from '../support/teardown.js';
 
 describe('auth guards', () => {
   let t: TestApp;
   let probe: FastifyInstance;
+  const suite = suiteScope();
   before(async () => {
-    t = await createTestApp({ ADMIN_EMAILS: 'root@example.test', RATE_LIMIT_AUTH: '0' });
+    t = await createTestApp(suite, { ADMIN_EMAILS: 'root@example.test', RATE_LIMIT_AUTH: '0' });
     probe = Fastify();
     registerErrorHandling(probe);
     const echo = async (request: Parameters<typeof principalOf>[0]) => principalOf(request);
     probe.get('/user', { preHandler: requireUser(t.deps.accounts) }, echo);
     probe.get('/user-or-key', { preHandler: requireUserOrApiKey(t.deps.accounts) }, echo);
     probe.get('/admin', { preHandler: requireAdmin(t.deps.accounts) }, echo);
+    onTeardown(suite, () => probe.close());
     await probe.ready();
   });
-  after(async () => { await probe.close(); await t.close(); });
 
   const get = (url: string, token?: string) => probe.inject({ method: 'GET', url, headers: token ? bearer(token) : {} });
 
@@ -64,52 +66,37 @@ describe('auth guards', () => {
 });
 
 describe('the embedded-mode secret across restarts', () => {
-  test('is made once in DATA_DIR with mode 0600, and tokens survive a restart', async () => {
+  test('is made once in DATA_DIR with mode 0600, and tokens survive a restart', async (context) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-restart-'));
-    try {
-      const first = await createTestApp({ DATA_DIR: dataDir }, { database: 'sqlite' });
+    onTeardown(context, () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const first = await createTestApp(context, { DATA_DIR: dataDir }, { database: 'sqlite' });
       const user = await registerUser(first.app);
       await first.close();
       const file = path.join(dataDir, JWT_SECRET_FILE);
       assert.equal(fs.statSync(file).mode & 0o777, 0o600);
       const secret = fs.readFileSync(file, 'utf8');
 
-      const second = await createTestApp({ DATA_DIR: dataDir }, { database: 'sqlite' });
-      try {
+    const second = await createTestApp(context, { DATA_DIR: dataDir }, { database: 'sqlite' });
         const me = await second.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(user.token) });
         assert.equal(me.statusCode, 200);
         assert.equal(fs.readFileSync(file, 'utf8'), secret);
-      } finally {
         await second.close();
-      }
       fs.writeFileSync(file, 'a-freshly-rotated-secret-of-enough-length-42', { mode: 0o600 });
-      const rotated = await createTestApp({ DATA_DIR: dataDir });
-      try {
-        const me = await rotated.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(user.token) });
-        assert.equal(me.statusCode, 401, 'the file is really the key: replacing it signs everyone out');
-      } finally {
-        await rotated.close();
-      }
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
+    const rotated = await createTestApp(context, { DATA_DIR: dataDir });
+    const signedOut = await rotated.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(user.token) });
+    assert.equal(signedOut.statusCode, 401, 'the file is really the key: replacing it signs everyone out');
   });
 
-  test('with JWT_SECRET set, no secret file is written', async () => {
-    const t = await createTestApp({ JWT_SECRET: 'a-configured-secret-that-is-long-enough-1234' });
-    try {
+  test('with JWT_SECRET set, no secret file is written', async (context) => {
+    const t = await createTestApp(context, { JWT_SECRET: 'a-configured-secret-that-is-long-enough-1234' });
       await registerUser(t.app);
       assert.equal(fs.existsSync(path.join(t.dataDir, JWT_SECRET_FILE)), false);
-    } finally {
-      await t.close();
-    }
   });
 });
 
 describe('OpenAPI', () => {
-  test('documents the account routes with the JWT security scheme', async () => {
-    const t = await createTestApp();
-    try {
+  test('documents the account routes with the JWT security scheme', async (context) => {
+    const t = await createTestApp(context);
       const response = await t.app.inject({ method: 'GET', url: '/openapi.json' });
       assert.equal(response.statusCode, 200);
       const document = response.json();
@@ -119,8 +106,5 @@ describe('OpenAPI', () => {
         assert.ok(document.paths[path], path);
       }
       assert.deepEqual(document.paths['/api/auth/me'].get.security, [{ jwt: [] }]);
-    } finally {
-      await t.close();
-    }
   });
 });

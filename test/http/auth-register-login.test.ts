@@ -4,6 +4,7 @@ import bcrypt from 'bcrypt';
 import { CountingHashing } from '../support/counting-hashing.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, DEFAULT_PASSWORD, registerUser, uniqueEmail } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 const register = (t: TestApp, payload: unknown, remoteAddress?: string) =>
   t.app.inject({ method: 'POST', url: '/api/auth/register', payload: payload as object, remoteAddress });
@@ -13,7 +14,8 @@ const login = (t: TestApp, payload: unknown, remoteAddress?: string) =>
 describe('register and login', () => {
   let t: TestApp;
   const hashing = new CountingHashing();
-  before(async () => { t = await createTestApp({ RATE_LIMIT_AUTH: '0', ADMIN_EMAILS: 'Boss@Example.test, other@example.test' }, { passwordHashing: hashing }); });
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0', ADMIN_EMAILS: 'Boss@Example.test, other@example.test' }, { passwordHashing: hashing }); });
   after(() => t.close());
 
   test('register answers 201 with a token and the user, never the hash, and makes a personal workspace owned by the user', async () => {
@@ -142,9 +144,9 @@ describe('register and login', () => {
 });
 
 describe('rate limits and the hashing cap', () => {
-  test('login and register are limited per IP (429 with Retry-After); another IP is unaffected', async () => {
+  test('login and register are limited per IP (429 with Retry-After); another IP is unaffected', async (context) => {
     const hashing = new CountingHashing();
-    const t = await createTestApp({ RATE_LIMIT_AUTH: '2' }, { passwordHashing: hashing });
+    const t = await createTestApp(context, { RATE_LIMIT_AUTH: '2' }, { passwordHashing: hashing });
     try {
       const credentials = { email: uniqueEmail(), password: DEFAULT_PASSWORD };
       assert.equal((await register(t, credentials, '10.0.0.1')).statusCode, 201);
@@ -167,9 +169,9 @@ describe('rate limits and the hashing cap', () => {
     }
   });
 
-  test('20 parallel logins run at most 2 bcrypt operations at once; the overflow gets 503 with Retry-After', async () => {
+  test('20 parallel logins run at most 2 bcrypt operations at once; the overflow gets 503 with Retry-After', async (context) => {
     const hashing = new CountingHashing();
-    const t = await createTestApp({ RATE_LIMIT_AUTH: '0' }, { passwordHashing: hashing });
+    const t = await createTestApp(context, { RATE_LIMIT_AUTH: '0' }, { passwordHashing: hashing });
     try {
       const { user } = await registerUser(t.app);
       // Comparisons wait until released: every login arrives while the first two still hash, so the

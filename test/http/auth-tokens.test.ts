@@ -5,6 +5,7 @@ import { generateKeyPair, SignJWT } from 'jose';
 import type { TestApp } from '../support/test-app.js';
 import { createTestApp } from '../support/test-app.js';
 import { bearer, createApiKey, registerUser, uniqueEmail, type RegisteredUser } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 const SECRET = 'test-secret-for-forgery-tests-0123456789abcdef';
 const TTL_SECONDS = 24 * 3600;
@@ -51,14 +52,14 @@ describe('bearer tokens', () => {
   let keyId: number;
   const now = () => Math.floor(t.clock.now() / 1000);
 
+  const suite = suiteScope();
   before(async () => {
-    t = await createTestApp({ JWT_SECRET: SECRET, RATE_LIMIT_AUTH: '0' });
+    t = await createTestApp(suite, { JWT_SECRET: SECRET, RATE_LIMIT_AUTH: '0' });
     victim = await registerUser(t.app);
     other = await registerUser(t.app);
     await createApiKey(t.app, victim.token, victim.personalWorkspaceId);
     keyId = Number((await t.deps.database.db.selectFrom('api_keys').select('id').executeTakeFirstOrThrow()).id);
   });
-  after(() => t.close());
 
   async function forgeries(): Promise<Record<string, string>> {
     const claims = { sub: String(victim.user.id), iat: now(), exp: now() + 3600 };

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { countLinks } from '../support/links.js';
+import { suiteScope } from '../support/teardown.js';
 
 describe('bad input to POST /api/urls/public gets a 4xx problem detail and creates nothing', () => {
   let t: TestApp;
@@ -12,13 +13,14 @@ describe('bad input to POST /api/urls/public gets a 4xx problem detail and creat
   before(async () => {
     blocklist = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-blocklist-')), 'blocked.txt');
     fs.writeFileSync(blocklist, '# known bad\nevil.example\n');
-    t = await createTestApp({ BLOCKLIST_FILE: blocklist, MAX_URL_LENGTH: '200', RATE_LIMIT_ANON: '0' });
+    t = await createTestApp(suite, { BLOCKLIST_FILE: blocklist, MAX_URL_LENGTH: '200', RATE_LIMIT_ANON: '0' });
   });
   after(async () => {
     assert.equal(await countLinks(t.deps), 0, 'no bad request created a link');
-    await t.close();
     fs.rmSync(path.dirname(blocklist), { recursive: true, force: true });
   });
+  // Declared after the check above, which needs the app: a suite's after hooks run in the order they are declared.
+  const suite = suiteScope();
 
   const rejectedUrls: Array<[string, string]> = [
     ['javascript:alert(1)', 'url_scheme_not_allowed'],
@@ -94,11 +96,12 @@ describe('bad input to POST /api/urls/public gets a 4xx problem detail and creat
 
 describe('request bodies are read strictly: never decoded with replacement characters (SPEC section 5, RELIABILITY X-05, X-11)', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp({ RATE_LIMIT_ANON: '0', RATE_LIMIT_AUTH: '0' }); });
+  before(async () => { t = await createTestApp(suite, { RATE_LIMIT_ANON: '0', RATE_LIMIT_AUTH: '0' }); });
   after(async () => {
     assert.equal(await countLinks(t.deps), 0, 'no refused body created a link');
-    await t.close();
   });
+  // Declared after the check above, which needs the app: a suite's after hooks run in the order they are declared.
+  const suite = suiteScope();
 
   const countUsers = async () => Number((await t.deps.database.db.selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
@@ -194,13 +197,9 @@ describe('request bodies are read strictly: never decoded with replacement chara
 });
 
 describe('destination policy switches', () => {
-  test('ALLOW_PRIVATE_DESTINATIONS=true accepts private addresses', async () => {
-    const t = await createTestApp({ ALLOW_PRIVATE_DESTINATIONS: 'true' });
-    try {
-      const res = await t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'http://127.0.0.1:3000/' } });
-      assert.equal(res.statusCode, 201);
-    } finally {
-      await t.close();
-    }
+  test('ALLOW_PRIVATE_DESTINATIONS=true accepts private addresses', async (context) => {
+    const t = await createTestApp(context, { ALLOW_PRIVATE_DESTINATIONS: 'true' });
+    const res = await t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'http://127.0.0.1:3000/' } });
+    assert.equal(res.statusCode, 201);
   });
 });

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { deterministicCode } from '../../src/core/short-code.js';
@@ -6,14 +6,15 @@ import { countLinks, setLinkColumns } from '../support/links.js';
 import { allLinkRows, createAnonymousLink, createLink, HOUR, linkRow, visit } from '../support/owned-links.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, registerUser, type RegisteredUser } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 type Entry = { shortCode: string; claimToken: string; url: string; expiresAt?: unknown };
 type Result = { shortCode: string; outcome: string; reason?: string; link?: { id: number; shortCode: string; linkType: string; workspaceId: number } };
 
 describe('POST /api/urls/sync: claiming anonymous links (RELIABILITY rule 9, S-80..S-85)', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp({ RATE_LIMIT_AUTH: '0' }); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' }); });
 
   async function sync(user: RegisteredUser, links: Entry[]): Promise<Result[]> {
     const response = await t.app.inject({ method: 'POST', url: '/api/urls/sync', headers: bearer(user.token), payload: { links } });

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import SQLite from 'better-sqlite3';
@@ -7,14 +7,15 @@ import { createAnonymousLink, createLink, postLink, visit } from '../support/own
 import { createSecondInstance, type SecondInstance } from '../support/second-instance.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { registerUser, type RegisteredUser } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 const SETTINGS = 'https://app.example.com/#/settings';
 const BILLING = 'https://app.example.com/#/billing';
 
 describe('client-side routes (SPEC section 2, step 5) are separate links', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp({ RATE_LIMIT_AUTH: '0' }); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' }); });
 
   test('#/settings and #/billing on one page get two links, each going to its own route', async () => {
     const user = await registerUser(t.app);
@@ -54,9 +55,10 @@ describe('migration 004 on a database written by the old rules', () => {
   const ids: Record<string, number> = {};
   const OLD_SETTINGS_FORM = 'https://app.example.com/';
 
+  const suite = suiteScope();
   before(async () => {
     // Rows rewritten in the SQLite file to what the old rules stored: this migration's test is SQLite's.
-    t = await createTestApp({ RATE_LIMIT_AUTH: '0', RATE_LIMIT_ANON: '0' }, { database: 'sqlite' });
+    t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0', RATE_LIMIT_ANON: '0' }, { database: 'sqlite' });
     owner = await registerUser(t.app);
     other = await registerUser(t.app);
     ids.settings = (await createLink(t.app, owner.token, { url: SETTINGS })).id;
@@ -115,11 +117,7 @@ describe('migration 004 on a database written by the old rules', () => {
     }));
     file.close();
 
-    restarted = await createSecondInstance(t, { RATE_LIMIT_AUTH: '0' });
-  });
-  after(async () => {
-    await restarted.close();
-    fs.rmSync(t.dataDir, { recursive: true, force: true });
+    restarted = await createSecondInstance(suite, t, { RATE_LIMIT_AUTH: '0' });
   });
 
   const rowOf = async (id: number) => restarted.deps.database.db.selectFrom('links').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

@@ -9,6 +9,7 @@ import type { ImportCandidate } from '../../src/portability/import-candidate.js'
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { multipartFile } from '../support/multipart.js';
 import { bearer, registerUser, type RegisteredUser } from '../support/users.js';
+import { suiteScope, type TeardownScope } from '../support/teardown.js';
 
 const BOUNDARY = 'linkforge-abuse';
 const FILE_HEAD = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="links.csv"\r\nContent-Type: text/csv\r\n\r\n`;
@@ -51,11 +52,11 @@ async function untilSpooling(t: TestApp): Promise<void> {
 describe('imports refuse hostile files and uploads with a 4xx, and write nothing', () => {
   let t: TestApp;
   let user: RegisteredUser;
+  const suite = suiteScope();
   before(async () => {
-    t = await createTestApp({ RATE_LIMIT_IMPORT: '0', IMPORT_MAX_ROWS: '5', IMPORT_MAX_FIELDS: '8', IMPORT_MAX_ROW_BYTES: '2048', IMPORT_MAX_BYTES: '262144' });
+    t = await createTestApp(suite, { RATE_LIMIT_IMPORT: '0', IMPORT_MAX_ROWS: '5', IMPORT_MAX_FIELDS: '8', IMPORT_MAX_ROW_BYTES: '2048', IMPORT_MAX_BYTES: '262144' });
     user = await registerUser(t.app);
   });
-  after(() => t.close());
 
   const upload = (content: string | Buffer, query = '') => {
     const body = multipartFile(content);
@@ -114,9 +115,8 @@ describe('imports refuse hostile files and uploads with a 4xx, and write nothing
     await assertProblem(await upload(latin1), 400, 'import_not_utf8');
   });
 
-  test('a stalled upload is answered 408 and leaves nothing in the spool', async () => {
-    const stalled = await createTestApp({ IMPORT_UPLOAD_IDLE_TIMEOUT: '200ms' });
-    try {
+  test('a stalled upload is answered 408 and leaves nothing in the spool', async (context) => {
+    const stalled = await createTestApp(context, { IMPORT_UPLOAD_IDLE_TIMEOUT: '200ms' });
       const owner = await registerUser(stalled.app);
       const upload = await openUpload(stalled, owner);
       const response = await upload.answer;
@@ -125,9 +125,6 @@ describe('imports refuse hostile files and uploads with a 4xx, and write nothing
       assert.equal(response.headers.connection, 'close');
       assert.deepEqual(spoolFiles(stalled), []);
       upload.abort();
-    } finally {
-      await stalled.close();
-    }
   });
 
   test('an upload over IMPORT_MAX_BYTES is a 413 that closes the connection and leaves nothing in the spool', async () => {
@@ -141,11 +138,11 @@ describe('imports refuse hostile files and uploads with a 4xx, and write nothing
 describe('imported visits are held to the rules of live ones', () => {
   let t: TestApp;
   let user: RegisteredUser;
+  const suite = suiteScope();
   before(async () => {
-    t = await createTestApp({ RATE_LIMIT_IMPORT: '0' });
+    t = await createTestApp(suite, { RATE_LIMIT_IMPORT: '0' });
     user = await registerUser(t.app);
   });
-  after(() => t.close());
 
   const visit = { visited_at: '2024-01-01T00:00:00.000Z', visitor_class: 'human', latency_ms: 3, referrer_host: 'example.org', browser: 'Chrome', os: 'Windows', device: 'desktop' };
   const cases: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
@@ -175,9 +172,8 @@ describe('imported visits are held to the rules of live ones', () => {
 type Check = (t: TestApp, alice: RegisteredUser, bob: RegisteredUser) => Promise<void>;
 
 /** An app where Alice's import is running (its upload open) during `check`; `afterwards` runs once it is answered. */
-async function whileAnImportRuns(env: Record<string, string>, check: Check, afterwards?: Check): Promise<void> {
-  const t = await createTestApp({ RATE_LIMIT_IMPORT: '0', ...env });
-  try {
+async function whileAnImportRuns(scope: TeardownScope, env: Record<string, string>, check: Check, afterwards?: Check): Promise<void> {
+  const t = await createTestApp(scope, { RATE_LIMIT_IMPORT: '0', ...env });
     const [alice, bob] = [await registerUser(t.app), await registerUser(t.app)];
     const running = await openUpload(t, alice);
     await untilSpooling(t);
@@ -185,9 +181,6 @@ async function whileAnImportRuns(env: Record<string, string>, check: Check, afte
     running.finish();
     assert.equal((await running.answer).status, 200);
     await afterwards?.(t, alice, bob);
-  } finally {
-    await t.close();
-  }
 }
 
 function injectImport(t: TestApp, user: RegisteredUser, token = user.token) {
@@ -196,8 +189,8 @@ function injectImport(t: TestApp, user: RegisteredUser, token = user.token) {
 }
 
 describe('imports are admitted one per user, a few per instance, and rate-limited per user', () => {
-  test('a second import by the same user while one runs is a 429 with Retry-After; another user may import', async () => {
-    await whileAnImportRuns({ IMPORT_MAX_RUNNING: '2' }, async (t, alice, bob) => {
+  test('a second import by the same user while one runs is a 429 with Retry-After; another user may import', async (context) => {
+    await whileAnImportRuns(context, { IMPORT_MAX_RUNNING: '2' }, async (t, alice, bob) => {
       const refused = await injectImport(t, alice);
       assert.equal(refused.statusCode, 429, refused.body);
       assert.equal(refused.json().code, 'import_already_running');
@@ -209,8 +202,8 @@ describe('imports are admitted one per user, a few per instance, and rate-limite
     });
   });
 
-  test('past IMPORT_MAX_RUNNING on the instance, another user\'s import is a 503 with Retry-After', async () => {
-    await whileAnImportRuns({ IMPORT_MAX_RUNNING: '1' }, async (t, _alice, bob) => {
+  test('past IMPORT_MAX_RUNNING on the instance, another user\'s import is a 503 with Retry-After', async (context) => {
+    await whileAnImportRuns(context, { IMPORT_MAX_RUNNING: '1' }, async (t, _alice, bob) => {
       const refused = await injectImport(t, bob);
       assert.equal(refused.statusCode, 503, refused.body);
       assert.equal(refused.json().code, 'import_capacity_reached');
@@ -218,9 +211,8 @@ describe('imports are admitted one per user, a few per instance, and rate-limite
     });
   });
 
-  test('past RATE_LIMIT_IMPORT per minute a user gets 429 with Retry-After, counted per user whatever the credential', async () => {
-    const t = await createTestApp({ RATE_LIMIT_IMPORT: '2' });
-    try {
+  test('past RATE_LIMIT_IMPORT per minute a user gets 429 with Retry-After, counted per user whatever the credential', async (context) => {
+    const t = await createTestApp(context, { RATE_LIMIT_IMPORT: '2' });
       const [alice, bob] = [await registerUser(t.app), await registerUser(t.app)];
       const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: alice.user.email, password: 'correct horse battery' } });
       const secondToken = login.json().token as string;
@@ -232,34 +224,25 @@ describe('imports are admitted one per user, a few per instance, and rate-limite
       assert.equal(limited.json().code, 'rate_limit_exceeded');
       assert.ok(Number(limited.headers['retry-after']) > 0);
       assert.equal((await send(bob)).statusCode, 200, 'another user is not limited');
-    } finally {
-      await t.close();
-    }
   });
 });
 
 describe('the import spool', () => {
-  test('lives under DATA_DIR and is emptied when the server starts', async () => {
-    const first = await createTestApp();
+  test('lives under DATA_DIR and is emptied when the server starts', async (context) => {
+    const first = await createTestApp(context);
     const dataDir = first.dataDir;
     await first.app.close();
     await first.deps.close();
     await first.postgres?.drop();
     fs.writeFileSync(path.join(dataDir, 'import-spool', 'left-by-a-crash'), 'x'.repeat(1024));
-    const second = await createTestApp({}, { dataDir });
-    try {
+    const second = await createTestApp(context, {}, { dataDir });
       assert.deepEqual(spoolFiles(second), []);
-    } finally {
-      await second.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
   });
 });
 
 describe('an import leaves the event loop to others', () => {
-  test('while it reads rows, even rejected ones, callbacks queued behind it run before it ends', async () => {
-    const t = await createTestApp();
-    try {
+  test('while it reads rows, even rejected ones, callbacks queued behind it run before it ends', async (context) => {
+    const t = await createTestApp(context);
       const user = await registerUser(t.app);
       const total = 50_000;
       let read = 0;
@@ -274,8 +257,5 @@ describe('an import leaves the event loop to others', () => {
       const report = await importLinks(t.deps.links.transfer, { domain: t.deps.links.transfer.domain, workspaceId: user.personalWorkspaceId, ownerId: user.user.id }, { format: 'yourls', candidates: rejectedRows() });
       assert.equal(report.rejected, total);
       assert.ok(readWhenCallbackRan !== undefined && readWhenCallbackRan < total, `the callback ran after ${readWhenCallbackRan} of ${total} rows`);
-    } finally {
-      await t.close();
-    }
   });
 });

@@ -1,10 +1,11 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { multipartFile } from '../support/multipart.js';
 import { createWorkspace } from '../support/owned-links.js';
 import { bearer, createApiKey, registerUser, type RegisteredUser } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 const BITLY = fs.readFileSync('test/fixtures/imports/bitly-api.csv');
 
@@ -14,14 +15,14 @@ describe('POST /api/v1/workspaces/{id}/imports', () => {
   let member: RegisteredUser;
   let stranger: RegisteredUser;
   let workspaceId: number;
+  const suite = suiteScope();
   before(async () => {
-    t = await createTestApp({ IMPORT_MAX_BYTES: '4096', RATE_LIMIT_IMPORT: '0' });
+    t = await createTestApp(suite, { IMPORT_MAX_BYTES: '4096', RATE_LIMIT_IMPORT: '0' });
     [owner, member, stranger] = [await registerUser(t.app), await registerUser(t.app), await registerUser(t.app)];
     workspaceId = await createWorkspace(t.app, owner.token, 'imports');
     const added = await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/members`, headers: bearer(owner.token), payload: { email: member.user.email, role: 'member' } });
     assert.equal(added.statusCode, 201, added.body);
   });
-  after(() => t.close());
 
   const upload = (id: number, headers: Record<string, string>, content: string | Buffer = BITLY, query = '', field?: string) => {
     const body = multipartFile(content, { field });

@@ -1,9 +1,10 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InjectOptions } from 'fastify';
 import { addMember, allLinkRows, createLink, createWorkspace } from '../support/owned-links.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, createApiKey, registerUser, type RegisteredUser } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 /**
  * RELIABILITY S-70: every link route × every kind of caller. Only the allowed cells succeed; the
@@ -21,8 +22,9 @@ describe('link ownership: who may read and change which link', () => {
   let live: { id: number; shortCode: string };
   let deleted: { id: number; shortCode: string };
 
+  const suite = suiteScope();
   before(async () => {
-    t = await createTestApp({ RATE_LIMIT_AUTH: '0' });
+    t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' });
     [owner, member, stranger, outsider] = await Promise.all([registerUser(t.app), registerUser(t.app), registerUser(t.app), registerUser(t.app)]);
     team = await createWorkspace(t.app, owner.token, 'team');
     await addMember(t.app, owner.token, team, member.user.email, 'member');
@@ -35,7 +37,6 @@ describe('link ownership: who may read and change which link', () => {
     deleted = await createLink(t.app, owner.token, { url: 'https://example.com/owned/deleted', workspaceId: team });
     await t.app.inject({ method: 'DELETE', url: `/api/urls/${deleted.id}`, headers: bearer(owner.token) });
   });
-  after(() => t.close());
 
   const appRoutes = (): Array<[string, InjectOptions]> => [
     ['GET one', { method: 'GET', url: `/api/urls/${live.id}` }],

@@ -9,6 +9,7 @@ import { createLogging } from '../../src/logging/logger.js';
 import { createTestApp } from '../support/test-app.js';
 import { listenLocally } from '../support/scrape.js';
 import { uniqueEmail } from '../support/users.js';
+import { onTeardown, once } from '../support/teardown.js';
 
 interface LogLine { level: number; msg: string; reqId?: string; status?: number; code?: string; req?: { url?: string } }
 
@@ -25,57 +26,56 @@ async function call(base: string, method: string, url: string, body?: unknown, t
 }
 
 // RELIABILITY S-85 (no plaintext claim token in logs), SPEC section 10 (no secrets or tokens in logs).
-test('a full journey at debug level, logged to a file: no password, JWT, claim token or API key appears anywhere in the log', async () => {
+test('a full journey at debug level, logged to a file: no password, JWT, claim token or API key appears anywhere in the log', async (context) => {
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-log-secrets-'));
   const logFile = path.join(logDir, 'app.log');
   const fd = fs.openSync(logFile, 'w');
+  const closeLog = once(async () => fs.closeSync(fd));
+  onTeardown(context, closeLog);
   const { logger } = createLogging('debug', new LogDestination(fd));
-  const t = await createTestApp({ LOG_LEVEL: 'debug' }, { logger });
+  const t = await createTestApp(context, { LOG_LEVEL: 'debug' }, { logger });
   const secrets: Record<string, string> = {};
-  try {
-    const base = await listenLocally(t.app);
-    const email = uniqueEmail('journey');
-    secrets.password = `pass-${crypto.randomBytes(9).toString('hex')}`;
-    secrets.wrongPassword = `wrong-${crypto.randomBytes(9).toString('hex')}`;
+  const base = await listenLocally(t.app);
+  const email = uniqueEmail('journey');
+  secrets.password = `pass-${crypto.randomBytes(9).toString('hex')}`;
+  secrets.wrongPassword = `wrong-${crypto.randomBytes(9).toString('hex')}`;
 
-    const registered = await call(base, 'POST', '/api/auth/register', { email, password: secrets.password });
-    assert.equal(registered.status, 201);
-    secrets.registerJwt = registered.json.token;
-    const login = await call(base, 'POST', '/api/auth/login', { email, password: secrets.password });
-    assert.equal(login.status, 200);
-    secrets.loginJwt = login.json.token;
-    const jwt = secrets.loginJwt!;
+  const registered = await call(base, 'POST', '/api/auth/register', { email, password: secrets.password });
+  assert.equal(registered.status, 201);
+  secrets.registerJwt = registered.json.token;
+  const login = await call(base, 'POST', '/api/auth/login', { email, password: secrets.password });
+  assert.equal(login.status, 200);
+  secrets.loginJwt = login.json.token;
+  const jwt = secrets.loginJwt!;
 
-    const anonymous = await call(base, 'POST', '/api/urls/public', { url: 'https://example.com/journey' });
-    assert.equal(anonymous.status, 201);
-    secrets.claimToken = anonymous.json.claimToken;
-    assert.equal((await call(base, 'GET', `/${anonymous.json.shortCode}`)).status, 302);
-    const synced = await call(base, 'POST', '/api/urls/sync', {
-      links: [{ shortCode: anonymous.json.shortCode, claimToken: secrets.claimToken, url: 'https://example.com/journey' }],
-    }, jwt);
-    assert.equal(synced.status, 200);
-    assert.equal(synced.json.results[0].outcome, 'claimed');
+  const anonymous = await call(base, 'POST', '/api/urls/public', { url: 'https://example.com/journey' });
+  assert.equal(anonymous.status, 201);
+  secrets.claimToken = anonymous.json.claimToken;
+  assert.equal((await call(base, 'GET', `/${anonymous.json.shortCode}`)).status, 302);
+  const synced = await call(base, 'POST', '/api/urls/sync', {
+    links: [{ shortCode: anonymous.json.shortCode, claimToken: secrets.claimToken, url: 'https://example.com/journey' }],
+  }, jwt);
+  assert.equal(synced.status, 200);
+  assert.equal(synced.json.results[0].outcome, 'claimed');
 
-    const workspace = await call(base, 'POST', '/api/v1/workspaces', { name: 'journey team' }, jwt);
-    assert.equal(workspace.status, 201);
-    const key = await call(base, 'POST', `/api/v1/workspaces/${workspace.json.id}/api-keys`, { name: 'journey key' }, jwt);
-    assert.equal(key.status, 201);
-    secrets.apiKey = key.json.key;
-    const made = await call(base, 'POST', `/api/v1/workspaces/${workspace.json.id}/links`, { original_url: 'https://example.com/by-key' }, secrets.apiKey);
-    assert.equal(made.status, 201);
-    assert.equal((await call(base, 'GET', `/${made.json.short_code}`)).status, 301);
+  const workspace = await call(base, 'POST', '/api/v1/workspaces', { name: 'journey team' }, jwt);
+  assert.equal(workspace.status, 201);
+  const key = await call(base, 'POST', `/api/v1/workspaces/${workspace.json.id}/api-keys`, { name: 'journey key' }, jwt);
+  assert.equal(key.status, 201);
+  secrets.apiKey = key.json.key;
+  const made = await call(base, 'POST', `/api/v1/workspaces/${workspace.json.id}/links`, { original_url: 'https://example.com/by-key' }, secrets.apiKey);
+  assert.equal(made.status, 201);
+  assert.equal((await call(base, 'GET', `/${made.json.short_code}`)).status, 301);
 
-    assert.equal((await call(base, 'POST', '/api/auth/login', { email, password: secrets.wrongPassword })).status, 401);
-    // Secrets where they do not belong: a token in the query string (refused, but its URL is logged),
-    // a malformed body holding a password (its parse error quotes the body).
-    assert.equal((await call(base, 'GET', `/api/auth/me?token=${jwt}&access_token=${secrets.apiKey}`)).status, 401);
-    assert.equal((await call(base, 'POST', '/api/auth/login', undefined, undefined, `{"email":"${email}","password":"${secrets.password}"`)).status, 400);
-    assert.equal((await call(base, 'GET', '/api/auth/me', undefined, `${jwt}tampered`)).status, 401);
-    assert.equal((await call(base, 'GET', '/api/auth/me', undefined, jwt)).status, 200);
-  } finally {
-    await t.close();
-    fs.closeSync(fd);
-  }
+  assert.equal((await call(base, 'POST', '/api/auth/login', { email, password: secrets.wrongPassword })).status, 401);
+  // Secrets where they do not belong: a token in the query string (refused, but its URL is logged),
+  // a malformed body holding a password (its parse error quotes the body).
+  assert.equal((await call(base, 'GET', `/api/auth/me?token=${jwt}&access_token=${secrets.apiKey}`)).status, 401);
+  assert.equal((await call(base, 'POST', '/api/auth/login', undefined, undefined, `{"email":"${email}","password":"${secrets.password}"`)).status, 400);
+  assert.equal((await call(base, 'GET', '/api/auth/me', undefined, `${jwt}tampered`)).status, 401);
+  assert.equal((await call(base, 'GET', '/api/auth/me', undefined, jwt)).status, 200);
+  await t.close();
+  await closeLog();
   try {
     const log = fs.readFileSync(logFile, 'utf8');
     const lines = log.trim().split('\n').map((line) => JSON.parse(line) as LogLine);

@@ -1,13 +1,14 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLink, HOUR, iso, linkRow, visit } from '../support/owned-links.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, createApiKey, registerUser } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 describe('DELETE and restore, app API and v1', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp({ RATE_LIMIT_AUTH: '0' }); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' }); });
 
   const remove = (token: string, id: number) => t.app.inject({ method: 'DELETE', url: `/api/urls/${id}`, headers: bearer(token) });
   const restore = (token: string, id: number) => t.app.inject({ method: 'POST', url: `/api/urls/${id}/restore`, headers: bearer(token) });

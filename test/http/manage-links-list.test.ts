@@ -1,14 +1,15 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setLinkColumns } from '../support/links.js';
 import { addMember, createLink, createWorkspace, HOUR, iso } from '../support/owned-links.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, createApiKey, registerUser, type RegisteredUser } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 describe('GET /api/urls and GET /api/v1/workspaces/{id}/links', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp({ RATE_LIMIT_AUTH: '0' }); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' }); });
 
   const list = async (user: RegisteredUser, query = '') => {
     const response = await t.app.inject({ method: 'GET', url: `/api/urls${query}`, headers: bearer(user.token) });

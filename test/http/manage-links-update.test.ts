@@ -1,14 +1,15 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setLinkColumns } from '../support/links.js';
 import { addMember, createLink, createWorkspace, HOUR, iso, linkRow, visit } from '../support/owned-links.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, registerUser } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 describe('PATCH /api/urls/{id} and PATCH /api/v1/workspaces/{id}/links/{short_code}', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp({ RATE_LIMIT_AUTH: '0' }); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' }); });
 
   const patch = (token: string, id: number, payload: Record<string, unknown>) =>
     t.app.inject({ method: 'PATCH', url: `/api/urls/${id}`, headers: bearer(token), payload });

@@ -5,6 +5,7 @@ import { insertLink, setLinkColumns } from '../support/links.js';
 import { listenLocally, parseExposition, scrape, valueOf, type Sample } from '../support/scrape.js';
 import { HOUR } from '../support/owned-links.js';
 import { observeCleanup } from '../support/cleanup-observer.js';
+import { onTeardown } from '../support/teardown.js';
 
 async function get(base: string, path: string, method = 'GET'): Promise<number> {
   const response = await fetch(`${base}${path}`, { method, redirect: 'manual' });
@@ -13,9 +14,8 @@ async function get(base: string, path: string, method = 'GET'): Promise<number> 
 }
 
 describe('GET /metrics: redirect outcomes, counted by the responder', () => {
-  test('after N redirects of each outcome on the real server (the fast path), the counters say exactly that', async () => {
-    const t = await createTestApp();
-    try {
+  test('after N redirects of each outcome on the real server (the fast path), the counters say exactly that', async (context) => {
+    const t = await createTestApp(context);
       const now = t.clock.now();
       const permanent = await insertLink(t.deps);
       const expiring = await insertLink(t.deps, { expiresAt: now + HOUR });
@@ -45,41 +45,29 @@ describe('GET /metrics: redirect outcomes, counted by the responder', () => {
       assert.equal(samples.filter((s) => s.name === 'linkforge_redirects_total').length, 5, 'no other status appears');
       // The fast path never reaches Fastify: no request series for it.
       assert.deepEqual(samples.filter((s) => s.name === 'linkforge_http_requests_total' && s.labels.route !== '/metrics'), []);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('redirects through app.inject (the Fastify route) are counted once, by the responder, not as API requests', async () => {
-    const t = await createTestApp();
-    try {
+  test('redirects through app.inject (the Fastify route) are counted once, by the responder, not as API requests', async (context) => {
+    const t = await createTestApp(context);
       const link = await insertLink(t.deps);
       for (let i = 0; i < 3; i++) assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
       const samples = await scrape(t.app);
       assert.equal(valueOf(samples, 'linkforge_redirects_total', { status: '301' }), 3);
       assert.equal(samples.filter((s) => s.name === 'linkforge_http_requests_total' && s.labels.route?.startsWith('/:code')).length, 0);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('each app counts on a registry of its own', async () => {
-    const [a, b] = await Promise.all([createTestApp(), createTestApp()]);
-    try {
+  test('each app counts on a registry of its own', async (context) => {
+    const [a, b] = await Promise.all([createTestApp(context), createTestApp(context)]);
       const link = await insertLink(a.deps);
       await a.app.inject({ url: `/${link.code}` });
       assert.equal(valueOf(await scrape(a.app), 'linkforge_redirects_total', { status: '301' }), 1);
       assert.equal(valueOf(await scrape(b.app), 'linkforge_redirects_total', { status: '301' }), 0);
-    } finally {
-      await Promise.all([a.close(), b.close()]);
-    }
   });
 });
 
 describe('GET /metrics: API requests', () => {
-  test('a request is labelled with its route pattern, never its URL; unmatched paths share one label', async () => {
-    const t = await createTestApp();
-    try {
+  test('a request is labelled with its route pattern, never its URL; unmatched paths share one label', async (context) => {
+    const t = await createTestApp(context);
       for (const id of [111111, 222222, 333333]) assert.equal((await t.app.inject({ url: `/api/urls/${id}` })).statusCode, 401);
       assert.equal((await t.app.inject({ url: '/no/such/path-xyzzy' })).statusCode, 404);
       assert.equal((await t.app.inject({ url: '/another/missing-plugh?q=1' })).statusCode, 404);
@@ -89,28 +77,20 @@ describe('GET /metrics: API requests', () => {
       assert.equal(valueOf(samples, 'linkforge_http_request_duration_seconds_count', { method: 'GET', route: '/api/urls/:id', status: '401' }), 3);
       assert.equal(valueOf(samples, 'linkforge_http_requests_total', { route: 'unmatched', status: '404' }), 2);
       for (const raw of ['111111', '222222', 'xyzzy', 'plugh']) assert.ok(!response.body.includes(raw), `${raw} appears in the exposition`);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('the process metrics include the event-loop delay', async () => {
-    const t = await createTestApp();
-    try {
+  test('the process metrics include the event-loop delay', async (context) => {
+    const t = await createTestApp(context);
       const samples = await scrape(t.app);
       assert.ok(samples.some((s) => s.name === 'nodejs_eventloop_lag_p99_seconds'));
       assert.ok(valueOf(samples, 'process_resident_memory_bytes') > 0);
-    } finally {
-      await t.close();
-    }
   });
 });
 
 describe('METRICS_TOKEN and METRICS_ENABLED', () => {
-  test('with METRICS_TOKEN set, /metrics answers 401 without the bearer token or with a wrong one, 200 with it', async () => {
+  test('with METRICS_TOKEN set, /metrics answers 401 without the bearer token or with a wrong one, 200 with it', async (context) => {
     const token = 'scrape-secret-0123456789';
-    const t = await createTestApp({ METRICS_TOKEN: token });
-    try {
+    const t = await createTestApp(context, { METRICS_TOKEN: token });
       for (const headers of [{}, { authorization: 'Bearer wrong-token' }, { authorization: `Bearer ${token}x` }, { authorization: token }, { authorization: 'Bearer ' }]) {
         const response = await t.app.inject({ url: '/metrics', headers });
         assert.equal(response.statusCode, 401, JSON.stringify(headers));
@@ -120,15 +100,11 @@ describe('METRICS_TOKEN and METRICS_ENABLED', () => {
         assert.ok(!response.body.includes('linkforge_'));
       }
       assert.ok((await scrape(t.app, token)).some((s) => s.name === 'linkforge_redirects_total' || s.name === 'linkforge_http_requests_total'));
-    } finally {
-      await t.close();
-    }
   });
 
-  test('the Bearer scheme is accepted in any case, with the right token only', async () => {
+  test('the Bearer scheme is accepted in any case, with the right token only', async (context) => {
     const token = 'scrape-secret-0123456789';
-    const t = await createTestApp({ METRICS_TOKEN: token });
-    try {
+    const t = await createTestApp(context, { METRICS_TOKEN: token });
       for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
         const accepted = await t.app.inject({ url: '/metrics', headers: { authorization: `${scheme} ${token}` } });
         assert.equal(accepted.statusCode, 200, scheme);
@@ -137,31 +113,20 @@ describe('METRICS_TOKEN and METRICS_ENABLED', () => {
         assert.equal(refused.statusCode, 401, scheme);
         assert.equal(refused.json().code, 'authentication_required');
       }
-    } finally {
-      await t.close();
-    }
   });
 
-  test('without METRICS_TOKEN, /metrics is open', async () => {
-    const t = await createTestApp();
-    try {
+  test('without METRICS_TOKEN, /metrics is open', async (context) => {
+    const t = await createTestApp(context);
       assert.equal((await t.app.inject({ url: '/metrics' })).statusCode, 200);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('METRICS_ENABLED=false: /metrics is not there, and redirects still answer', async () => {
-    const t = await createTestApp({ METRICS_ENABLED: 'false' });
-    try {
+  test('METRICS_ENABLED=false: /metrics is not there, and redirects still answer', async (context) => {
+    const t = await createTestApp(context, { METRICS_ENABLED: 'false' });
       const link = await insertLink(t.deps);
       assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
       const response = await t.app.inject({ url: '/metrics' });
       assert.equal(response.statusCode, 404);
       assert.equal(response.json().code, 'route_not_found');
-    } finally {
-      await t.close();
-    }
   });
 });
 
@@ -173,9 +138,8 @@ function delta(before: Record<string, number>, after: Record<string, number>): R
 }
 
 describe('GET /metrics: cache tiers', () => {
-  test('a first lookup misses memory and hits the database; the next hits memory; an unknown code misses both, then hits memory', async () => {
-    const t = await createTestApp();
-    try {
+  test('a first lookup misses memory and hits the database; the next hits memory; an unknown code misses both, then hits memory', async (context) => {
+    const t = await createTestApp(context);
       const link = await insertLink(t.deps);
       const at = async () => lookups(await scrape(t.app));
       let before = await at();
@@ -188,16 +152,13 @@ describe('GET /metrics: cache tiers', () => {
       await t.app.inject({ url: '/unknown77' });
       assert.deepEqual(delta(before, await at()), { 'memory:hit': 1 });
       assert.equal(valueOf(await scrape(t.app), 'linkforge_cache_entries'), 1);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('with Redis (scaled mode), a memory miss is looked up in Redis before the database', async () => {
+  test('with Redis (scaled mode), a memory miss is looked up in Redis before the database', async (context) => {
     const { deleteKeysUnder, freshKeyPrefix, REDIS_SERVER } = await import('../support/redis.js');
     const prefix = freshKeyPrefix();
-    const t = await createTestApp({ REDIS_URL: REDIS_SERVER, REDIS_KEY_PREFIX: prefix }, { database: 'postgres' });
-    try {
+    onTeardown(context, () => deleteKeysUnder(prefix));
+    const t = await createTestApp(context, { REDIS_URL: REDIS_SERVER, REDIS_KEY_PREFIX: prefix }, { database: 'postgres' });
       const redis = t.deps.redis!.connection;
       for (let i = 0; i < 250 && !redis.isReachable; i++) await new Promise((r) => setTimeout(r, 20));
       assert.ok(redis.isReachable, 'Redis is reachable');
@@ -211,30 +172,21 @@ describe('GET /metrics: cache tiers', () => {
       t.deps.localCache.clear();
       assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
       assert.deepEqual(delta(before, await at()), { 'memory:miss': 1, 'redis:hit': 1 });
-    } finally {
-      await t.close();
-      await deleteKeysUnder(prefix);
-    }
   });
 
-  test('a Redis that cannot be reached counts as a Redis error, and the lookup goes on to the database', async () => {
+  test('a Redis that cannot be reached counts as a Redis error, and the lookup goes on to the database', async (context) => {
     const { freePort } = await import('../support/free-port.js');
-    const t = await createTestApp({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` }, { database: 'postgres' });
-    try {
+    const t = await createTestApp(context, { REDIS_URL: `redis://127.0.0.1:${await freePort()}` }, { database: 'postgres' });
       const link = await insertLink(t.deps);
       const before = lookups(await scrape(t.app));
       assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
       assert.deepEqual(delta(before, lookups(await scrape(t.app))), { 'memory:miss': 1, 'redis:error': 1, 'database:hit': 1 });
-    } finally {
-      await t.close();
-    }
   });
 });
 
 describe('GET /metrics: background work and resources', () => {
-  test('after a reaper run, its run, rows and duration are counted', async () => {
-    const t = await createTestApp({ CLEANUP_BATCH_PAUSE: '0', CLEANUP_LOCK_AT_LEAST: '0' });
-    try {
+  test('after a reaper run, its run, rows and duration are counted', async (context) => {
+    const t = await createTestApp(context, { CLEANUP_BATCH_PAUSE: '0', CLEANUP_LOCK_AT_LEAST: '0' });
       for (let i = 0; i < 3; i++) await insertLink(t.deps, { linkType: 'TEMPORARY', expiresAt: t.clock.now() - HOUR - i });
       const result = await t.deps.cleanup.job.run();
       assert.equal(result.outcome, 'ran');
@@ -245,14 +197,10 @@ describe('GET /metrics: background work and resources', () => {
       assert.equal(valueOf(samples, 'linkforge_reaper_rows_total', { action: 'purged' }), 0);
       assert.equal(valueOf(samples, 'linkforge_reaper_run_duration_seconds_count'), 1);
       assert.equal(valueOf(samples, 'linkforge_reaper_last_success_timestamp_seconds'), t.clock.now() / 1000);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('a reaper run that fails is counted as failed, with the rows its committed batches changed (F-07)', async () => {
-    const t = await createTestApp({ CLEANUP_BATCH_PAUSE: '0', CLEANUP_LOCK_AT_LEAST: '0', CLEANUP_BATCH_SIZE: '1' });
-    try {
+  test('a reaper run that fails is counted as failed, with the rows its committed batches changed (F-07)', async (context) => {
+    const t = await createTestApp(context, { CLEANUP_BATCH_PAUSE: '0', CLEANUP_LOCK_AT_LEAST: '0', CLEANUP_BATCH_SIZE: '1' });
       for (let i = 0; i < 3; i++) await insertLink(t.deps, { linkType: 'TEMPORARY', expiresAt: t.clock.now() - HOUR - i });
       observeCleanup(t.deps.cleanup, { beforeBatch: ({ batch }) => { if (batch === 3) throw new Error('injected failure on batch 3'); } });
       const result = await t.deps.cleanup.job.run();
@@ -262,14 +210,10 @@ describe('GET /metrics: background work and resources', () => {
       assert.equal(valueOf(samples, 'linkforge_reaper_runs_total', { status: 'succeeded' }), 0);
       assert.equal(valueOf(samples, 'linkforge_reaper_rows_total', { action: 'marked_expired' }), 2);
       assert.equal(valueOf(samples, 'linkforge_reaper_last_success_timestamp_seconds'), 0);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('a full analytics buffer counts its dropped visits; the flush lag is the age of the oldest unwritten visit', async () => {
-    const t = await createTestApp({ ANALYTICS_BUFFER_MAX: '2' });
-    try {
+  test('a full analytics buffer counts its dropped visits; the flush lag is the age of the oldest unwritten visit', async (context) => {
+    const t = await createTestApp(context, { ANALYTICS_BUFFER_MAX: '2' });
       const link = await insertLink(t.deps);
       for (let i = 0; i < 5; i++) assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
       t.clock.advance(5_000);
@@ -281,14 +225,10 @@ describe('GET /metrics: background work and resources', () => {
       samples = await scrape(t.app);
       assert.equal(valueOf(samples, 'linkforge_analytics_flush_lag_seconds'), 0);
       assert.equal(valueOf(samples, 'linkforge_analytics_visits_buffered'), 0);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('visits a failed flush keeps for its retry still count as lag: the lag grows while the database is down', async () => {
-    const t = await createTestApp();
-    try {
+  test('visits a failed flush keeps for its retry still count as lag: the lag grows while the database is down', async (context) => {
+    const t = await createTestApp(context);
       const link = await insertLink(t.deps);
       for (let i = 0; i < 2; i++) assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
       t.clock.advance(5_000);
@@ -298,14 +238,10 @@ describe('GET /metrics: background work and resources', () => {
       const samples = await scrape(t.app);
       assert.equal(valueOf(samples, 'linkforge_analytics_visits_buffered'), 0, 'the flush holds them');
       assert.equal(valueOf(samples, 'linkforge_analytics_flush_lag_seconds'), 8);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('the database gauges: the pg pool in scaled mode, the writer queue on SQLite', async () => {
-    const t = await createTestApp();
-    try {
+  test('the database gauges: the pg pool in scaled mode, the writer queue on SQLite', async (context) => {
+    const t = await createTestApp(context);
       await t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'https://example.com/gauges' } });
       const samples = await scrape(t.app);
       const pool = samples.filter((s) => s.name === 'linkforge_db_pool_connections');
@@ -321,8 +257,5 @@ describe('GET /metrics: background work and resources', () => {
         assert.equal(valueOf(samples, 'linkforge_sqlite_write_queue'), 0);
         assert.equal(samples.filter((s) => s.name === 'linkforge_sqlite_write_queue').length, 1);
       }
-    } finally {
-      await t.close();
-    }
   });
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, createApiKey, registerUser, type RegisteredUser } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 interface Response { description: string; headers?: Record<string, unknown>; content?: Record<string, unknown> }
 interface Operation { operationId?: string; security?: Array<Record<string, string[]>>; responses: Record<string, Response> }
@@ -27,14 +28,14 @@ describe('OpenAPI document', () => {
   let t: TestApp;
   let body: string;
   let document: Document;
+  const suite = suiteScope();
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp(suite);
     const response = await t.app.inject({ url: '/openapi.json' });
     assert.equal(response.statusCode, 200);
     body = response.body;
     document = response.json() as Document;
   });
-  after(() => t.close());
 
   test('Redocly\'s recommended rules report no error, and only the accepted warnings', async () => {
     const config = await createConfig({ extends: ['recommended'] });
@@ -64,14 +65,10 @@ describe('OpenAPI document', () => {
     }
   });
 
-  test('the redirect statuses documented are the ones this instance is configured to answer', async () => {
-    const other = await createTestApp({ PERMANENT_REDIRECT_STATUS: '308', TEMPORARY_REDIRECT_STATUS: '307' });
-    try {
-      const responses = (await other.app.inject({ url: '/openapi.json' })).json().paths['/{code}'].get.responses;
-      assert.deepEqual(Object.keys(responses).sort(), ['307', '308', '404', '410', '503']);
-    } finally {
-      await other.close();
-    }
+  test('the redirect statuses documented are the ones this instance is configured to answer', async (context) => {
+    const other = await createTestApp(context, { PERMANENT_REDIRECT_STATUS: '308', TEMPORARY_REDIRECT_STATUS: '307' });
+    const responses = (await other.app.inject({ url: '/openapi.json' })).json().paths['/{code}'].get.responses;
+    assert.deepEqual(Object.keys(responses).sort(), ['307', '308', '404', '410', '503']);
   });
 
   test('every error response of every operation is application/problem+json, never application/json', () => {

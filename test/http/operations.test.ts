@@ -1,11 +1,12 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { suiteScope } from '../support/teardown.js';
 
 describe('operational endpoints', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite); });
 
   test('/healthz answers 200 while the process runs', async () => {
     const res = await t.app.inject({ url: '/healthz' });

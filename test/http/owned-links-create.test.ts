@@ -1,15 +1,16 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deterministicCode } from '../../src/core/short-code.js';
 import { countLinks, insertLink, setLinkColumns } from '../support/links.js';
 import { createLink, createWorkspace, HOUR, iso, linkRow, postLink, visit } from '../support/owned-links.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, registerUser } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 describe('POST /api/urls: permanent links with deterministic codes', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp({ RATE_LIMIT_AUTH: '0' }); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' }); });
 
   test('creates a PERMANENT link in the personal workspace whose code follows SPEC section 3', async () => {
     const user = await registerUser(t.app);

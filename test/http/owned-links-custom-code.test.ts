@@ -1,14 +1,15 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { countLinks } from '../support/links.js';
 import { createLink, postLink, visit } from '../support/owned-links.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, createApiKey, registerUser } from '../support/users.js';
+import { suiteScope } from '../support/teardown.js';
 
 describe('POST /api/urls with a custom code', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp({ RATE_LIMIT_AUTH: '0' }); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' }); });
 
   test('uses the custom code as given, case included', async () => {
     const user = await registerUser(t.app);
@@ -64,8 +65,8 @@ describe('POST /api/urls with a custom code', () => {
 
 describe('concurrent creates (RELIABILITY C-03, C-04)', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp({ RATE_LIMIT_AUTH: '0' }); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' }); });
 
   test('twenty identical creates at once give one row, one 201 and nineteen 200s with the same code', async () => {
     const user = await registerUser(t.app);

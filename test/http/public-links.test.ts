@@ -10,9 +10,8 @@ const create = (t: Awaited<ReturnType<typeof createTestApp>>, url: unknown, head
   t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url }, headers });
 
 describe('POST /api/urls/public', () => {
-  test('creates a temporary link that expires ANON_TTL after creation, with a claim token', async () => {
-    const t = await createTestApp();
-    try {
+  test('creates a temporary link that expires ANON_TTL after creation, with a claim token', async (context) => {
+    const t = await createTestApp(context);
       const res = await create(t, '  https://Example.com/a/?b=2&a=1#top ');
       assert.equal(res.statusCode, 201);
       const body = res.json();
@@ -36,52 +35,36 @@ describe('POST /api/urls/public', () => {
       const redirect = await t.app.inject({ url: `/${body.shortCode}` });
       assert.equal(redirect.statusCode, 302);
       assert.equal(redirect.headers.location, body.originalUrl);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('honours ANON_TTL and expires the link exactly then', async () => {
-    const t = await createTestApp({ ANON_TTL: '15m' });
-    try {
+  test('honours ANON_TTL and expires the link exactly then', async (context) => {
+    const t = await createTestApp(context, { ANON_TTL: '15m' });
       const body = (await create(t, 'https://example.com/')).json();
       assert.equal(Date.parse(body.expiresAt) - t.clock.now(), 15 * 60_000);
       t.clock.advance(15 * 60_000);
       assert.equal((await t.app.inject({ url: `/${body.shortCode}` })).statusCode, 410);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('never deduplicates: the same URL twice gives two links with different codes and tokens', async () => {
-    const t = await createTestApp();
-    try {
+  test('never deduplicates: the same URL twice gives two links with different codes and tokens', async (context) => {
+    const t = await createTestApp(context);
       const a = (await create(t, 'https://example.com/same')).json();
       const b = (await create(t, 'https://example.com/same')).json();
       assert.notEqual(a.shortCode, b.shortCode);
       assert.notEqual(a.claimToken, b.claimToken);
       assert.equal(await countLinks(t.deps), 2);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('retries with a new code when the drawn one is taken', async () => {
-    const t = await createTestApp();
-    try {
+  test('retries with a new code when the drawn one is taken', async (context) => {
+    const t = await createTestApp(context);
       await insertLink(t.deps, { code: 'Taken01' });
       const drawn = ['Taken01', 'Taken01', 'Fresh01'];
       const { link } = await createAnonymousLink({ ...t.deps.links.anonymous, generateCode: () => drawn.shift()! }, 'https://example.com/');
       assert.equal(link.code, 'Fresh01');
       assert.equal(await countLinks(t.deps), 2);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('gives up after 5 collisions with a 500-class error and stores nothing', async () => {
-    const t = await createTestApp();
-    try {
+  test('gives up after 5 collisions with a 500-class error and stores nothing', async (context) => {
+    const t = await createTestApp(context);
       await insertLink(t.deps, { code: 'Taken02' });
       let draws = 0;
       await assert.rejects(
@@ -90,14 +73,10 @@ describe('POST /api/urls/public', () => {
       );
       assert.equal(draws, 5);
       assert.equal(await countLinks(t.deps), 1);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('is rate-limited per client IP with 429 and Retry-After', async () => {
-    const t = await createTestApp({ RATE_LIMIT_ANON: '2' });
-    try {
+  test('is rate-limited per client IP with 429 and Retry-After', async (context) => {
+    const t = await createTestApp(context, { RATE_LIMIT_ANON: '2' });
       const from = (ip: string) => t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'https://example.com/' }, remoteAddress: ip });
       assert.equal((await from('203.0.113.1')).statusCode, 201);
       assert.equal((await from('203.0.113.1')).statusCode, 201);
@@ -107,28 +86,17 @@ describe('POST /api/urls/public', () => {
       assert.equal(limited.json().code, 'rate_limit_exceeded');
       assert.equal((await from('203.0.113.2')).statusCode, 201, 'another client is not limited');
       assert.equal(await countLinks(t.deps), 3);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('ignores X-Forwarded-For unless TRUST_PROXY is set', async () => {
-    const t = await createTestApp({ RATE_LIMIT_ANON: '1' });
-    try {
+  test('ignores X-Forwarded-For unless TRUST_PROXY is set', async (context) => {
+    const t = await createTestApp(context, { RATE_LIMIT_ANON: '1' });
       const spoofed = (ip: string) => t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'https://example.com/' }, headers: { 'x-forwarded-for': ip } });
       assert.equal((await spoofed('198.51.100.1')).statusCode, 201);
       assert.equal((await spoofed('198.51.100.2')).statusCode, 429);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('RATE_LIMIT_ANON=0 turns the limit off', async () => {
-    const t = await createTestApp({ RATE_LIMIT_ANON: '0' });
-    try {
+  test('RATE_LIMIT_ANON=0 turns the limit off', async (context) => {
+    const t = await createTestApp(context, { RATE_LIMIT_ANON: '0' });
       for (let i = 0; i < 25; i++) assert.equal((await create(t, `https://example.com/${i}`)).statusCode, 201);
-    } finally {
-      await t.close();
-    }
   });
 });

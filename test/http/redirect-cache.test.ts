@@ -5,22 +5,17 @@ import { createTestApp } from '../support/test-app.js';
 import { insertLink, setLinkColumns } from '../support/links.js';
 
 describe('the in-process cache in front of the database', () => {
-  test('a cached link keeps redirecting without reading the database again', async () => {
-    const t = await createTestApp();
-    try {
+  test('a cached link keeps redirecting without reading the database again', async (context) => {
+    const t = await createTestApp(context);
       const link = await insertLink(t.deps);
       await t.app.inject({ url: `/${link.code}` });
       t.statements.length = 0;
       for (let i = 0; i < 5; i++) assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
       assert.deepEqual(t.statements, []);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('an unknown code is remembered briefly, then looked up again', async () => {
-    const t = await createTestApp({ CACHE_NEGATIVE_TTL: '60s' });
-    try {
+  test('an unknown code is remembered briefly, then looked up again', async (context) => {
+    const t = await createTestApp(context, { CACHE_NEGATIVE_TTL: '60s' });
       assert.equal((await t.app.inject({ url: '/later12' })).statusCode, 404);
       // Stored behind the cache's back (no invalidation): the negative entry still answers.
       await insertLink(t.deps, { code: 'later12' });
@@ -28,26 +23,18 @@ describe('the in-process cache in front of the database', () => {
       assert.equal((await t.app.inject({ url: '/later12' })).statusCode, 404);
       t.clock.advance(1_001);
       assert.equal((await t.app.inject({ url: '/later12' })).statusCode, 301);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('creating a link invalidates a negative entry for its code at once', async () => {
-    const t = await createTestApp();
-    try {
+  test('creating a link invalidates a negative entry for its code at once', async (context) => {
+    const t = await createTestApp(context);
       assert.equal((await t.app.inject({ url: '/wanted7' })).statusCode, 404);
       await createAnonymousLink({ ...t.deps.links.anonymous, generateCode: () => 'wanted7' }, 'https://example.com/');
       assert.equal((await t.app.inject({ url: '/wanted7' })).statusCode, 302);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('a gone link stays a tombstone after its row is purged, then becomes 404', async () => {
+  test('a gone link stays a tombstone after its row is purged, then becomes 404', async (context) => {
     // CACHE_LOCAL_TTL: in scaled mode the in-process tier keeps entries no longer than that.
-    const t = await createTestApp({ CACHE_TOMBSTONE_TTL: '1h', CACHE_LOCAL_TTL: '1h' });
-    try {
+    const t = await createTestApp(context, { CACHE_TOMBSTONE_TTL: '1h', CACHE_LOCAL_TTL: '1h' });
       const link = await insertLink(t.deps);
       await setLinkColumns(t.deps, link.id, { status: 'DELETED', deleted_at: t.clock.now() });
       assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 410);
@@ -56,56 +43,40 @@ describe('the in-process cache in front of the database', () => {
       assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 410);
       t.clock.advance(1_001);
       assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 404);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('the cache holds at most CACHE_MAX_ENTRIES entries', async () => {
-    const t = await createTestApp({ CACHE_MAX_ENTRIES: '3' });
-    try {
+  test('the cache holds at most CACHE_MAX_ENTRIES entries', async (context) => {
+    const t = await createTestApp(context, { CACHE_MAX_ENTRIES: '3' });
       for (let i = 0; i < 10; i++) {
         const link = await insertLink(t.deps);
         await t.app.inject({ url: `/${link.code}` });
       }
       assert.equal(t.deps.localCache.size, 3);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('a flood of unknown codes does not evict cached links', async () => {
-    const t = await createTestApp({ CACHE_MAX_ENTRIES: '4' });
-    try {
+  test('a flood of unknown codes does not evict cached links', async (context) => {
+    const t = await createTestApp(context, { CACHE_MAX_ENTRIES: '4' });
       const link = await insertLink(t.deps);
       await t.app.inject({ url: `/${link.code}` });
       for (let i = 0; i < 50; i++) assert.equal((await t.app.inject({ url: `/probe${i}` })).statusCode, 404);
       t.statements.length = 0;
       assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
       assert.deepEqual(t.statements, [], 'the link was still cached');
-    } finally {
-      await t.close();
-    }
   });
 
-  test('CACHE_MAX_ENTRIES=0 turns the cache off and every redirect reads the database', async () => {
-    const t = await createTestApp({ CACHE_MAX_ENTRIES: '0' });
-    try {
+  test('CACHE_MAX_ENTRIES=0 turns the cache off and every redirect reads the database', async (context) => {
+    const t = await createTestApp(context, { CACHE_MAX_ENTRIES: '0' });
       const link = await insertLink(t.deps);
       t.statements.length = 0;
       await t.app.inject({ url: `/${link.code}` });
       await t.app.inject({ url: `/${link.code}` });
       assert.equal(t.statements.filter((sql) => /from "links"/i.test(sql)).length, 2);
-    } finally {
-      await t.close();
-    }
   });
 });
 
 describe('the read path never writes', () => {
-  test('redirects of every kind run only SELECT statements and change no row, with analytics on', async () => {
-    const t = await createTestApp({ CACHE_MAX_ENTRIES: '0', ANALYTICS_ENABLED: 'true' });
-    try {
+  test('redirects of every kind run only SELECT statements and change no row, with analytics on', async (context) => {
+    const t = await createTestApp(context, { CACHE_MAX_ENTRIES: '0', ANALYTICS_ENABLED: 'true' });
       const live = await insertLink(t.deps);
       const expiring = await insertLink(t.deps, { linkType: 'TEMPORARY', expiresAt: t.clock.now() + 1000 });
       const deleted = await insertLink(t.deps);
@@ -131,14 +102,10 @@ describe('the read path never writes', () => {
       const row = await t.deps.database.db.selectFrom('links').select('status').where('id', '=', expiring.id).executeTakeFirstOrThrow();
       assert.equal(row.status, 'ACTIVE');
       assert.equal(t.deps.analytics?.buffer.size, 2, 'the two redirects of the live link were recorded, in memory');
-    } finally {
-      await t.close();
-    }
   });
 
-  test('with analytics on, cached redirects run no statement at all until the flusher writes their visits', async () => {
-    const t = await createTestApp({ ANALYTICS_ENABLED: 'true' });
-    try {
+  test('with analytics on, cached redirects run no statement at all until the flusher writes their visits', async (context) => {
+    const t = await createTestApp(context, { ANALYTICS_ENABLED: 'true' });
       const link = await insertLink(t.deps);
       await t.app.inject({ url: `/${link.code}` });
       await t.deps.analytics?.flusher.flushNow();
@@ -154,16 +121,12 @@ describe('the read path never writes', () => {
       // PostgreSQL runs the visits INSERT itself; SQLite hands the batch to its writer thread as one task.
       assert.ok(t.statements.some((sql) => /^(insert into "visits"|task recordVisits)/i.test(sql)), t.statements.join('\n'));
       if (writer) assert.ok(writer.sent > writesBefore!);
-    } finally {
-      await t.close();
-    }
   });
 });
 
 describe('when the database cannot be reached', () => {
-  test('a cache miss answers 503 with Retry-After while cached links keep redirecting', async () => {
-    const t = await createTestApp();
-    try {
+  test('a cache miss answers 503 with Retry-After while cached links keep redirecting', async (context) => {
+    const t = await createTestApp(context);
       const cached = await insertLink(t.deps);
       const uncached = await insertLink(t.deps);
       await t.app.inject({ url: `/${cached.code}` });
@@ -178,8 +141,5 @@ describe('when the database cannot be reached', () => {
       const create = await t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'https://example.com/' } });
       assert.equal(create.statusCode, 503);
       assert.ok(create.headers['retry-after']);
-    } finally {
-      await t.close();
-    }
   });
 });

@@ -2,13 +2,14 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { insertLink, setLinkColumns } from '../support/links.js';
+import { suiteScope } from '../support/teardown.js';
 
 const HOUR = 3_600_000;
 
 describe('GET /{code} answers each link state as SPEC section 4 says', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite); });
 
   test('a permanent link without expiry answers 301 with a public cache lifetime', async () => {
     const link = await insertLink(t.deps, { originalUrl: 'https://example.com/a?x=1#frag' });
@@ -107,8 +108,8 @@ describe('GET /{code} answers each link state as SPEC section 4 says', () => {
 
 describe('/{code}/ with one trailing slash answers exactly as /{code} (SPEC section 4)', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite); });
 
   const answer = async (method: 'GET' | 'HEAD', url: string) => {
     const res = await t.app.inject({ method, url });
@@ -148,17 +149,13 @@ describe('/{code}/ with one trailing slash answers exactly as /{code} (SPEC sect
 });
 
 describe('redirect status codes are configurable', () => {
-  test('PERMANENT_REDIRECT_STATUS, TEMPORARY_REDIRECT_STATUS and REDIRECT_MAX_AGE are honoured', async () => {
-    const t = await createTestApp({ PERMANENT_REDIRECT_STATUS: '308', TEMPORARY_REDIRECT_STATUS: '307', REDIRECT_MAX_AGE: '60' });
-    try {
-      const permanent = await insertLink(t.deps);
-      const expiring = await insertLink(t.deps, { expiresAt: t.clock.now() + HOUR });
-      const a = await t.app.inject({ url: `/${permanent.code}` });
-      assert.equal(a.statusCode, 308);
-      assert.equal(a.headers['cache-control'], 'public, max-age=60');
-      assert.equal((await t.app.inject({ url: `/${expiring.code}` })).statusCode, 307);
-    } finally {
-      await t.close();
-    }
+  test('PERMANENT_REDIRECT_STATUS, TEMPORARY_REDIRECT_STATUS and REDIRECT_MAX_AGE are honoured', async (context) => {
+    const t = await createTestApp(context, { PERMANENT_REDIRECT_STATUS: '308', TEMPORARY_REDIRECT_STATUS: '307', REDIRECT_MAX_AGE: '60' });
+    const permanent = await insertLink(t.deps);
+    const expiring = await insertLink(t.deps, { expiresAt: t.clock.now() + HOUR });
+    const a = await t.app.inject({ url: `/${permanent.code}` });
+    assert.equal(a.statusCode, 308);
+    assert.equal(a.headers['cache-control'], 'public, max-age=60');
+    assert.equal((await t.app.inject({ url: `/${expiring.code}` })).statusCode, 307);
   });
 });

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InjectOptions } from 'fastify';
 import { createLink, iso } from '../support/owned-links.js';
@@ -6,6 +6,7 @@ import { createCallers, type Callers } from '../support/callers.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer } from '../support/users.js';
 import { DAY, HOUR, insertBreakdown, insertHourlyClicks, setGlobalStats } from '../support/visit-rows.js';
+import { suiteScope } from '../support/teardown.js';
 
 const counts = (human: number, bot: number, preview: number) => ({ total: human + bot + preview, human, bot, preview });
 
@@ -15,8 +16,9 @@ describe('statistics: GET /api/stats and GET …/stats of one link', () => {
   let link: { id: number; shortCode: string };
   let now: number;
 
+  const suite = suiteScope();
   before(async () => {
-    t = await createTestApp({ RATE_LIMIT_AUTH: '0' });
+    t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' });
     now = t.clock.now();
     c = await createCallers(t.app);
     link = await createLink(t.app, c.owner.token, { url: 'https://example.com/counted', workspaceId: c.team });
@@ -28,7 +30,6 @@ describe('statistics: GET /api/stats and GET …/stats of one link', () => {
     await insertBreakdown(db, link.id, now - DAY, 'browser', 'Firefox', { bot: 6 });
     await insertBreakdown(db, link.id, now - 2 * DAY, 'device', 'mobile', { human: 6 });
   });
-  after(() => t.close());
 
   const appStats = (query = '') => `/api/urls/${link.id}/stats${query}`;
   const v1Stats = (workspaceId = c.team, query = '') => `/api/v1/workspaces/${workspaceId}/links/${link.shortCode}/stats${query}`;

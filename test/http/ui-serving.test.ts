@@ -6,6 +6,7 @@ import { CONTENT_SECURITY_POLICY } from '../../src/http/security-headers.js';
 import { loadUiBuild } from '../../src/http/ui-assets.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { insertLink, setLinkColumns } from '../support/links.js';
+import { suiteScope } from '../support/teardown.js';
 
 const HOUR = 3_600_000;
 
@@ -30,8 +31,8 @@ function assertSecurityHeaders(headers: Record<string, unknown>, what: string) {
 describe('serving the web UI', () => {
   let t: TestApp;
   const build = loadUiBuild();
-  before(async () => { t = await createTestApp(); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite); });
 
   test('the build exists (npm test and npm start build it when missing)', () => {
     assert.ok(build, 'web/dist/index.html');

@@ -5,8 +5,8 @@ import { observeCleanup, type BatchEvent } from '../support/cleanup-observer.js'
 import { DAY, expiredLinks, HOUR, linkIds, QUICK_CLEANUP, ran, runRows } from '../support/cleanup-fixtures.js';
 
 describe('batches', () => {
-  test('every phase works in batches of CLEANUP_BATCH_SIZE', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '3', CLEANUP_RETENTION: '1d' });
+  test('every phase works in batches of CLEANUP_BATCH_SIZE', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '3', CLEANUP_RETENTION: '1d' });
     try {
       await expiredLinks(t.deps, 7, 2 * DAY);
       const events: string[] = [];
@@ -25,8 +25,8 @@ describe('batches', () => {
     }
   });
 
-  test('a phase whose rows fill the last batch exactly ends with one empty batch, which is not counted', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '3', CLEANUP_RETENTION: '1d' });
+  test('a phase whose rows fill the last batch exactly ends with one empty batch, which is not counted', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '3', CLEANUP_RETENTION: '1d' });
     try {
       await expiredLinks(t.deps, 6, HOUR);
       const events: string[] = [];
@@ -41,8 +41,8 @@ describe('batches', () => {
     }
   });
 
-  test('CLEANUP_BATCH_PAUSE separates batches', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '1', CLEANUP_BATCH_PAUSE: '40ms', CLEANUP_RETENTION: '1d' });
+  test('CLEANUP_BATCH_PAUSE separates batches', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '1', CLEANUP_BATCH_PAUSE: '40ms', CLEANUP_RETENTION: '1d' });
     try {
       await expiredLinks(t.deps, 2, 2 * DAY);
       const started = performance.now();
@@ -56,8 +56,8 @@ describe('batches', () => {
     }
   });
 
-  test('CLEANUP_MAX_DURATION stops the run after the batch in progress, leaving the rest for the next run', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', CLEANUP_MAX_DURATION: '10ms', CLEANUP_RETENTION: '1d' });
+  test('CLEANUP_MAX_DURATION stops the run after the batch in progress, leaving the rest for the next run', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', CLEANUP_MAX_DURATION: '10ms', CLEANUP_RETENTION: '1d' });
     try {
       await expiredLinks(t.deps, 6, 2 * DAY);
       observeCleanup(t.deps.cleanup, { beforeBatch: () => t.clock.advance(6) });
@@ -78,8 +78,8 @@ describe('batches', () => {
       await t.close();
     }
   });
-  test('a time limit reached during the last mark batch skips the purge', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '10', CLEANUP_MAX_DURATION: '10ms', CLEANUP_RETENTION: '1d' });
+  test('a time limit reached during the last mark batch skips the purge', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '10', CLEANUP_MAX_DURATION: '10ms', CLEANUP_RETENTION: '1d' });
     try {
       await expiredLinks(t.deps, 3, 2 * DAY);
       observeCleanup(t.deps.cleanup, { beforeBatch: () => t.clock.advance(20) });
@@ -92,8 +92,8 @@ describe('batches', () => {
     }
   });
 
-  test('a run also stops at CLEANUP_LOCK_AT_MOST, when its lock would expire, even with a longer CLEANUP_MAX_DURATION', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '1', CLEANUP_MAX_DURATION: '1h', CLEANUP_LOCK_AT_MOST: '10ms', CLEANUP_RETENTION: '1d' });
+  test('a run also stops at CLEANUP_LOCK_AT_MOST, when its lock would expire, even with a longer CLEANUP_MAX_DURATION', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '1', CLEANUP_MAX_DURATION: '1h', CLEANUP_LOCK_AT_MOST: '10ms', CLEANUP_RETENTION: '1d' });
     try {
       await expiredLinks(t.deps, 3, 2 * DAY);
       observeCleanup(t.deps.cleanup, { beforeBatch: () => t.clock.advance(6) });

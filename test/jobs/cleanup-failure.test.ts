@@ -16,8 +16,8 @@ const lockRow = (t: TestApp) =>
   t.deps.database.db.selectFrom('shedlock').selectAll().where('name', '=', CLEANUP_LOCK_NAME).executeTakeFirstOrThrow();
 
 describe('a failing run', () => {
-  test('keeps its committed batches, rolls the failing batch back entirely, is recorded failed, frees the lock; the next run finishes', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '3', CLEANUP_RETENTION: '1d', CLEANUP_ARCHIVE: 'true' });
+  test('keeps its committed batches, rolls the failing batch back entirely, is recorded failed, frees the lock; the next run finishes', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '3', CLEANUP_RETENTION: '1d', CLEANUP_ARCHIVE: 'true' });
     try {
       const doomed = await expiredLinks(t.deps, 9, 2 * DAY);
       const live = await linkInState(t.deps, { expiresAt: t.clock.now() + HOUR });
@@ -60,8 +60,8 @@ describe('a failing run', () => {
     }
   });
 
-  test('a mark batch that fails leaves its links ACTIVE and their cache entries live', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', CACHE_TTL: '1d', CACHE_LOCAL_TTL: '1d' });
+  test('a mark batch that fails leaves its links ACTIVE and their cache entries live', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', CACHE_TTL: '1d', CACHE_LOCAL_TTL: '1d' });
     try {
       const ids = await expiredLinks(t.deps, 4, HOUR);
       t.clock.advance(-2 * HOUR);
@@ -93,8 +93,8 @@ describe('a failing run', () => {
     }
   });
 
-  test('a failing hook before any batch still records the run and releases the lock', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP });
+  test('a failing hook before any batch still records the run and releases the lock', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP });
     try {
       observeCleanup(t.deps.cleanup, { beforeBatch: () => { throw new Error('boom'); } });
       const failed = ran(await t.deps.cleanup.job.run());
@@ -109,8 +109,8 @@ describe('a failing run', () => {
 });
 
 describe('an unreachable database', () => {
-  test('run() rejects with store_unavailable, POST run answers 503, and the scheduler keeps retrying', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, ADMIN_EMAILS: 'admin@example.com', CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms' });
+  test('run() rejects with store_unavailable, POST run answers 503, and the scheduler keeps retrying', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, ADMIN_EMAILS: 'admin@example.com', CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms' });
     try {
       const { token } = await registerUser(t.app, 'admin@example.com');
       await t.deps.database.close();
@@ -134,9 +134,9 @@ describe('an unreachable database', () => {
 });
 
 describe('shutdown', () => {
-  test('close() lets the batch in progress finish, records the run and releases the lock before the database closes', async () => {
+  test('close() lets the batch in progress finish, records the run and releases the lock before the database closes', async (context) => {
     // The run is read back from the SQLite file after the database closed: this one is SQLite's.
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d' }, { database: 'sqlite' });
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d' }, { database: 'sqlite' });
     const dbFile = path.join(t.dataDir, 'linkforge.db');
     try {
       const ids = await expiredLinks(t.deps, 6, HOUR);

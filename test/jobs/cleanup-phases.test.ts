@@ -6,8 +6,8 @@ import {
 } from '../support/cleanup-fixtures.js';
 
 describe('phase 1: mark', () => {
-  test('ACTIVE links past their expiry become EXPIRED; nothing else changes', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP });
+  test('ACTIVE links past their expiry become EXPIRED; nothing else changes', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP });
     try {
       const now = t.clock.now();
       const justExpired = await linkInState(t.deps, { expiresAt: now - 1 });
@@ -37,8 +37,8 @@ describe('phase 1: mark', () => {
     }
   });
 
-  test('a link expiring at the very instant of the run is left for the next run (expires_at < now)', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP });
+  test('a link expiring at the very instant of the run is left for the next run (expires_at < now)', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP });
     try {
       const now = t.clock.now();
       const atNow = await linkInState(t.deps, { expiresAt: now });
@@ -51,8 +51,8 @@ describe('phase 1: mark', () => {
     }
   });
 
-  test('marking turns cached entries into tombstones; redirects stay read-only: 410, then 404 once purged and the tombstone is gone', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_RETENTION: '0', CLEANUP_BUFFER: '0', CACHE_TTL: '1d', CACHE_LOCAL_TTL: '1d', CACHE_TOMBSTONE_TTL: '80ms' });
+  test('marking turns cached entries into tombstones; redirects stay read-only: 410, then 404 once purged and the tombstone is gone', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_RETENTION: '0', CLEANUP_BUFFER: '0', CACHE_TTL: '1d', CACHE_LOCAL_TTL: '1d', CACHE_TOMBSTONE_TTL: '80ms' });
     try {
       const link = await linkInState(t.deps, { expiresAt: t.clock.now() + HOUR });
       assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 302);
@@ -81,8 +81,8 @@ describe('phase 1: mark', () => {
     }
   });
 
-  test('a cached live entry is left alone when its link is not marked', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP });
+  test('a cached live entry is left alone when its link is not marked', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP });
     try {
       const link = await linkInState(t.deps, { expiresAt: t.clock.now() + HOUR });
       assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 302);
@@ -96,8 +96,8 @@ describe('phase 1: mark', () => {
 });
 
 describe('phase 2: purge and its cutoff, now - max(CLEANUP_RETENTION, CLEANUP_BUFFER)', () => {
-  test('with retention longer than the buffer, the cutoff is now - retention, exclusive', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_RETENTION: '7d', CLEANUP_BUFFER: '1h' });
+  test('with retention longer than the buffer, the cutoff is now - retention, exclusive', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_RETENTION: '7d', CLEANUP_BUFFER: '1h' });
     try {
       const cutoff = t.clock.now() - 7 * DAY;
       const expiredBefore = await linkInState(t.deps, { status: 'EXPIRED', expiresAt: cutoff - 1 });
@@ -117,8 +117,8 @@ describe('phase 2: purge and its cutoff, now - max(CLEANUP_RETENTION, CLEANUP_BU
     }
   });
 
-  test('with a buffer longer than the retention, the buffer wins', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_RETENTION: '30m', CLEANUP_BUFFER: '2h' });
+  test('with a buffer longer than the retention, the buffer wins', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_RETENTION: '30m', CLEANUP_BUFFER: '2h' });
     try {
       const cutoff = t.clock.now() - 2 * HOUR;
       const old = await linkInState(t.deps, { status: 'EXPIRED', expiresAt: cutoff - 1 });
@@ -135,8 +135,8 @@ describe('phase 2: purge and its cutoff, now - max(CLEANUP_RETENTION, CLEANUP_BU
     }
   });
 
-  test('an ACTIVE link that expired before the cutoff is marked, then purged, in the same run', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_RETENTION: '1d', CLEANUP_BUFFER: '1h' });
+  test('an ACTIVE link that expired before the cutoff is marked, then purged, in the same run', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_RETENTION: '1d', CLEANUP_BUFFER: '1h' });
     try {
       const [old] = await expiredLinks(t.deps, 1, 2 * DAY);
       const [recent] = await expiredLinks(t.deps, 1, HOUR);
@@ -150,8 +150,8 @@ describe('phase 2: purge and its cutoff, now - max(CLEANUP_RETENTION, CLEANUP_BU
     }
   });
 
-  test('owned and live links are never touched, however old', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_RETENTION: '0', CLEANUP_BUFFER: '0' });
+  test('owned and live links are never touched, however old', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_RETENTION: '0', CLEANUP_BUFFER: '0' });
     try {
       const now = t.clock.now();
       t.clock.set(now - 400 * DAY);
@@ -175,8 +175,8 @@ describe('phase 2: purge and its cutoff, now - max(CLEANUP_RETENTION, CLEANUP_BU
 });
 
 describe('the archive', () => {
-  test('each purged row is copied with every column, plus archived_at = the run time', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_ARCHIVE: 'true', CLEANUP_RETENTION: '1d' });
+  test('each purged row is copied with every column, plus archived_at = the run time', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_ARCHIVE: 'true', CLEANUP_RETENTION: '1d' });
     try {
       const link = await linkInState(t.deps, { status: 'DELETED', expiresAt: t.clock.now() - 3 * DAY, deletedAt: t.clock.now() - 2 * DAY });
       await t.deps.database.db.updateTable('links').set({
@@ -199,8 +199,8 @@ describe('the archive', () => {
     }
   });
 
-  test('with CLEANUP_ARCHIVE off, purged rows are deleted without a copy', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_ARCHIVE: 'false', CLEANUP_RETENTION: '1d' });
+  test('with CLEANUP_ARCHIVE off, purged rows are deleted without a copy', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_ARCHIVE: 'false', CLEANUP_RETENTION: '1d' });
     try {
       await expiredLinks(t.deps, 4, 2 * DAY);
       const run = ran(await t.deps.cleanup.job.run());

@@ -7,6 +7,7 @@ import { KyselyCleanupStore } from '../../src/storage/cleanup-store.js';
 import type { LinkRow } from '../../src/storage/schema.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { DAY, HOUR, linkInState, linkRow, ownerUser } from '../support/cleanup-fixtures.js';
+import { suiteScope } from '../support/teardown.js';
 
 /**
  * RELIABILITY rule 6: the purge must be correct without the lock. These tests call the store's
@@ -16,8 +17,9 @@ describe('the purge and mark predicates, without the lock', () => {
   let t: TestApp;
   let store: KyselyCleanupStore;
   let ownerId: number;
+  const suite = suiteScope();
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp(suite, );
     store = new KyselyCleanupStore(t.deps.database.db, t.deps.database.dialect);
     ownerId = await ownerUser(t.deps);
   });

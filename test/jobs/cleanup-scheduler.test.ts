@@ -51,7 +51,7 @@ async function settled(cleanup: CleanupJobs): Promise<void> {
 
 describe('the cleanup scheduler (mocked timers)', () => {
   test('fires again and again with 1 ms intervals', async (ctx) => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms', CLEANUP_RETENTION: '1d', CLEANUP_BATCH_SIZE: '2' });
+    const t = await createTestApp(ctx, { ...QUICK_CLEANUP, CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms', CLEANUP_RETENTION: '1d', CLEANUP_BATCH_SIZE: '2' });
     try {
       await expiredLinks(t.deps, 5, 2 * DAY);
       const runs = countRuns(t.deps.cleanup);
@@ -70,7 +70,7 @@ describe('the cleanup scheduler (mocked timers)', () => {
   });
 
   test('waits CLEANUP_INITIAL_DELAY before the first run, then CLEANUP_INTERVAL before the next', async (ctx) => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_INITIAL_DELAY: '300ms', CLEANUP_INTERVAL: '1h' });
+    const t = await createTestApp(ctx, { ...QUICK_CLEANUP, CLEANUP_INITIAL_DELAY: '300ms', CLEANUP_INTERVAL: '1h' });
     try {
       const runs = countRuns(t.deps.cleanup);
       ctx.mock.timers.enable({ apis: ['setTimeout'] });
@@ -93,7 +93,7 @@ describe('the cleanup scheduler (mocked timers)', () => {
   });
 
   test('retries at the next interval after a failed run', async (ctx) => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_INITIAL_DELAY: '0', CLEANUP_INTERVAL: '20ms', CLEANUP_RETENTION: '1d' });
+    const t = await createTestApp(ctx, { ...QUICK_CLEANUP, CLEANUP_INITIAL_DELAY: '0', CLEANUP_INTERVAL: '20ms', CLEANUP_RETENTION: '1d' });
     try {
       await expiredLinks(t.deps, 3, 2 * DAY);
       const runs = countRuns(t.deps.cleanup, { failFirstPurge: true });
@@ -118,7 +118,7 @@ describe('the cleanup scheduler (mocked timers)', () => {
   });
 
   test('stop() ends the schedule', async (ctx) => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms' });
+    const t = await createTestApp(ctx, { ...QUICK_CLEANUP, CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms' });
     try {
       const runs = countRuns(t.deps.cleanup);
       ctx.mock.timers.enable({ apis: ['setTimeout'] });
@@ -146,11 +146,11 @@ describe('the server process', () => {
     for (let i = 0; i < count; i++) insert.run(`gone${i}`, old, old, old + 1000);
   }
 
-  test('starts the scheduler when CLEANUP_ENABLED, and on SIGTERM records the run and releases the lock', async () => {
+  test('starts the scheduler when CLEANUP_ENABLED, and on SIGTERM records the run and releases the lock', async (context) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-cleanup-e2e-'));
     const file = path.join(dir, 'linkforge.db');
     try {
-      const server = await startServer({
+      const server = await startServer(context, {
         DATABASE_URL: `sqlite:${file}`, CLEANUP_ENABLED: 'true', CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms',
         CLEANUP_LOCK_AT_LEAST: '0', CLEANUP_BATCH_PAUSE: '0', CLEANUP_RETENTION: '1d',
       });
@@ -172,11 +172,11 @@ describe('the server process', () => {
     }
   });
 
-  test('does not run the cleanup job when CLEANUP_ENABLED is false', async () => {
+  test('does not run the cleanup job when CLEANUP_ENABLED is false', async (context) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-cleanup-e2e-'));
     const file = path.join(dir, 'linkforge.db');
     try {
-      const server = await startServer({ DATABASE_URL: `sqlite:${file}`, CLEANUP_ENABLED: 'false', CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms' });
+      const server = await startServer(context, { DATABASE_URL: `sqlite:${file}`, CLEANUP_ENABLED: 'false', CLEANUP_INITIAL_DELAY: '1ms', CLEANUP_INTERVAL: '1ms' });
       await sleep(300);
       assert.equal(await server.stop(), 0);
       const db = new SQLite(file, { readonly: true });

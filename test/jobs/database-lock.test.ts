@@ -22,8 +22,8 @@ const lockRow = (t: TestApp, name = 'test-job') =>
 
 // The store's own semantics (contention, who may release) are in test/contract/job-lock-store.test.ts.
 describe('the database lock (ShedLock semantics)', () => {
-  test('acquiring writes lock_until = now + lockAtMost, locked_at = now, locked_by = the instance', async () => {
-    const t = await createTestApp();
+  test('acquiring writes lock_until = now + lockAtMost, locked_at = now, locked_by = the instance', async (context) => {
+    const t = await createTestApp(context, );
     try {
       const held = await lockFor(t, 'a').tryAcquire();
       assert.ok(held);
@@ -33,8 +33,8 @@ describe('the database lock (ShedLock semantics)', () => {
     }
   });
 
-  test('a held lock is refused to others until lock_until, then taken over', async () => {
-    const t = await createTestApp();
+  test('a held lock is refused to others until lock_until, then taken over', async (context) => {
+    const t = await createTestApp(context, );
     try {
       const a = lockFor(t, 'a');
       const b = lockFor(t, 'b');
@@ -51,8 +51,8 @@ describe('the database lock (ShedLock semantics)', () => {
     }
   });
 
-  test('release keeps the lock until locked_at + lockAtLeast, or frees it now when that has passed', async () => {
-    const t = await createTestApp();
+  test('release keeps the lock until locked_at + lockAtLeast, or frees it now when that has passed', async (context) => {
+    const t = await createTestApp(context, );
     try {
       const a = lockFor(t, 'a');
       const b = lockFor(t, 'b');
@@ -75,8 +75,8 @@ describe('the database lock (ShedLock semantics)', () => {
     }
   });
 
-  test('a held lock is refused at once, without waiting for the database write lock another writer holds', async () => {
-    const t = await createTestApp();
+  test('a held lock is refused at once, without waiting for the database write lock another writer holds', async (context) => {
+    const t = await createTestApp(context, );
     const writer = new SQLite(path.join(t.dataDir, 'linkforge.db'));
     try {
       assert.ok(await lockFor(t, 'a').tryAcquire());
@@ -93,12 +93,12 @@ describe('the database lock (ShedLock semantics)', () => {
 });
 
 describe('two app instances on one database file', () => {
-  test('racing cleanup runs are never inside at the same time', async () => {
+  test('racing cleanup runs are never inside at the same time', async (context) => {
     // lockAtLeast keeps a finished run's lock for the rest of its round: without it, an instance
     // whose writes queue behind the winner's may rightly find the lock released and run after it.
     const env = { ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', CLEANUP_RETENTION: '1d', CLEANUP_LOCK_AT_LEAST: '1m' };
-    const a = await createTestApp(env);
-    const b = await createSecondInstance(a, env);
+    const a = await createTestApp(context, env);
+    const b = await createSecondInstance(context, a, env);
     try {
       await expiredLinks(a.deps, 9, 2 * DAY);
       let inside = 0;
@@ -138,10 +138,10 @@ describe('two app instances on one database file', () => {
     }
   });
 
-  test('a holder that died keeps the lock until lockAtMost; then the other instance runs and fails the dead run', async () => {
+  test('a holder that died keeps the lock until lockAtMost; then the other instance runs and fails the dead run', async (context) => {
     const env = { ...QUICK_CLEANUP, CLEANUP_LOCK_AT_MOST: '14m', CLEANUP_RETENTION: '1d' };
-    const a = await createTestApp(env);
-    const b = await createSecondInstance(a, env);
+    const a = await createTestApp(context, env);
+    const b = await createSecondInstance(context, a, env);
     try {
       await expiredLinks(a.deps, 3, 2 * DAY);
       // Instance a "crashes" mid-run: it took the lock and recorded a running run, then vanished.

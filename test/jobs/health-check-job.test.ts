@@ -8,20 +8,17 @@ import { checkedState, jobsFor, ranAndChecked, statusServer } from '../support/h
 import { insertLink, setLinkColumns } from '../support/links.js';
 import { eventually, HOUR } from '../support/cleanup-fixtures.js';
 import { closedPort, startTarget, withServer, type TargetServer } from '../support/target-servers.js';
+import { onTeardown, type TeardownScope } from '../support/teardown.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
-/** A fresh app and a status server, both closed after `body`. */
-async function withAppAndTarget(body: (t: TestApp, target: TargetServer) => Promise<void>): Promise<void> {
-  const t = await createTestApp();
-  try {
+/** A fresh app, closed when `scope` ends, and a status server, closed after `body`. */
+async function withAppAndTarget(scope: TeardownScope, body: (t: TestApp, target: TargetServer) => Promise<void>): Promise<void> {
+  const t = await createTestApp(scope);
     await withServer(statusServer(), (target) => body(t, target));
-  } finally {
-    await t.close();
-  }
 }
 
 describe('the destination health check job', () => {
-  test('stores the final status of each link and when it was asked: 200, 404, 500, 0 when unreachable', () => withAppAndTarget(async (t, target) => {
+  test('stores the final status of each link and when it was asked: 200, 404, 500, 0 when unreachable', (context) => withAppAndTarget(context, async (t, target) => {
     const links = await Promise.all([200, 404, 500].map((status) => insertLink(t.deps, { originalUrl: target.url(`/?status=${status}`) })));
     const nowhere = await insertLink(t.deps, { originalUrl: `http://127.0.0.1:${await closedPort()}/` });
     assert.equal(ranAndChecked(await jobsFor(t).checker.run()), 4);
@@ -31,7 +28,7 @@ describe('the destination health check job', () => {
     assert.deepEqual(await checkedState(t, nowhere.id), { status: 0, at: now });
   }));
 
-  test('with private destinations refused, an internal destination is stored as 0 and never reached', () => withAppAndTarget(async (t, secret) => {
+  test('with private destinations refused, an internal destination is stored as 0 and never reached', (context) => withAppAndTarget(context, async (t, secret) => {
     const literal = await insertLink(t.deps, { originalUrl: secret.url('/') });
     const named = await insertLink(t.deps, { originalUrl: `http://public.example:${secret.port}/` });
     const run = await jobsFor(t, { allowPrivate: false, resolve: fakeDns({ 'public.example': ['127.0.0.1'] }) }).checker.run();
@@ -41,7 +38,7 @@ describe('the destination health check job', () => {
     assert.equal(secret.requests.length, 0);
   }));
 
-  test('asks never-checked links first, then the oldest check first; expired and deleted links are not asked', () => withAppAndTarget(async (t, target) => {
+  test('asks never-checked links first, then the oldest check first; expired and deleted links are not asked', (context) => withAppAndTarget(context, async (t, target) => {
     const store = new KyselyHealthCheckStore(t.deps.database.db);
     const make = (name: string) => insertLink(t.deps, { originalUrl: target.url(`/${name}`) });
     const [old, newer, never, oldest] = [await make('old'), await make('newer'), await make('never'), await make('oldest')];
@@ -55,7 +52,7 @@ describe('the destination health check job', () => {
     assert.deepEqual(target.requests.map((r) => r.path), ['/never', '/oldest', '/old', '/newer']);
   }));
 
-  test('a link checked less than half an interval ago is not asked again; one checked longer ago is', () => withAppAndTarget(async (t, target) => {
+  test('a link checked less than half an interval ago is not asked again; one checked longer ago is', (context) => withAppAndTarget(context, async (t, target) => {
     const link = await insertLink(t.deps, { originalUrl: target.url('/') });
     const jobs = jobsFor(t);
     assert.equal(ranAndChecked(await jobs.checker.run()), 1);
@@ -67,8 +64,8 @@ describe('the destination health check job', () => {
     assert.equal(target.requests.length, 2);
   }));
 
-  test('asks at most one destination at a time per host', async () => {
-    const t = await createTestApp();
+  test('asks at most one destination at a time per host', async (context) => {
+    const t = await createTestApp(context);
     const hosts = ['a.example', 'b.example', 'c.example'];
     // Each server holds an answer until a second request reaches it (or 300 ms pass).
     const servers: TargetServer[] = [];
@@ -76,21 +73,17 @@ describe('the destination health check job', () => {
       const index = servers.length;
       servers.push(await statusServer(() => servers[index]!.requests.length % 3 === 0, `127.0.0.${index + 2}`));
     }
-    try {
+    onTeardown(context, () => Promise.all(servers.map((server) => server.close())));
       for (let round = 0; round < 3; round++) {
         for (const [i, host] of hosts.entries()) await insertLink(t.deps, { originalUrl: `http://${host}:${servers[i]!.port}/${round}` });
       }
       const dns = fakeDns(Object.fromEntries(hosts.map((host, i) => [host, [servers[i]!.host]])));
       assert.equal(ranAndChecked(await jobsFor(t, { resolve: dns, concurrency: 4 }).checker.run()), 9);
       assert.deepEqual(servers.map((server) => server.maxInFlight()), [1, 1, 1]);
-    } finally {
-      await Promise.all(servers.map((server) => server.close()));
-      await t.close();
-    }
   });
 
-  test('asks at most `concurrency` destinations at once, and does use that many', async () => {
-    const t = await createTestApp();
+  test('asks at most `concurrency` destinations at once, and does use that many', async (context) => {
+    const t = await createTestApp(context);
     let inFlight = 0;
     let maxInFlight = 0;
     const hold = (_request: unknown, response: import('node:http').ServerResponse) => {
@@ -105,19 +98,15 @@ describe('the destination health check job', () => {
     // Six addresses, each paced on its own.
     const targets: TargetServer[] = [];
     for (let i = 0; i < 6; i++) targets.push(await startTarget(hold, `127.0.0.${i + 2}`));
-    try {
+    onTeardown(context, () => Promise.all(targets.map((target) => target.close())));
       const hosts = targets.map((_, i) => `h${i}.example`);
       for (const [i, host] of hosts.entries()) await insertLink(t.deps, { originalUrl: `http://${host}:${targets[i]!.port}/` });
       const dns = fakeDns(Object.fromEntries(hosts.map((host, i) => [host, [targets[i]!.host]])));
       assert.equal(ranAndChecked(await jobsFor(t, { resolve: dns, concurrency: 2 }).checker.run()), 6);
       assert.equal(maxInFlight, 2);
-    } finally {
-      await Promise.all(targets.map((target) => target.close()));
-      await t.close();
-    }
   });
 
-  test('does not run while another instance holds its lock, and releases its own when done', () => withAppAndTarget(async (t, target) => {
+  test('does not run while another instance holds its lock, and releases its own when done', (context) => withAppAndTarget(context, async (t, target) => {
     await insertLink(t.deps, { originalUrl: target.url('/') });
     const locks = new KyselyJobLockStore(t.deps.database.db);
     await locks.tryAcquire(HEALTH_CHECK_LOCK_NAME, 'another-instance', t.clock.now(), t.clock.now() + HOUR);
@@ -133,10 +122,10 @@ describe('the destination health check job', () => {
   }));
 
   // The check's own limit is a minute: only the abort can end it inside the test's bound.
-  test('stopping aborts a hanging check, leaves its link unchecked and releases the lock', { timeout: 15_000 }, async () => {
-    const t = await createTestApp();
+  test('stopping aborts a hanging check, leaves its link unchecked and releases the lock', { timeout: 15_000 }, async (context) => {
+    const t = await createTestApp(context);
     const hang = await startTarget(() => {});
-    try {
+    onTeardown(context, () => hang.close());
       const link = await insertLink(t.deps, { originalUrl: hang.url('/') });
       const jobs = jobsFor(t, { timeoutMs: 60_000 });
       const running = jobs.checker.run();
@@ -148,23 +137,16 @@ describe('the destination health check job', () => {
       const lock = await new KyselyJobLockStore(t.deps.database.db).findLock(HEALTH_CHECK_LOCK_NAME);
       assert.ok(lock!.lockUntil <= t.clock.now(), 'released');
       await eventually(() => hang.closedSockets() === 1, 5000, 'the socket to close');
-    } finally {
-      await hang.close();
-      await t.close();
-    }
   });
 
-  test('the composition schedules it with HEALTHCHECK_INTERVAL and ALLOW_PRIVATE_DESTINATIONS, and close() stops it', async () => {
-    const t = await createTestApp({ HEALTHCHECK_INTERVAL: '1ms', ALLOW_PRIVATE_DESTINATIONS: 'true' });
+  test('the composition schedules it with HEALTHCHECK_INTERVAL and ALLOW_PRIVATE_DESTINATIONS, and close() stops it', async (context) => {
+    const t = await createTestApp(context, { HEALTHCHECK_INTERVAL: '1ms', ALLOW_PRIVATE_DESTINATIONS: 'true' });
     const target = await statusServer();
-    try {
+    onTeardown(context, () => target.close());
       const link = await insertLink(t.deps, { originalUrl: target.url('/?status=203') });
       t.deps.healthCheck.scheduler.start();
       await eventually(async () => (await checkedState(t, link.id)).status === 203, 5000, 'the scheduled check');
-    } finally {
       await t.close();
-      await target.close();
-    }
     assert.equal(t.deps.healthCheck.scheduler.isStarted, false);
   });
 });

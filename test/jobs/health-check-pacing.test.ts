@@ -1,4 +1,4 @@
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import type { Link } from '../../src/core/link.js';
@@ -25,8 +25,8 @@ describe('the health check shares a run between destinations and workspaces', ()
     servers.push(server);
     return server;
   };
-  const setUp = async () => {
-    t = await createTestApp();
+  const setUp = async (context: TestContext) => {
+    t = await createTestApp(context);
   };
   const tearDown = async () => {
     await Promise.all(servers.splice(0).map((server) => server.close()));
@@ -39,8 +39,8 @@ describe('the health check shares a run between destinations and workspaces', ()
   };
   const states = (of: Link[]) => Promise.all(of.map((link) => checkedState(t, link.id)));
 
-  test('a host that accepts and never answers, ahead of good links, holds one slot: the good links are asked while it hangs, and it is left after 3 timeouts', async () => {
-    await setUp();
+  test('a host that accepts and never answers, ahead of good links, holds one slot: the good links are asked while it hangs, and it is left after 3 timeouts', async (context) => {
+    await setUp(context);
     try {
       const events: string[] = [];
       const tarpit = await serve(startTarget((request) => {
@@ -66,8 +66,8 @@ describe('the health check shares a run between destinations and workspaces', ()
     }
   });
 
-  test('links a run deferred stay due: the next run asks them', async () => {
-    await setUp();
+  test('links a run deferred stay due: the next run asks them', async (context) => {
+    await setUp(context);
     try {
       let answering = false;
       const target = await serve(startTarget((_request, response) => {
@@ -86,8 +86,8 @@ describe('the health check shares a run between destinations and workspaces', ()
     }
   });
 
-  test('links of one address past its share of the lookahead are held back and still asked in the run, up to a bound; past it they are deferred', async () => {
-    await setUp();
+  test('links of one address past its share of the lookahead are held back and still asked in the run, up to a bound; past it they are deferred', async (context) => {
+    await setUp(context);
     try {
       const target = await serve(statusServer(undefined, '127.0.0.2'));
       const many = await links(6, (i) => target.url(`/${i}`));
@@ -103,8 +103,8 @@ describe('the health check shares a run between destinations and workspaces', ()
     }
   });
 
-  test('two names on one address share it: one check at a time over both', async () => {
-    await setUp();
+  test('two names on one address share it: one check at a time over both', async (context) => {
+    await setUp(context);
     try {
       // Each answer is held until a second request arrives (or 300 ms pass), so two at once would be seen.
       const shared = await serve(statusServer(() => shared.requests.length % 2 === 0, '127.0.0.2'));
@@ -118,8 +118,8 @@ describe('the health check shares a run between destinations and workspaces', ()
     }
   });
 
-  test('an address is asked again only after its pause, counted from the end of its last check', async () => {
-    await setUp();
+  test('an address is asked again only after its pause, counted from the end of its last check', async (context) => {
+    await setUp(context);
     try {
       const PAUSE_MS = 200;
       const asked: number[] = [];
@@ -139,8 +139,8 @@ describe('the health check shares a run between destinations and workspaces', ()
     }
   });
 
-  test('stopping ends a run that waits out an address\'s pause at once; the link that waited stays unchecked', async () => {
-    await setUp();
+  test('stopping ends a run that waits out an address\'s pause at once; the link that waited stays unchecked', async (context) => {
+    await setUp(context);
     try {
       const target = await serve(statusServer(undefined, '127.0.0.2'));
       const [first, second] = await links(2, (i) => target.url(`/${i}`));
@@ -156,8 +156,8 @@ describe('the health check shares a run between destinations and workspaces', ()
     }
   });
 
-  test('an address that used up its time budget is left for the next run', async () => {
-    await setUp();
+  test('an address that used up its time budget is left for the next run', async (context) => {
+    await setUp(context);
     try {
       // Each answer takes 30 ms, past a 1 ms budget: the first check spends it all.
       const slow = await serve(startTarget((_request, response) => { setTimeout(() => response.end(), 30); }, '127.0.0.2'));
@@ -173,8 +173,8 @@ describe('the health check shares a run between destinations and workspaces', ()
     }
   });
 
-  test('a workspace that used up its budget of checks is left for the next run; anonymous links share one budget', async () => {
-    await setUp();
+  test('a workspace that used up its budget of checks is left for the next run; anonymous links share one budget', async (context) => {
+    await setUp(context);
     try {
       const owner = await createOwner(new KyselyAccountStore(t.deps.database.db), t.clock.now());
       const targets = [await serve(statusServer(undefined, '127.0.0.2')), await serve(statusServer(undefined, '127.0.0.3'))];

@@ -25,8 +25,8 @@ async function visitTimes(t: TestApp): Promise<number[]> {
 }
 
 describe('raw visits are bounded: VISITS_RETENTION and purged links', () => {
-  test('visits older than VISITS_RETENTION are deleted in batches of CLEANUP_BATCH_SIZE; newer ones, counters and roll-ups stay', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '3', VISITS_RETENTION: '30d' });
+  test('visits older than VISITS_RETENTION are deleted in batches of CLEANUP_BATCH_SIZE; newer ones, counters and roll-ups stay', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '3', VISITS_RETENTION: '30d' });
     try {
       const { db } = t.deps.database;
       const now = t.clock.now();
@@ -61,8 +61,8 @@ describe('raw visits are bounded: VISITS_RETENTION and purged links', () => {
     }
   });
 
-  test('the visits phase shares the run\'s deadline: past CLEANUP_MAX_DURATION it stops after its batch and the next run goes on', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', VISITS_RETENTION: '1d', CLEANUP_MAX_DURATION: '1h' });
+  test('the visits phase shares the run\'s deadline: past CLEANUP_MAX_DURATION it stops after its batch and the next run goes on', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', VISITS_RETENTION: '1d', CLEANUP_MAX_DURATION: '1h' });
     try {
       const link = await linkInState(t.deps, { expiresAt: null });
       await insertVisits(t.deps.database.db, link.id, t.clock.now() - 2 * DAY, 5);
@@ -78,8 +78,8 @@ describe('raw visits are bounded: VISITS_RETENTION and purged links', () => {
     }
   });
 
-  test('a purged link\'s visits go with it in its purge batch, however recent; other links\' visits stay', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_RETENTION: '1d', VISITS_RETENTION: '90d' });
+  test('a purged link\'s visits go with it in its purge batch, however recent; other links\' visits stay', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_RETENTION: '1d', VISITS_RETENTION: '90d' });
     try {
       const { db } = t.deps.database;
       const now = t.clock.now();
@@ -118,8 +118,8 @@ describe('every analytics table is bounded: visit facts and roll-ups (ADR 0021)'
   const facts = (referrerHost: string): VisitFacts => ({ visitorClass: 'human', referrerHost, browser: 'Firefox', os: 'Linux', device: 'desktop' });
   const hosts = async (t: TestApp) => (await t.deps.database.db.selectFrom('visit_facts').select('referrer_host').orderBy('referrer_host').execute()).map((row) => row.referrer_host);
 
-  test('a set of visit facts goes once no visit uses it, a day after its last use passed VISITS_RETENTION; sets of kept visits stay', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', VISITS_RETENTION: '30d' });
+  test('a set of visit facts goes once no visit uses it, a day after its last use passed VISITS_RETENTION; sets of kept visits stay', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', VISITS_RETENTION: '30d' });
     try {
       const now = t.clock.now();
       const cutoff = now - 30 * DAY;
@@ -149,8 +149,8 @@ describe('every analytics table is bounded: visit facts and roll-ups (ADR 0021)'
     }
   });
 
-  test('hourly and daily roll-ups older than ROLLUP_RETENTION are deleted in batches; newer ones and every counter stay', async () => {
-    const t = await createTestApp({ ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', ROLLUP_RETENTION: '30d' });
+  test('hourly and daily roll-ups older than ROLLUP_RETENTION are deleted in batches; newer ones and every counter stay', async (context) => {
+    const t = await createTestApp(context, { ...QUICK_CLEANUP, CLEANUP_BATCH_SIZE: '2', ROLLUP_RETENTION: '30d' });
     try {
       const { db } = t.deps.database;
       const now = t.clock.now();

@@ -6,10 +6,9 @@ import { DAY, expiredLinks } from '../support/cleanup-fixtures.js';
 
 // The ReaperStore contract itself runs on every backend in test/contract/reaper-store.test.ts.
 describe('KyselyCleanupStore on the embedded database', () => {
-  test('each batch is one transaction on the writer thread; the reader runs none of its statements', async () => {
-    const t = await createTestApp({}, { database: 'sqlite' });
-    try {
-      const store = new KyselyCleanupStore(t.deps.database.db, 'sqlite');
+  test('each batch is one transaction on the writer thread; the reader runs none of its statements', async (context) => {
+    const t = await createTestApp(context, {}, { database: 'sqlite' });
+    const store = new KyselyCleanupStore(t.deps.database.db, 'sqlite');
       await expiredLinks(t.deps, 3, 2 * DAY);
       const writer = t.deps.database.embedded!.writer;
       const sentBefore = writer.sent;
@@ -21,8 +20,5 @@ describe('KyselyCleanupStore on the embedded database', () => {
       assert.deepEqual(t.statements.map((s) => s.trim().split(/\s+/)[0]!.toLowerCase()),
         // mark; purge: pick, archive, delete links, keep what was claimed meanwhile, their visits, their visit ranges; retention: visits, ranges
         ['update', 'select', 'insert', 'delete', 'select', 'delete', 'delete', 'delete', 'delete'], 'every statement went to the writer, in order');
-    } finally {
-      await t.close();
-    }
   });
 });

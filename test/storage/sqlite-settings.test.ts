@@ -6,9 +6,8 @@ import { PAGE_CACHE_KIB } from '../../src/storage/sqlite-connection.js';
 import { createTestApp } from '../support/test-app.js';
 
 describe('the embedded SQLite database', () => {
-  test('runs in WAL mode with synchronous=FULL, foreign keys and a bounded page cache on each connection; only the writer waits for locks (RELIABILITY D-02)', async () => {
-    const t = await createTestApp({ DB_WRITE_TIMEOUT: '4s' });
-    try {
+  test('runs in WAL mode with synchronous=FULL, foreign keys and a bounded page cache on each connection; only the writer waits for locks (RELIABILITY D-02)', async (context) => {
+    const t = await createTestApp(context, { DB_WRITE_TIMEOUT: '4s' });
       // Inside a transaction a pragma runs on the writer thread; the reader is asked directly.
       await t.deps.database.db.transaction().execute(async (writer) => {
         const pragma = async (name: string) => Object.values((await sql<Record<string, unknown>>`${sql.raw(`pragma ${name}`)}`.execute(writer)).rows[0] ?? {})[0];
@@ -28,29 +27,21 @@ describe('the embedded SQLite database', () => {
       assert.equal(readerPragma('busy_timeout'), 0, 'the event loop never waits for a lock');
       assert.equal(readerPragma('query_only'), 1);
       assert.equal(readerPragma('cache_size'), -PAGE_CACHE_KIB.reader);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('a code is unique per domain and a workspace holds one link per canonical URL, in the schema itself', async () => {
-    const t = await createTestApp();
-    try {
+  test('a code is unique per domain and a workspace holds one link per canonical URL, in the schema itself', async (context) => {
+    const t = await createTestApp(context);
       const { rows } = await sql<{ name: string; unique: number }>`select name, "unique" from pragma_index_list('links')`.execute(t.deps.database.db);
       const unique = rows.filter((row) => row.unique === 1).map((row) => row.name).sort();
       assert.deepEqual(unique, ['links_domain_code_key', 'links_workspace_url_key']);
       const info = await sql<{ name: string; notnull: number }>`select name, "notnull" from pragma_table_info('links')`.execute(t.deps.database.db);
       assert.equal(info.rows.find((column) => column.name === 'domain')?.notnull, 1);
-    } finally {
-      await t.close();
-    }
   });
 });
 
 describe('the indexes of links', () => {
-  test('are only those a query uses, and every reaper and lookup query is served by one', async () => {
-    const t = await createTestApp();
-    try {
+  test('are only those a query uses, and every reaper and lookup query is served by one', async (context) => {
+    const t = await createTestApp(context);
       const db = t.deps.database.db;
       const indexes = await sql<{ name: string; partial: number }>`select name, partial from pragma_index_list('links') where origin = 'c'`.execute(db);
       assert.deepEqual(indexes.rows.map((row) => `${row.name}${row.partial ? ' (partial)' : ''}`).sort(), [
@@ -71,8 +62,5 @@ describe('the indexes of links', () => {
         const plan = t.deps.database.embedded!.reader.all<{ detail: string }>(`explain query plan ${text}`, parameters).map((row) => row.detail);
         assert.ok(plan.every((step) => !/^SCAN links\b/.test(step)), `${text}: ${plan.join(' | ')}`);
       }
-    } finally {
-      await t.close();
-    }
   });
 });

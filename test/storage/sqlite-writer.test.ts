@@ -1,16 +1,24 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import SQLite from 'better-sqlite3';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { DEFAULT_DOMAIN } from '../../src/core/link.js';
+import type { SqliteWriter } from '../../src/storage/sqlite-writer.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { insertLink } from '../support/links.js';
+import { onTeardown, suiteScope } from '../support/teardown.js';
+
+/** Resolves once `count` writes wait at the writer thread: a turn of the event loop at a time, never a timer. */
+async function untilQueued(writer: SqliteWriter, count: number): Promise<void> {
+  while (writer.queueDepth < count) await nextTurn();
+}
 
 /** SPEC section 9: every write of the embedded database goes through one writer thread. */
 describe('the embedded database writer', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp(); });
-  after(() => t.close());
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite); });
 
   const codes = async (prefix: string) => (await t.deps.database.db.selectFrom('links').select('code')
     .where('code', 'like', `${prefix}%`).orderBy('code').execute()).map((row) => row.code);
@@ -29,7 +37,7 @@ describe('the embedded database writer', () => {
     const failure = new Error('changed my mind');
     const rolledBack = t.deps.database.db.transaction().execute(async (trx) => {
       await trx.updateTable('links').set({ original_url: 'https://example.com/never' }).where('code', 'like', 'grp-%').execute();
-      await new Promise((resolve) => setTimeout(resolve, 20)); // writes queue up behind the open transaction
+      await untilQueued(t.deps.database.embedded!.writer, 2); // the two writes below wait behind the open transaction
       throw failure;
     });
     const beside = Promise.all([insertLink(t.deps, { code: 'side-1' }), insertLink(t.deps, { code: 'side-2' })]);
@@ -55,54 +63,48 @@ describe('the embedded database writer', () => {
     assert.deepEqual(await codes('in-trx'), ['in-trx']);
   });
 
-  test('a transaction that waits for a write queued behind it is rolled back after the write timeout, not left hanging', async () => {
+  test('a transaction that waits for a write queued behind it is rolled back after the write timeout, not left hanging', async (context) => {
     // A write's deadline counts from when the writer thread is ready (it boots for a second or more under tsx).
-    const quick = await createTestApp({ DB_WRITE_TIMEOUT: '1s' });
-    try {
-      const db = quick.deps.database.db;
-      const started = Date.now();
-      let queued: Promise<string> | undefined;
-      const stuck = db.transaction().execute(async (trx) => {
-        // Queued behind this very transaction: it can only run once the transaction is given up.
-        queued = insertLink(quick.deps, { code: 'trx-first' }).then(() => 'stored', (error: Error) => error.name);
-        await queued;
-        await trx.updateTable('links').set({ original_url: 'https://example.com/late' }).execute();
-      });
-      await assert.rejects(stuck, /rolled back/);
-      assert.ok(Date.now() - started < 5_000);
-      assert.deepEqual(await db.selectFrom('links').select('code').where('original_url', '=', 'https://example.com/late').execute(), []);
-      // Whether the queued write still made its own deadline is a matter of milliseconds; either way its answer is true.
-      const outcome = await queued!;
-      assert.ok(['stored', 'StoreUnavailableError'].includes(outcome), outcome);
-      const row = await db.selectFrom('links').select('id').where('code', '=', 'trx-first').executeTakeFirst();
-      assert.equal(row !== undefined, outcome === 'stored');
-    } finally {
-      await quick.close();
-    }
+    const quick = await createTestApp(context, { DB_WRITE_TIMEOUT: '1s' });
+    const db = quick.deps.database.db;
+    const started = Date.now();
+    let queued: Promise<string> | undefined;
+    const stuck = db.transaction().execute(async (trx) => {
+      // Queued behind this very transaction: it can only run once the transaction is given up.
+      queued = insertLink(quick.deps, { code: 'trx-first' }).then(() => 'stored', (error: Error) => error.name);
+      await queued;
+      await trx.updateTable('links').set({ original_url: 'https://example.com/late' }).execute();
+    });
+    await assert.rejects(stuck, /rolled back/);
+    assert.ok(Date.now() - started < 5_000);
+    assert.deepEqual(await db.selectFrom('links').select('code').where('original_url', '=', 'https://example.com/late').execute(), []);
+    // Whether the queued write still made its own deadline is a matter of milliseconds; either way its answer is true.
+    const outcome = await queued!;
+    assert.ok(['stored', 'StoreUnavailableError'].includes(outcome), outcome);
+    const row = await db.selectFrom('links').select('id').where('code', '=', 'trx-first').executeTakeFirst();
+    assert.equal(row !== undefined, outcome === 'stored');
   });
 
-  test('a write that arrives while another waits for a lock held elsewhere waits DB_WRITE_TIMEOUT, not a second timeout after it', async () => {
-    const quick = await createTestApp({ DB_WRITE_TIMEOUT: '3s' }, { database: 'sqlite' });
+  test('a write that arrives while another waits for a lock held elsewhere waits DB_WRITE_TIMEOUT, not a second timeout after it', async (context) => {
+    const quick = await createTestApp(context, { DB_WRITE_TIMEOUT: '3s' }, { database: 'sqlite' });
     const other = new SQLite(quick.config.database.kind === 'sqlite' ? quick.config.database.path : assert.fail());
-    try {
-      other.exec('BEGIN IMMEDIATE');
-      const timed = async (code: string) => {
-        const started = Date.now();
-        const outcome = await insertLink(quick.deps, { code }).then(() => 'stored', (error: Error) => error.name);
-        return { outcome, waitedMs: Date.now() - started };
-      };
-      const first = timed('lock-a');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const second = await timed('lock-b');
-      assert.equal((await first).outcome, 'StoreUnavailableError');
-      assert.equal(second.outcome, 'StoreUnavailableError');
-      // Its own 3 s, give or take a loaded machine; before, it waited out the first attempt's and then 3 s more (5.7 s).
-      assert.ok(second.waitedMs < 4_500, `the second write waited ${second.waitedMs} ms`);
-    } finally {
+    onTeardown(context, () => {
       if (other.inTransaction) other.exec('ROLLBACK');
       other.close();
-      await quick.close();
-    }
+    });
+    other.exec('BEGIN IMMEDIATE');
+    const timed = async (code: string) => {
+      const started = Date.now();
+      const outcome = await insertLink(quick.deps, { code }).then(() => 'stored', (error: Error) => error.name);
+      return { outcome, waitedMs: Date.now() - started };
+    };
+    const first = timed('lock-a');
+    await untilQueued(quick.deps.database.embedded!.writer, 1); // the first write waits for the lock
+    const second = await timed('lock-b');
+    assert.equal((await first).outcome, 'StoreUnavailableError');
+    assert.equal(second.outcome, 'StoreUnavailableError');
+    // Its own 3 s, give or take a loaded machine; before, it waited out the first attempt's and then 3 s more (5.7 s).
+    assert.ok(second.waitedMs < 4_500, `the second write waited ${second.waitedMs} ms`);
   });
 
   test('a write acknowledged while redirect lookups share a read snapshot is seen by the next lookup', async () => {

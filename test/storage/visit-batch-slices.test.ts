@@ -30,9 +30,8 @@ describe('the visit flush on the writer thread, in slices', () => {
     assert.deepEqual([...batchSlices(mixed, 3)].map((slice) => [...slice.linkIds]), [[1, 2, 1, 3, 2], [4, 1]]);
   });
 
-  test('a flush of 60,000 visits to distinct links is written whole (rolled up at once, it ran the writer out of heap)', async () => {
-    const t = await createTestApp({}, { database: 'sqlite' });
-    try {
+  test('a flush of 60,000 visits to distinct links is written whole (rolled up at once, it ran the writer out of heap)', async (context) => {
+    const t = await createTestApp(context, {}, { database: 'sqlite' });
       const db = t.deps.database.db;
       const links = 6 * MAX_LINKS_PER_SLICE;
       await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${links})
@@ -53,8 +52,5 @@ describe('the visit flush on the writer thread, in slices', () => {
       assert.equal(Number(rows.n), links + 1);
       const global = await db.selectFrom('global_stats').select('total_redirects').where('id', '=', 1).executeTakeFirstOrThrow();
       assert.equal(Number(global.total_redirects), links + 1);
-    } finally {
-      await t.close();
-    }
   });
 });

@@ -11,9 +11,8 @@ import { HUMAN_AGENTS } from '../fixtures/user-agents.js';
 
 // The VisitWriter contract itself runs on every backend in test/contract/visit-writer.test.ts.
 describe('the visit flush on the embedded database', () => {
-  test('is one message to the writer thread: the main thread runs no statement of it', async () => {
-    const t = await createTestApp({ ANALYTICS_ENABLED: 'true' }, { database: 'sqlite' });
-    try {
+  test('is one message to the writer thread: the main thread runs no statement of it', async (context) => {
+    const t = await createTestApp(context, { ANALYTICS_ENABLED: 'true' }, { database: 'sqlite' });
       const link = await insertLink(t.deps);
       for (let i = 0; i < 3; i++) {
         await t.app.inject({ url: `/${link.code}`, headers: { 'user-agent': HUMAN_AGENTS.firefoxLinux, referer: 'https://news.example/post' } });
@@ -29,14 +28,10 @@ describe('the visit flush on the embedded database', () => {
       assert.deepEqual([Number(row.redirect_count), Number(row.human_count)], [3, 3]);
       const visits = await visitsWithFacts(t.deps.database.db).where('visits.link_id', '=', link.id).execute();
       assert.deepEqual(visits.map((v) => ({ referrer_host: v.referrer_host, browser: v.browser })), Array(3).fill({ referrer_host: 'news.example', browser: 'Firefox' }));
-    } finally {
-      await t.close();
-    }
   });
 
-  test('a batch that fails part-way leaves nothing of itself, and the writes committed beside it stay', async () => {
-    const t = await createTestApp({}, { database: 'sqlite' });
-    try {
+  test('a batch that fails part-way leaves nothing of itself, and the writes committed beside it stay', async (context) => {
+    const t = await createTestApp(context, {}, { database: 'sqlite' });
       const db = t.deps.database.db;
       const link = await insertLink(t.deps);
       // The visit rows come after the global and per-link counters: a refused visit must undo those too.
@@ -57,14 +52,10 @@ describe('the visit flush on the embedded database', () => {
       await sql`drop trigger refuse_visits`.execute(db);
       await store.recordBatch(batchOfVisits([visit, visit]));
       assert.equal(Number((await db.selectFrom('links').select('redirect_count').where('id', '=', link.id).executeTakeFirstOrThrow()).redirect_count), 2);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('a flush of 100,000 visits, each from a new referrer host, is written whole: the writer thread does not run out of its heap', async () => {
-    const t = await createTestApp({}, { database: 'sqlite' });
-    try {
+  test('a flush of 100,000 visits, each from a new referrer host, is written whole: the writer thread does not run out of its heap', async (context) => {
+    const t = await createTestApp(context, {}, { database: 'sqlite' });
       const link = await insertLink(t.deps);
       const analytics = t.deps.analytics!;
       const host = 'a'.repeat(50);
@@ -74,14 +65,10 @@ describe('the visit flush on the embedded database', () => {
       const row = await t.deps.database.db.selectFrom('links').select('redirect_count').where('id', '=', link.id).executeTakeFirstOrThrow();
       assert.equal(Number(row.redirect_count), 100_000);
       assert.equal(analytics.buffer.dropped, 0);
-    } finally {
-      await t.close();
-    }
   });
 
-  test('writes held by a writer thread that dies answer 503 with Retry-After, none is stored, and the next write starts a new thread', async () => {
-    const t = await createTestApp({}, { database: 'sqlite' });
-    try {
+  test('writes held by a writer thread that dies answer 503 with Retry-After, none is stored, and the next write starts a new thread', async (context) => {
+    const t = await createTestApp(context, {}, { database: 'sqlite' });
       const link = await insertLink(t.deps);
       const writer = t.deps.database.embedded!.writer;
       // A fault: one task larger than the thread's heap, sent to it directly (the flusher never sends one).
@@ -99,8 +86,5 @@ describe('the visit flush on the embedded database', () => {
       assert.equal(next.statusCode, 201, next.body);
       const urls = await t.deps.database.db.selectFrom('links').select('original_url').where('original_url', 'in', ['https://example.com/held', 'https://example.com/next']).execute();
       assert.deepEqual(urls.map((row) => row.original_url), ['https://example.com/next']);
-    } finally {
-      await t.close();
-    }
   });
 });

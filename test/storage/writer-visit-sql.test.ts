@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +10,7 @@ import { openSqlite, type OpenDatabase } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrations/index.js';
 import { WRITER_VISIT_SQL } from '../../src/storage/visits/writer-thread-visit-statements.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
+import { suiteScope } from '../support/teardown.js';
 
 /**
  * The writer thread writes visits in raw SQL (storage/visits/writer-thread-visit-statements.ts),
@@ -99,8 +100,8 @@ describe('the writer thread\'s raw visit SQL', () => {
   for (const backend of STORE_BACKENDS) {
     describe(`on migrated ${backend.name}`, () => {
       let database: OpenDatabase;
-      before(async () => { database = await backend.open(); });
-      after(() => database.close());
+      const suite = suiteScope();
+      before(async () => { database = await backend.open(suite); });
 
       test('names only tables and columns the migrations made', async () => {
         const columns = await databaseColumns(database, schema.keys());

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createTestApp, postgresEnv, type TestApp } from './test-app.js';
 import { createTestDatabase, httpSuiteDatabase } from './postgres.js';
+import { onTeardown, once, type TeardownScope } from './teardown.js';
 
 export interface CliResult {
   readonly code: number | null;
@@ -23,7 +24,8 @@ export interface CliBackend {
   /** `linkforge ARGS`, the real command in a child process; `input` is piped to its stdin. */
   run(args: readonly string[], options?: { input?: string; env?: Record<string, string> }): Promise<CliResult>;
   /** The HTTP app over the same database, to check what a user sees; close it before the next run. */
-  app(): Promise<TestApp>;
+  app(scope: TeardownScope): Promise<TestApp>;
+  /** Removes the database; the scope it was made in calls it too. */
   close(): Promise<void>;
 }
 
@@ -47,10 +49,16 @@ export function runCli(args: readonly string[], env: Record<string, string>, inp
   });
 }
 
-export async function createCliBackend(): Promise<CliBackend> {
+/** A CLI backend (above), removed when `scope` ends. */
+export async function createCliBackend(scope: TeardownScope): Promise<CliBackend> {
   const name = httpSuiteDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-cli-'));
   const postgres = name === 'postgres' ? await createTestDatabase() : undefined;
+  const close = once(async () => {
+    await postgres?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  onTeardown(scope, close);
   const env: Record<string, string> = {
     DATA_DIR: dataDir, LOG_LEVEL: 'silent', BASE_URL: 'http://sho.rt', BCRYPT_COST: '4',
     CLEANUP_ENABLED: 'false', HEALTHCHECK_ENABLED: 'false',
@@ -61,11 +69,8 @@ export async function createCliBackend(): Promise<CliBackend> {
   return {
     name, dataDir, env,
     run: (args, options = {}) => runCli(args, { ...env, ...options.env }, options.input),
-    app: () => createTestApp(env, { dataDir, database: name }),
-    async close() {
-      await postgres?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
+    app: (appScope) => createTestApp(appScope, env, { dataDir, database: name }),
+    close,
   };
 }
 

@@ -1,4 +1,4 @@
-import { after, before } from 'node:test';
+import { before } from 'node:test';
 import type { OpenDatabase } from '../../src/storage/database.js';
 import { KyselyAccountStore } from '../../src/storage/account-store.js';
 import { KyselyCleanupRunStore } from '../../src/storage/cleanup-run-store.js';
@@ -6,6 +6,7 @@ import { KyselyJobLockStore } from '../../src/storage/job-lock-store.js';
 import { KyselyLinkStore } from '../../src/storage/link-store.js';
 import { KyselyCleanupStore } from '../../src/storage/cleanup-store.js';
 import type { StoreBackend } from './store-backends.js';
+import { suiteScope } from './teardown.js';
 
 /** Every store, built straight on one backend's database (no app, no deps). */
 export interface ContractStores {
@@ -23,8 +24,9 @@ export interface ContractStores {
  */
 export function storesFor(backend: StoreBackend): ContractStores {
   const stores = {} as { -readonly [K in keyof ContractStores]: ContractStores[K] };
+  const suite = suiteScope();
   before(async () => {
-    const database = await backend.open();
+    const database = await backend.open(suite);
     Object.assign(stores, {
       database,
       links: new KyselyLinkStore(database.db, database.embedded),
@@ -34,6 +36,5 @@ export function storesFor(backend: StoreBackend): ContractStores {
       cleanup: new KyselyCleanupStore(database.db, database.dialect),
     });
   });
-  after(() => stores.database?.close());
   return stores;
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from './free-port.js';
+import { onTeardown, once, type TeardownScope } from './teardown.js';
 import type { TestDatabase } from './postgres.js';
 
 const run = promisify(execFile);
@@ -24,7 +25,7 @@ export interface PrivatePostgres {
   stop(): Promise<void>;
   /** Runs one statement as the superuser, on the server's `postgres` database. */
   admin(statement: string): Promise<void>;
-  /** Stops the server if it runs and deletes its directory. */
+  /** Stops the server if it runs and deletes its directory; the scope it was started in calls it too. */
   remove(): Promise<void>;
 }
 
@@ -49,9 +50,9 @@ function childrenOf(pid: number): number[] {
 /**
  * A PostgreSQL server of the test's own, on a free loopback port, that it may stop and start
  * (the machine's shared server on 5432 is never touched). Durability is switched off: it only
- * has to be fast, and it is deleted afterwards.
+ * has to be fast, and it is deleted when `scope` ends.
  */
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+export async function startPrivatePostgres(scope: TeardownScope): Promise<PrivatePostgres> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-pg-'));
   const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
   const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }));
@@ -91,12 +92,13 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       await client.connect();
       await client.query(statement).finally(() => client.end());
     },
-    async remove() {
+    remove: once(async () => {
       server.resume();
       if (running) await server.stop();
       fs.rmSync(root, { recursive: true, force: true });
-    },
+    }),
   };
+  onTeardown(scope, server.remove);
   try {
     await asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '--encoding=UTF8']);
     fs.appendFileSync(path.join(data, 'postgresql.conf'), [

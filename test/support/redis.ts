@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import { freePort } from './free-port.js';
+import { onTeardown, type TeardownScope } from './teardown.js';
 
 /** The machine's shared Redis; tests keep to a key prefix of their own on it and never stop it. */
 export const REDIS_SERVER = process.env.LINKFORGE_TEST_REDIS ?? 'redis://127.0.0.1:6379';
@@ -42,7 +43,7 @@ export async function deleteKeysUnder(prefix: string, url = REDIS_SERVER): Promi
 export interface PrivateRedis {
   readonly port: number;
   readonly url: string;
-  /** Stops the server by its PID (SIGKILL: a crash, nothing saved) and waits for it to exit. */
+  /** Stops the server by its PID (SIGKILL: a crash, nothing saved) and waits for it to exit; the scope it was started in calls it too. */
   stop(): Promise<void>;
   /** Starts it again on the same port (nothing to do while it runs). */
   start(): Promise<void>;
@@ -50,9 +51,9 @@ export interface PrivateRedis {
 
 /**
  * A redis-server process of the test's own on a free loopback port, with nothing persisted, so
- * that a test can stop it without touching the shared Redis.
+ * that a test can stop it without touching the shared Redis. Stopped when `scope` ends.
  */
-export async function startPrivateRedis(): Promise<PrivateRedis> {
+export async function startPrivateRedis(scope: TeardownScope): Promise<PrivateRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
@@ -61,19 +62,16 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     await waitForPing(`redis://127.0.0.1:${port}`);
   };
-  await start();
-  return {
-    port,
-    url: `redis://127.0.0.1:${port}`,
-    start,
-    async stop() {
-      const server = child;
-      if (!server || !running()) return;
-      const exited = new Promise((resolve) => server.once('exit', resolve));
-      process.kill(server.pid!, 'SIGKILL');
-      await exited;
-    },
+  const stop = async () => {
+    const server = child;
+    if (!server || !running()) return;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    process.kill(server.pid!, 'SIGKILL');
+    await exited;
   };
+  onTeardown(scope, stop);
+  await start();
+  return { port, url: `redis://127.0.0.1:${port}`, start, stop };
 }
 
 async function waitForPing(url: string): Promise<void> {

@@ -3,13 +3,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './free-port.js';
+import { onTeardown, once, type TeardownScope } from './teardown.js';
 
 export interface ServerProcess {
   readonly baseUrl: string;
   readonly child: ChildProcess;
   readonly dataDir: string;
   output(): string;
-  /** Sends SIGTERM and resolves with the exit code. */
+  /** Resolves once the output holds `text` (at once if it already does): the event a test waits for, not a timer. */
+  outputIncludes(text: string): Promise<void>;
+  /** Sends SIGTERM and resolves with the exit code; the scope it was started in calls it too. */
   stop(): Promise<number | null>;
 }
 
@@ -18,35 +21,52 @@ export interface StartOptions {
   readonly onOutput?: (output: string) => void;
 }
 
-/** Starts `src/main.ts` as a real process on a free loopback port, as a user would run it. */
-export async function startServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<ServerProcess> {
+/** Starts `src/main.ts` as a real process on a free loopback port, as a user would run it, stopped when `scope` ends. */
+export async function startServer(scope: TeardownScope, env: Record<string, string> = {}, options: StartOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-e2e-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BCRYPT_COST: '4', CLEANUP_ENABLED: 'false', HEALTHCHECK_ENABLED: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const stop = once(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const code = await exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    return code;
+  });
+  onTeardown(scope, stop);
   let output = '';
-  child.stdout!.on('data', (chunk) => { output += chunk; options.onOutput?.(output); });
-  child.stderr!.on('data', (chunk) => { output += chunk; options.onOutput?.(output); });
+  const onOutput = (chunk: Buffer) => { output += chunk; options.onOutput?.(output); };
+  child.stdout!.on('data', onOutput);
+  child.stderr!.on('data', onOutput);
+  const outputIncludes = (text: string) => new Promise<void>((resolve) => {
+    const check = () => {
+      if (!output.includes(text)) return;
+      child.stdout!.off('data', check);
+      child.stderr!.off('data', check);
+      resolve();
+    };
+    child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
+    check();
+  });
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    // A bound for a start that hangs, not a measure of speed: tsx compiling the server on a busy
+    // 2-core machine has taken over 20 s.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     child.stdout!.on('data', () => {
       if (output.includes('Linkforge is ready')) { clearTimeout(timer); resolve(); }
     });
     child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}:\n${output}`)); });
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     child,
     dataDir,
     output: () => output,
-    async stop() {
-      child.kill('SIGTERM');
-      const code = await exited;
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      return code;
-    },
+    outputIncludes,
+    stop,
   };
 }

@@ -6,14 +6,15 @@ import { Migrator } from 'kysely';
 import { migrateToLatest, migrationsFor } from '../../src/storage/migrations/index.js';
 import { openPostgres } from '../../src/storage/postgres-database.js';
 import { createTestDatabase } from './postgres.js';
+import { onTeardown, once, type TeardownScope } from './teardown.js';
 
 export interface StoreBackend {
   readonly name: 'sqlite' | 'postgres';
   /**
    * A database of its own, migrated to the latest migration or only up to `upTo` (a migration's
-   * name); its `close` also removes the file or drops the database.
+   * name); its `close` also removes the file or drops the database, and `scope` calls it when it ends.
    */
-  open(upTo?: string): Promise<OpenDatabase>;
+  open(scope: TeardownScope, upTo?: string): Promise<OpenDatabase>;
 }
 
 async function migrated(database: OpenDatabase, upTo: string | undefined): Promise<OpenDatabase> {
@@ -33,13 +34,14 @@ async function migrated(database: OpenDatabase, upTo: string | undefined): Promi
 
 const sqlite: StoreBackend = {
   name: 'sqlite',
-  async open(upTo) {
+  async open(scope, upTo) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-contract-'));
     const database = openSqlite(path.join(dir, 'linkforge.db'));
-    const close = async () => {
+    const close = once(async () => {
       await database.close();
       fs.rmSync(dir, { recursive: true, force: true });
-    };
+    });
+    onTeardown(scope, close);
     return migrated({ ...database, close }, upTo);
   },
 };
@@ -47,13 +49,14 @@ const sqlite: StoreBackend = {
 // createTestDatabase throws when the server cannot be reached, so a missing PostgreSQL fails the suite.
 const postgres: StoreBackend = {
   name: 'postgres',
-  async open(upTo) {
+  async open(scope, upTo) {
     const testDatabase = await createTestDatabase();
     const database = openPostgres(testDatabase.url, { poolMax: 10, poolMin: 0, statementTimeoutMs: 10_000, connectTimeoutMs: 5_000 });
-    const close = async () => {
+    const close = once(async () => {
       await database.close();
       await testDatabase.drop();
-    };
+    });
+    onTeardown(scope, close);
     return migrated({ ...database, close }, upTo);
   },
 };

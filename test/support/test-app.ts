@@ -7,6 +7,7 @@ import type { PasswordHashing } from '../../src/accounts/password-hasher.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDeps, type Composition } from '../../src/deps.js';
 import { createTestDatabase, httpSuiteDatabase, type TestDatabase } from './postgres.js';
+import { onTeardown, once, type TeardownScope } from './teardown.js';
 import { TestClock } from './test-clock.js';
 
 export interface TestApp {
@@ -20,6 +21,7 @@ export interface TestApp {
   readonly statements: string[];
   /** The PostgreSQL database of its own, when the app runs on PostgreSQL. */
   readonly postgres?: TestDatabase;
+  /** Closes the app and removes its data; the scope it was made in calls it too, so closing early is fine. */
   close(): Promise<void>;
 }
 
@@ -60,25 +62,36 @@ export function postgresEnv(database: TestDatabase): Record<string, string> {
   return { DATABASE_URL: database.url, JWT_SECRET: 'test-secret-test-secret-test-secret-42', DB_POOL_MIN: '0' };
 }
 
-/** A real app on its own fresh database. Background jobs are off unless the env turns them on. */
-export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
+/**
+ * A real app on its own fresh database, closed when `scope` ends (a test's context, or a suite's
+ * from `suiteScope()`). Background jobs are off unless the env turns them on.
+ */
+export async function createTestApp(scope: TeardownScope, env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-test-'));
   const postgres = (options.database ?? httpSuiteDatabase()) === 'postgres' && env.DATABASE_URL === undefined
     ? await createTestDatabase()
     : undefined;
+  // Each part is handed to the scope as soon as it exists, so that a failed start leaves nothing behind;
+  // the scope closes them last made first: the app, its dependencies, its files, its database.
+  const dropDatabase = once(async () => postgres?.drop());
+  const removeFiles = once(async () => { if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true }); });
+  onTeardown(scope, dropDatabase);
+  onTeardown(scope, removeFiles);
   const config = testConfig(dataDir, { ...(postgres ? postgresEnv(postgres) : {}), ...env });
   const clock = new TestClock();
   const statements: string[] = [];
   const deps = await createDeps(config, { clock, onStatement: (sql) => statements.push(sql), passwordHashing: options.passwordHashing });
+  const closeDeps = once(() => deps.close());
+  onTeardown(scope, closeDeps);
   const app = await buildApp(deps, { logger: options.logger });
+  const closeApp = once(() => app.close());
+  onTeardown(scope, closeApp);
   await app.ready();
-  return {
-    app, deps, config, clock, dataDir, statements, postgres,
-    async close() {
-      await app.close();
-      await deps.close();
-      await postgres?.drop();
-      if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  const close = once(async () => {
+    await closeApp();
+    await closeDeps();
+    await removeFiles();
+    await dropDatabase();
+  });
+  return { app, deps, config, clock, dataDir, statements, postgres, close };
 }
