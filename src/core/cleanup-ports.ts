@@ -1,5 +1,5 @@
 /**
- * Ports of the cleanup job (SPEC section 6, configured as `CLEANUP_*`): the batch operations on
+ * Ports of the cleanup job (ADR 0005, configured as `CLEANUP_*`): the batch operations on
  * links and visits, and the record of runs. One Kysely implementation serves SQLite and PostgreSQL
  * (src/storage); the job's lock is src/core/job-lock-ports.ts.
  */

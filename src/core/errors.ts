@@ -47,7 +47,7 @@ export class StoreUnavailableError extends LinkforgeError {
   }
 }
 
-/** A workspace holds one link per canonical URL (SPEC section 3); `shortCode` names the link it has. */
+/** A workspace holds one link per canonical URL (ADR 0007); `shortCode` names the link it has. */
 export class UrlAlreadyShortenedError extends LinkforgeError {
   constructor(existingCode: string) {
     super('url_already_shortened',

@@ -6,7 +6,7 @@ import { LinkforgeError } from '../core/errors.js';
  * Fastify decodes JSON bodies with `buffer.toString('utf8')`, which turns every invalid byte into
  * U+FFFD and ignores a declared charset: two different passwords sent as Latin-1 (`p\xE4ss`,
  * `p\xF6ss`) would become the same text. This parser reads the raw bytes and refuses, never repairs
- * (SPEC section 5): a charset other than UTF-8 (415), bytes that are not UTF-8, a byte order mark,
+ * (ADR 0008): a charset other than UTF-8 (415), bytes that are not UTF-8, a byte order mark,
  * a key given twice (400). What is left goes to Fastify's own JSON parser, so `__proto__` and
  * `constructor.prototype` keys are refused exactly as before, with the same errors.
  */

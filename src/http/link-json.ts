@@ -4,13 +4,13 @@ import { effectiveStatus, type Link } from '../core/link.js';
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const Timestamp = Type.String({ format: 'date-time' });
 
-// The analytics fields (SPEC section 8), shared by both spellings.
+// The analytics fields (ADR 0014), shared by both spellings.
 const RedirectCount = Type.Integer({ minimum: 0, description: 'Every redirect counted, of any visitor class.' });
 const AvgRedirectMs = Type.Number({ minimum: 0, description: 'Mean handler latency of those redirects, in milliseconds; 0 before the first.' });
 const HumanCount = Type.Integer({ minimum: 0, description: 'Redirects of people only: crawlers and link-preview fetchers are not counted here.' });
 const DestinationStatus = Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the last destination check, 0 when unreachable; null before the first check.' });
 
-/** The app API's link representation (SPEC section 5). */
+/** The app API's link representation. */
 export const LinkJson = Type.Object({
   id: Type.Integer(),
   shortCode: Type.String(),
@@ -56,7 +56,7 @@ export function linkToJson(link: Link, baseUrl: string, now: number): LinkJson {
 }
 
 
-/** The workspace API v1's link representation (SPEC section 5, snake_case), plus its effective status and analytics fields. */
+/** The workspace API v1's link representation (snake_case), plus its effective status and analytics fields. */
 export const LinkV1Json = Type.Object({
   short_code: Type.String(),
   short_url: Type.String(),

@@ -4,7 +4,7 @@ import { LinkforgeError } from '../core/errors.js';
 import type { SharedRateLimitStore } from '../core/ports.js';
 import { fallbackRateLimitStore } from './fallback-rate-limit-store.js';
 
-/** Route-level limits only; `0` turns a limit off (SPEC section 7). */
+/** Route-level limits only; `0` turns a limit off. */
 export function rateLimitPerMinute(max: number) {
   return max > 0 ? { max, timeWindow: 60_000 } : false;
 }

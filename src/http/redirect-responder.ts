@@ -31,7 +31,7 @@ export interface RedirectResponderOptions {
 
 const NOSNIFF = { 'x-content-type-options': 'nosniff' };
 
-// One optional trailing slash: people paste `/{code}/` and it names the same link (SPEC section 4).
+// One optional trailing slash: people paste `/{code}/` and it names the same link.
 const CODE_PATH = /^\/([A-Za-z0-9_-]{1,64})\/?(?:\?|$)/;
 
 /**

@@ -22,7 +22,7 @@ function redirect(description: string, cacheControl: string) {
   return { description, type: 'null', headers: { location: LOCATION, 'cache-control': { type: 'string', description: cacheControl } } };
 }
 
-/** What `GET|HEAD /{code}` answers on this instance (SPEC section 4): its redirect statuses come from the configuration. */
+/** What `GET|HEAD /{code}` answers on this instance (ADR 0006): its redirect statuses come from the configuration. */
 export function redirectRouteSchema({ permanentStatus, temporaryStatus, maxAgeSeconds }: RedirectStatuses) {
   const permanentCache = `\`public, max-age=${maxAgeSeconds}\``;
   const redirects = permanentStatus === temporaryStatus

@@ -1,7 +1,7 @@
 import type { Clock } from '../core/ports.js';
 import type { AuthGuards } from './auth.js';
 
-/** Limits per client and minute; `0` turns one off (SPEC section 7). */
+/** Limits per client and minute; `0` turns one off. */
 export interface RouteRateLimits {
   readonly anonPerMinute: number;
   readonly authPerMinute: number;

@@ -22,7 +22,7 @@ export const CONTENT_SECURITY_POLICY = [
 export const SWAGGER_UI_CSP = CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
 
 /**
- * helmet's defaults (RELIABILITY S-63), written out: no dependency for a constant. HSTS is ignored
+ * helmet's defaults, written out: no dependency for a constant. HSTS is ignored
  * by browsers on plain HTTP, so it costs nothing there and holds behind a TLS proxy; helmet's
  * `upgrade-insecure-requests` is left out, as it would break a plain-HTTP deployment on a LAN.
  */

@@ -31,7 +31,7 @@ export type CleanupRunResult = JobResult<CleanupRunReport>;
 const ABANDONED = 'abandoned: the instance running it stopped before finishing and its lock expired';
 
 /**
- * SPEC section 6: under the database lock, mark ACTIVE links past their expiry as EXPIRED (their
+ * The cleanup run (ADR 0005): under the database lock, mark ACTIVE links past their expiry as EXPIRED (their
  * cache entries become tombstones), then purge EXPIRED and DELETED links older than the cutoff,
  * archiving them first, then delete analytics rows past their retention (src/jobs/cleanup-phases.ts).
  * Every run is a row in `cleanup_runs`. Redirects never wait for it: expiry is judged on read, so

@@ -1,7 +1,7 @@
 import type { CleanupRunStore } from '../core/cleanup-ports.js';
 import type { DatabaseLock } from './database-lock.js';
 
-/** SPEC section 6's cleanup statistics, computed from `cleanup_runs`, so shared by all instances. */
+/** The cleanup statistics (ADR 0005), computed from `cleanup_runs`, so shared by all instances. */
 export interface CleanupStats {
   /** When the most recently started run that has finished (succeeded or failed) finished. */
   readonly lastCleanupTime: number | null;

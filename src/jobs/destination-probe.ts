@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { DestinationRefusedError, pinnedLookup, vetHost, type AddressPolicy, type ResolvedAddress } from './destination-address.js';
 
-/** SPEC section 8's bounds on one check. */
+/** The bounds on one check (ADR 0015). */
 export const CHECK_TIMEOUT_MS = 5_000;
 export const MAX_REDIRECTS = 3;
 export const MAX_BODY_BYTES = 32 * 1024;
@@ -60,7 +60,7 @@ function checkDeadline(options: ProbeOptions): { readonly signal: AbortSignal; e
 }
 
 /**
- * Asks a destination for its status the way SPEC section 8 says: HEAD (GET when HEAD gets 405),
+ * Asks a destination for its status as ADR 0015 says: HEAD (GET when HEAD gets 405),
  * redirects followed by hand, each hop's host vetted again and connected to by the vetted address.
  * node:http is used directly rather than fetch/undici: its `lookup` hook pins the address per
  * request with no extra dependency, and `agent: false` keeps any pooled socket, opened for another

@@ -47,7 +47,7 @@ export interface HealthCheckReport {
 export type HealthCheckRun = JobResult<HealthCheckReport>;
 
 /**
- * SPEC section 8: under the database lock (one instance at a time), asks the destination of every
+ * The health check (ADR 0015): under the database lock (one instance at a time), asks the destination of every
  * due link, never-checked and oldest-checked first, a few at a time and one at a time per address,
  * paced per address and workspace (src/jobs/check-budgets.ts), and stores the status. Links the run
  * defers keep their last check, so the next run takes them first. A link is due when never checked or checked at least half an interval

@@ -25,7 +25,7 @@ export function isMarkable(now: number) {
 }
 
 /**
- * Links the purge may delete (RELIABILITY rule 6: correct without the lock). Never an ACTIVE
+ * Links the purge may delete (correct even without the lock). Never an ACTIVE
  * link, never one whose expiry is after the cutoff (so never one that is still live or was
  * renewed), and a DELETED link only once its deletion is older than the cutoff.
  */

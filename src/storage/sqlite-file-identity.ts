@@ -15,7 +15,7 @@ function inodeOf(file: string): string | undefined {
 /**
  * Notices when the SQLite file (or its WAL) that a connection has open was deleted or replaced on
  * disk. SQLite keeps writing to the unlinked inode without an error, and everything written after
- * that is gone at the next start: a write must not be acknowledged then (RELIABILITY F-16).
+ * that is gone at the next start: a write must not be acknowledged then.
  * Costs two stat calls.
  */
 export class SqliteFileIdentity {

@@ -10,7 +10,7 @@ import { WriterSessions } from './sqlite-writer-sessions.js';
 import { WRITER_TASKS } from './sqlite-writer-tasks.js';
 
 /**
- * The one thread that writes to the embedded database (SPEC section 9). Every write of the app,
+ * The one thread that writes to the embedded database (ADR 0010). Every write of the app,
  * the reaper and the visit flusher arrives here as a message (a statement, a session of
  * statements, or a named task of sqlite-writer-tasks.ts), so a write lock held by
  * another process, a page write or an fsync blocks this thread, never the event loop that answers

@@ -10,7 +10,7 @@ interface Pending {
 
 /**
  * The writer's own heap holds one group of statements and results at a time: a small young
- * generation keeps its share of the process's memory (SPEC section 11: under 200 MB) small.
+ * generation keeps its share of the process's memory (ADR 0020: under 200 MB) small.
  */
 const WRITER_HEAP = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 };
 

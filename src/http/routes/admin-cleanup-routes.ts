@@ -11,7 +11,7 @@ import { errorResponses } from '../schemas.js';
 const Count = Type.Integer({ minimum: 0 });
 const Timestamp = Type.String({ format: 'date-time' });
 
-/** SPEC section 6, field for field (snake_case, as in seed 001). */
+/** The cleanup statistics, field for field, in the snake_case they were first published in (ADR 0005). */
 const CleanupStatsJson = Type.Object({
   last_cleanup_time: Type.Union([Timestamp, Type.Null()], { description: 'When the last finished run (succeeded or failed) ended.' }),
   total_cleaned: Type.Integer({ minimum: 0, description: 'Links purged over all runs.' }),

@@ -68,7 +68,7 @@ function statsToJson(stats: LinkStats) {
   };
 }
 
-/** SPEC sections 5 and 8: the public totals, and each link's statistics for whoever may read the link. */
+/** ADR 0014: the public totals, and each link's statistics for whoever may read the link. */
 export function registerStatsRoutes(app: FastifyInstance, statsDeps: StatsDeps, context: RouteContext): void {
   const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
   typedApp.get('/api/stats', {

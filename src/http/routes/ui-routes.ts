@@ -8,7 +8,7 @@ const hidden = { schema: { hide: true } };
 /**
  * The single-page UI (docs/adr/0017-web-ui.md): `/` and `/app/*` answer its index.html, which the
  * browser must revalidate; `/assets/*` are Vite's content-hashed files, cached for a year. None of
- * these paths can be a short code: `app` and `assets` are reserved words (SPEC section 1).
+ * these paths can be a short code: `app` and `assets` are reserved words (ADR 0017).
  */
 export function registerUiRoutes(app: FastifyInstance, build: UiBuild | undefined): void {
   const page = (reply: FastifyReply) => {
