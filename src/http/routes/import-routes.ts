@@ -3,7 +3,7 @@ import path from 'node:path';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LinkforgeError } from '../../core/errors.js';
 import type { Config } from '../../config.js';
 import { IMPORT_MAX_BUSY_MS, importLinks, requireImportRole, type ImportReport } from '../../links/import-links.js';
@@ -85,6 +85,16 @@ export interface ImportRouteSettings {
   readonly dataDir: string;
 }
 
+/** What one import needs beyond its request: the services, the bounds, and the server's shutdown. */
+interface ImportRun {
+  readonly transfer: LinkTransferDeps;
+  readonly limits: ImportLimits;
+  readonly admission: ImportAdmission;
+  readonly spool: ImportSpool;
+  readonly uploadIdleTimeoutMs: number;
+  readonly shutdown: AbortSignal;
+}
+
 export function registerImportRoutes(
   app: FastifyInstance, transfer: LinkTransferDeps, settings: ImportRouteSettings, context: RouteContext, drain: ConnectionDrain,
 ): void {
@@ -96,6 +106,7 @@ export function registerImportRoutes(
   spool.reset();
   const shutdown = new AbortController();
   const shuttingDown = new LinkforgeError('server_shutting_down');
+  const run: ImportRun = { transfer, limits, admission, spool, uploadIdleTimeoutMs: imports.uploadIdleTimeoutMs, shutdown: shutdown.signal };
   // Multipart is parsed in this scope only: everywhere else the API still answers it 415.
   app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: settings.maxUploadBytes, files: 1, fields: 0, parts: 1 } });
@@ -117,63 +128,77 @@ export function registerImportRoutes(
       },
       // The body is a stream read by the handler; its schema is there to document it.
       validatorCompiler: (route) => (route.httpPart === 'body' ? () => true : compile(route)),
-      schema: {
-        tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY, operationId: 'importLinks',
-        summary: 'Import links from a Linkforge, Bitly, Shlink, Kutt or YOURLS export (owners and admins)',
-        description: 'Each row keeps its short code. Idempotent: rows already imported are reported as `existing`. A row that breaks a rule of the API is rejected whole, with its reason. `dry_run=true` reports without writing.',
-        consumes: ['multipart/form-data'],
-        params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
-        querystring: Type.Object({
-          format: Type.Optional(Type.Union(IMPORT_FORMATS.map((f) => Type.Literal(f)), { description: 'Forces the format; detected from the file by default.' })),
-          dry_run: Type.Optional(Type.Boolean({ default: false })),
-        }, { additionalProperties: false }),
-        body: Type.Object({ file: Type.String({ format: 'binary', description: 'The export file (CSV or JSON).' }) }, { required: ['file'] }),
-        response: { 200: ReportJson, ...errorResponses(400, 401, 403, 404, 408, 413, 415, 429, 503) },
-      },
-    }, async (request, reply) => {
-      const { id } = request.params;
-      const query = request.query;
-      const principal = principalOf(request);
-      await requireImportRole(transfer.workspaces, principal, id);
-      if (!request.isMultipart()) throw new LinkforgeError('media_type_unsupported', 'Send the export as multipart/form-data, in a part named "file".');
-      let release: () => void;
-      try {
-        release = admission.admit(principal.userId);
-      } catch (error) {
-        reply.header('retry-after', String(IMPORT_RETRY_AFTER_SECONDS));
-        throw error;
-      }
-      try {
-        const parts = request.files();
-        // The client hanging up, stalling, or the server shutting down ends the upload and the import where they are.
-        const idle = watchUploadIdle(request.raw, imports.uploadIdleTimeoutMs);
-        const clientGone = new AbortController();
-        reply.raw.once('close', () => { if (!reply.raw.writableFinished) clientGone.abort(new LinkforgeError('request_invalid', 'The client closed the connection before the answer.')); });
-        const signal = AbortSignal.any([shutdown.signal, clientGone.signal]);
-        const upload = await receiveFile(parts, spool, AbortSignal.any([signal, idle.signal])).finally(() => idle.stop());
-        reply.raw.once('close', upload.remove);
-        // Opened before anything else can remove the file (the response closing on a client abort).
-        const open = () => fs.createReadStream('', { fd: fs.openSync(upload.path, 'r'), highWaterMark: READ_CHUNK_BYTES });
-        const [scan, read] = [open(), open()];
-        try {
-          // The whole file is read once before anything is written, so that a file breaking a
-          // limit, or not UTF-8, or cut short, is refused with nothing imported.
-          const checked = await readImport(scan, limits, query.format);
-          for await (const candidate of yieldingEvery(checked.candidates, IMPORT_MAX_BUSY_MS, signal)) void candidate;
-          const source = await readImport(read, limits, query.format);
-          const stoppable = { format: source.format, candidates: yieldingEvery(source.candidates, IMPORT_MAX_BUSY_MS, signal) };
-          const report = await importLinks(transfer, { domain: transfer.domain, workspaceId: id, ownerId: principal.userId }, stoppable, { dryRun: query.dry_run });
-          return reportToJson(report);
-        } catch (error) {
-          throw importProblem(error);
-        } finally {
-          scan.destroy();
-          read.destroy();
-          upload.remove();
-        }
-      } finally {
-        release();
-      }
-    });
+      schema: importSchema(),
+    }, async (request, reply) => handleImport(request, reply, { workspaceId: request.params.id, format: request.query.format, dryRun: request.query.dry_run }, run));
   });
+}
+
+/** The import route's OpenAPI schema; its body documents the multipart upload. */
+function importSchema() {
+  return {
+    tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY, operationId: 'importLinks',
+    summary: 'Import links from a Linkforge, Bitly, Shlink, Kutt or YOURLS export (owners and admins)',
+    description: 'Each row keeps its short code. Idempotent: rows already imported are reported as `existing`. A row that breaks a rule of the API is rejected whole, with its reason. `dry_run=true` reports without writing.',
+    consumes: ['multipart/form-data'],
+    params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
+    querystring: Type.Object({
+      format: Type.Optional(Type.Union(IMPORT_FORMATS.map((f) => Type.Literal(f)), { description: 'Forces the format; detected from the file by default.' })),
+      dry_run: Type.Optional(Type.Boolean({ default: false })),
+    }, { additionalProperties: false }),
+    body: Type.Object({ file: Type.String({ format: 'binary', description: 'The export file (CSV or JSON).' }) }, { required: ['file'] }),
+    response: { 200: ReportJson, ...errorResponses(400, 401, 403, 404, 408, 413, 415, 429, 503) },
+  };
+}
+
+interface ImportRequest {
+  readonly workspaceId: number;
+  readonly format: ImportFormat | undefined;
+  readonly dryRun: boolean | undefined;
+}
+
+/** One import: the caller's role, a place among the running imports, the upload spooled, then read and imported. */
+async function handleImport(request: FastifyRequest, reply: FastifyReply, input: ImportRequest, run: ImportRun) {
+  const { transfer, limits, admission, spool } = run;
+  const id = input.workspaceId;
+  const principal = principalOf(request);
+  await requireImportRole(transfer.workspaces, principal, id);
+  if (!request.isMultipart()) throw new LinkforgeError('media_type_unsupported', 'Send the export as multipart/form-data, in a part named "file".');
+  let release: () => void;
+  try {
+    release = admission.admit(principal.userId);
+  } catch (error) {
+    reply.header('retry-after', String(IMPORT_RETRY_AFTER_SECONDS));
+    throw error;
+  }
+  try {
+    const parts = request.files();
+    // The client hanging up, stalling, or the server shutting down ends the upload and the import where they are.
+    const idle = watchUploadIdle(request.raw, run.uploadIdleTimeoutMs);
+    const clientGone = new AbortController();
+    reply.raw.once('close', () => { if (!reply.raw.writableFinished) clientGone.abort(new LinkforgeError('request_invalid', 'The client closed the connection before the answer.')); });
+    const signal = AbortSignal.any([run.shutdown, clientGone.signal]);
+    const upload = await receiveFile(parts, spool, AbortSignal.any([signal, idle.signal])).finally(() => idle.stop());
+    reply.raw.once('close', upload.remove);
+    // Opened before anything else can remove the file (the response closing on a client abort).
+    const open = () => fs.createReadStream('', { fd: fs.openSync(upload.path, 'r'), highWaterMark: READ_CHUNK_BYTES });
+    const [scan, read] = [open(), open()];
+    try {
+      // The whole file is read once before anything is written, so that a file breaking a
+      // limit, or not UTF-8, or cut short, is refused with nothing imported.
+      const checked = await readImport(scan, limits, input.format);
+      for await (const candidate of yieldingEvery(checked.candidates, IMPORT_MAX_BUSY_MS, signal)) void candidate;
+      const source = await readImport(read, limits, input.format);
+      const stoppable = { format: source.format, candidates: yieldingEvery(source.candidates, IMPORT_MAX_BUSY_MS, signal) };
+      const report = await importLinks(transfer, { domain: transfer.domain, workspaceId: id, ownerId: principal.userId }, stoppable, { dryRun: input.dryRun });
+      return reportToJson(report);
+    } catch (error) {
+      throw importProblem(error);
+    } finally {
+      scan.destroy();
+      read.destroy();
+      upload.remove();
+    }
+  } finally {
+    release();
+  }
 }

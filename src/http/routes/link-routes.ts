@@ -53,7 +53,7 @@ const SyncBody = Type.Object({
     claimToken: Type.String({ maxLength: 200 }),
     url: Type.String({ maxLength: 16_384 }),
     expiresAt: Type.Optional(StoredExpiry),
-  }, { additionalProperties: false, description: 'One anonymous link as the web UI keeps it in localStorage (SPEC section 5).' }), {
+  }, { additionalProperties: false, description: 'One anonymous link as the web UI keeps it in localStorage.' }), {
     maxItems: MAX_CLAIM_ENTRIES,
     description: `At most ${MAX_CLAIM_ENTRIES} entries per request (more is a 400, nothing claimed); send longer lists in batches. The whole body is also limited to 64 KiB (413).`,
   }),
@@ -68,13 +68,27 @@ const SyncResponse = Type.Object({
   })),
 });
 
+/** What every route here shares: the typed app, the guard, the OpenAPI tags and the link's JSON. */
+function routeKit(app: FastifyInstance, context: RouteContext) {
+  return {
+    typedApp: app.withTypeProvider<TypeBoxTypeProvider>(),
+    preHandler: context.guards.requireUser,
+    common: { tags: ['links'], security: JWT_SECURITY },
+    toJson: (link: Parameters<typeof linkToJson>[0]) => linkToJson(link, context.baseUrl, context.clock.now()),
+  };
+}
+type RouteKit = ReturnType<typeof routeKit>;
+
 /** App API (camelCase, JWT): the signed-in user's links. Anyone else's link id answers 404. */
 export function registerLinkRoutes(app: FastifyInstance, owned: OwnedLinkDeps, context: RouteContext): void {
-  const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
-  const preHandler = context.guards.requireUser;
-  const common = { tags: ['links'], security: JWT_SECURITY };
-  const toJson = (link: Parameters<typeof linkToJson>[0]) => linkToJson(link, context.baseUrl, context.clock.now());
+  const kit = routeKit(app, context);
+  registerLinkCollectionRoutes(kit, owned);
+  registerLinkItemRoutes(kit, owned);
+  registerSyncRoute(kit, owned, context);
+}
 
+/** `/api/urls`: create a link, list them. */
+function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson }: RouteKit, owned: OwnedLinkDeps): void {
   typedApp.post('/api/urls', {
     preHandler,
     schema: {
@@ -103,7 +117,10 @@ export function registerLinkRoutes(app: FastifyInstance, owned: OwnedLinkDeps, c
     const page = await listLinks(owned, principalOf(request), { ...query, search: query.q });
     return { items: page.items.map(toJson), nextCursor: page.nextCursor };
   });
+}
 
+/** `/api/urls/{id}`: one link, read, changed, deleted or restored. */
+function registerLinkItemRoutes({ typedApp, preHandler, common, toJson }: RouteKit, owned: OwnedLinkDeps): void {
   typedApp.get('/api/urls/:id', {
     preHandler,
     schema: { ...common, operationId: 'getLink', summary: 'One link with its analytics fields', params: LinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 503) } },
@@ -133,7 +150,10 @@ export function registerLinkRoutes(app: FastifyInstance, owned: OwnedLinkDeps, c
     preHandler,
     schema: { ...common, operationId: 'restoreLink', summary: 'Restore a soft-deleted link', params: LinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) } },
   }, async (request) => toJson(await restoreLink(owned, principalOf(request), request.params)));
+}
 
+/** `/api/urls/sync`: anonymous links claimed into the caller's personal workspace. */
+function registerSyncRoute({ typedApp, preHandler, common, toJson }: RouteKit, owned: OwnedLinkDeps, context: RouteContext): void {
   typedApp.post('/api/urls/sync', {
     preHandler,
     // Tokens are 256-bit, so guessing is hopeless; the limit keeps sync from being a cheap way to mass-create links.

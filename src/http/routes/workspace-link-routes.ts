@@ -37,18 +37,32 @@ const ListQuery = Type.Object({
 
 const selectorOf = (params: WorkspaceLinkParams) => ({ workspaceId: params.id, code: params.short_code });
 
+const LINKS_PATH = '/api/v1/workspaces/:id/links';
+
+/** What every route here shares: the typed app, the guard, the OpenAPI tags and the link's JSON. */
+function routeKit(app: FastifyInstance, context: RouteContext) {
+  return {
+    typedApp: app.withTypeProvider<TypeBoxTypeProvider>(),
+    preHandler: context.guards.requireUserOrApiKey,
+    common: { tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY },
+    toJson: (link: Link) => linkToV1Json(link, context.baseUrl, context.clock.now()),
+  };
+}
+type RouteKit = ReturnType<typeof routeKit>;
+
 /**
  * Workspace API v1 (snake_case, JWT or API key): the same use cases as the app API, addressed by
  * workspace and short code. A non-member gets 404 for the workspace; an API key acts only in its own.
  */
 export function registerWorkspaceLinkRoutes(app: FastifyInstance, owned: OwnedLinkDeps, context: RouteContext): void {
-  const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
-  const preHandler = context.guards.requireUserOrApiKey;
-  const common = { tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY };
-  const toJson = (link: Link) => linkToV1Json(link, context.baseUrl, context.clock.now());
-  const path = '/api/v1/workspaces/:id/links';
+  const kit = routeKit(app, context);
+  registerWorkspaceLinkCollectionRoutes(kit, owned);
+  registerWorkspaceLinkItemRoutes(kit, owned);
+}
 
-  typedApp.post(path, {
+/** `/api/v1/workspaces/{id}/links`: create a link, list them. */
+function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, toJson }: RouteKit, owned: OwnedLinkDeps): void {
+  typedApp.post(LINKS_PATH, {
     preHandler,
     schema: {
       ...common, operationId: 'createWorkspaceLink', summary: 'Create a permanent link (201), or answer the one the workspace already has for the URL (200)',
@@ -61,11 +75,11 @@ export function registerWorkspaceLinkRoutes(app: FastifyInstance, owned: OwnedLi
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
       url: body.original_url, workspaceId: id, customCode: body.custom_code, expiresAt: timestampFromJson(body.expires_at),
     });
-    reply.status(created ? 201 : 200).header('location', `${path.replace(':id', String(id))}/${link.code}`);
+    reply.status(created ? 201 : 200).header('location', `${LINKS_PATH.replace(':id', String(id))}/${link.code}`);
     return toJson(link);
   });
 
-  typedApp.get(path, {
+  typedApp.get(LINKS_PATH, {
     preHandler,
     schema: {
       ...common, operationId: 'listWorkspaceLinks', summary: 'Links of the workspace, newest first', params: WorkspaceParams, querystring: ListQuery,
@@ -76,13 +90,16 @@ export function registerWorkspaceLinkRoutes(app: FastifyInstance, owned: OwnedLi
     const page = await listLinks(owned, principalOf(request), { ...request.query, workspaceId: id });
     return { items: page.items.map(toJson), next_cursor: page.nextCursor };
   });
+}
 
-  typedApp.get(`${path}/:short_code`, {
+/** `/api/v1/workspaces/{id}/links/{short_code}`: one link, read, changed, deleted or restored. */
+function registerWorkspaceLinkItemRoutes({ typedApp, preHandler, common, toJson }: RouteKit, owned: OwnedLinkDeps): void {
+  typedApp.get(`${LINKS_PATH}/:short_code`, {
     preHandler,
     schema: { ...common, operationId: 'getWorkspaceLink', summary: 'One link of the workspace', params: WorkspaceLinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 503) } },
   }, async (request) => toJson(await findAccessibleLink(owned, principalOf(request), selectorOf(request.params), 'read')));
 
-  typedApp.patch(`${path}/:short_code`, {
+  typedApp.patch(`${LINKS_PATH}/:short_code`, {
     preHandler,
     schema: {
       ...common, operationId: 'updateWorkspaceLink', summary: 'Change the destination or the expiry', params: WorkspaceLinkParams, body: UpdateLinkBody,
@@ -94,7 +111,7 @@ export function registerWorkspaceLinkRoutes(app: FastifyInstance, owned: OwnedLi
     return toJson(await updateLink(owned, principalOf(request), selectorOf(request.params), update));
   });
 
-  typedApp.delete(`${path}/:short_code`, {
+  typedApp.delete(`${LINKS_PATH}/:short_code`, {
     preHandler,
     schema: { ...common, operationId: 'deleteWorkspaceLink', summary: 'Soft-delete a link (restorable until purged)', params: WorkspaceLinkParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404, 503) } },
   }, async (request, reply) => {
@@ -102,7 +119,7 @@ export function registerWorkspaceLinkRoutes(app: FastifyInstance, owned: OwnedLi
     return reply.status(204).send(null);
   });
 
-  typedApp.post(`${path}/:short_code/restore`, {
+  typedApp.post(`${LINKS_PATH}/:short_code/restore`, {
     preHandler,
     schema: { ...common, operationId: 'restoreWorkspaceLink', summary: 'Restore a soft-deleted link', params: WorkspaceLinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) } },
   }, async (request) => toJson(await restoreLink(owned, principalOf(request), selectorOf(request.params))));

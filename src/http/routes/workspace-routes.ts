@@ -36,12 +36,26 @@ const apiKeyToJson = (k: ApiKey) => ({
   id: k.id, name: k.name, prefix: k.prefix, created_at: iso(k.createdAt), last_used_at: k.lastUsedAt === null ? null : iso(k.lastUsedAt),
 });
 
+/** What every route here shares: the typed app, the guard and the OpenAPI tags. */
+function routeKit(app: FastifyInstance, context: RouteContext) {
+  return {
+    typedApp: app.withTypeProvider<TypeBoxTypeProvider>(),
+    preHandler: context.guards.requireUserOrApiKey,
+    common: { tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY },
+  };
+}
+type RouteKit = ReturnType<typeof routeKit>;
+
 /** Workspace API v1 (snake_case): workspaces, members and API keys. A non-member gets 404 for every route. */
 export function registerWorkspaceRoutes(app: FastifyInstance, accounts: AccountServices, context: RouteContext): void {
-  const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
-  const preHandler = context.guards.requireUserOrApiKey;
-  const common = { tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY };
+  const kit = routeKit(app, context);
+  registerWorkspaceCollectionRoutes(kit, accounts);
+  registerMemberRoutes(kit, accounts);
+  registerApiKeyRoutes(kit, accounts);
+}
 
+/** `/api/v1/workspaces`: create a workspace, list the caller's. */
+function registerWorkspaceCollectionRoutes({ typedApp, preHandler, common }: RouteKit, accounts: AccountServices): void {
   typedApp.post('/api/v1/workspaces', {
     preHandler,
     schema: {
@@ -59,7 +73,10 @@ export function registerWorkspaceRoutes(app: FastifyInstance, accounts: AccountS
     preHandler,
     schema: { ...common, operationId: 'listWorkspaces', summary: 'Workspaces the caller belongs to', response: { 200: Type.Object({ workspaces: Type.Array(WorkspaceJson) }), ...errorResponses(401, 503) } },
   }, async (request) => ({ workspaces: (await listWorkspaces(accounts, principalOf(request))).map(workspaceToJson) }));
+}
 
+/** `/api/v1/workspaces/{id}/members`: list, add and remove members. */
+function registerMemberRoutes({ typedApp, preHandler, common }: RouteKit, accounts: AccountServices): void {
   typedApp.get('/api/v1/workspaces/:id/members', {
     preHandler,
     schema: { ...common, operationId: 'listMembers', summary: 'Members of a workspace', params: WorkspaceParams, response: { 200: Type.Object({ members: Type.Array(MemberJson) }), ...errorResponses(400, 401, 404, 503) } },
@@ -93,7 +110,10 @@ export function registerWorkspaceRoutes(app: FastifyInstance, accounts: AccountS
     await removeMember(accounts, principalOf(request), id, userId);
     return reply.status(204).send(null);
   });
+}
 
+/** `/api/v1/workspaces/{id}/api-keys`: create, list and revoke API keys. */
+function registerApiKeyRoutes({ typedApp, preHandler, common }: RouteKit, accounts: AccountServices): void {
   typedApp.post('/api/v1/workspaces/:id/api-keys', {
     preHandler,
     schema: {
