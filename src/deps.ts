@@ -14,6 +14,7 @@ import { KyselyLinkTransferStore } from './storage/link-transfer-store.js';
 import { KyselyStatsReadStore } from './storage/stats-read-store.js';
 import { openSqlite, type OpenDatabase } from './storage/database.js';
 import { KyselyLinkStore } from './storage/link-store.js';
+import { SqliteChangeFollower } from './storage/sqlite-change-follower.js';
 import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
 import { KyselyCleanupRunStore } from './storage/cleanup-run-store.js';
 import { KyselyJobLockStore } from './storage/job-lock-store.js';
@@ -154,6 +155,17 @@ function buildLocalCache(config: Config, clock: Clock): MemoryLinkCache {
   });
 }
 
+/**
+ * On the embedded database other processes (a second server, the CLI) may write the same file:
+ * this process's cache follows their changes (docs/architecture.md, "Several processes on one file").
+ */
+function followOtherProcesses(config: Config, localCache: MemoryLinkCache): SqliteChangeFollower | undefined {
+  if (config.database.kind !== 'sqlite') return undefined;
+  const follower = new SqliteChangeFollower(config.database.path, localCache);
+  follower.start();
+  return follower;
+}
+
 /** The links module's bag: every family shares the link store, the cache invalidation and the URL policy. */
 function buildLinkServices(
   config: Config, database: OpenDatabase, shared: { store: LinkStore; cache: CacheInvalidation; clock: Clock; workspaces: WorkspaceAccess },
@@ -174,6 +186,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const accounts = await closedOnFailure(database, () => createAccountServices(config, new KyselyAccountStore(database.db), clock, options.passwordHashing));
   const store = new KyselyLinkStore(database.db, database.embedded);
   const localCache = buildLocalCache(config, clock);
+  const follower = followOtherProcesses(config, localCache);
   const redis = config.redisUrl
     ? (await import('./cache/redis-tier.js')).openRedisTier(config, config.redisUrl, localCache, options.logger)
     : undefined;
@@ -222,6 +235,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       await Promise.all([cleanup.stop(), healthCheck.stop()]);
       await analytics?.flusher.stop().catch((error: unknown) => options.logger?.error({ err: error }, 'the last analytics flush failed; its visits are lost'));
       await redis?.close();
+      follower?.close();
       await database.close();
     },
   };

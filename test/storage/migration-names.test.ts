@@ -17,6 +17,7 @@ const RELEASED = [
   '009_visit_facts',
   '010_analytics_bounds',
   '011_breakdown_order',
+  '012_link_changes',
 ];
 
 const FOLDER = path.join('src', 'storage', 'migrations');

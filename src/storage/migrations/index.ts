@@ -11,6 +11,7 @@ import { visitRanges } from './008-visit-ranges.js';
 import { visitFacts } from './009-visit-facts.js';
 import { analyticsBounds } from './010-analytics-bounds.js';
 import { breakdownOrder } from './011-breakdown-order.js';
+import { linkChanges } from './012-link-changes.js';
 import type { MigrationDb } from './schema-builders.js';
 
 /**
@@ -32,6 +33,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '009_visit_facts': visitFacts(dialect),
     '010_analytics_bounds': analyticsBounds,
     '011_breakdown_order': breakdownOrder(dialect),
+    '012_link_changes': linkChanges(dialect),
   };
 }
 
