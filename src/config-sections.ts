@@ -15,6 +15,7 @@ export function readConfig(read: EnvReader): Config {
     env: read.oneOf('NODE_ENV', 'production', ['production', 'development', 'test'] as const),
     port,
     host: read.string('HOST', '127.0.0.1'),
+    workers: read.int('WORKERS', 1, 1, 64),
     ...parseBaseUrl(read, port),
     database,
     dataDir,

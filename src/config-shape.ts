@@ -6,6 +6,8 @@ export interface Config {
   readonly env: 'production' | 'development' | 'test';
   readonly port: number;
   readonly host: string;
+  /** Server processes sharing the port (1: this process serves alone). */
+  readonly workers: number;
   readonly baseUrl: string;
   /** Host (with port, if any) of BASE_URL: links to it are refused as loops. Links are stored under DEFAULT_DOMAIN. */
   readonly shortDomain: string;

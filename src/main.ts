@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import fs from 'node:fs';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -5,12 +6,15 @@ import { createDeps, type Composition } from './deps.js';
 import { ConnectionDrain } from './http/connection-drain.js';
 import { isListenError, PortUnavailableError, reservePort } from './http/port-reservation.js';
 import { createLogging } from './logging/logger.js';
+import { runPrimary } from './primary.js';
 
 async function main(): Promise<void> {
   if (fs.existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
   const { logger, destination } = createLogging(config.logLevel);
-  const port = await reservePort(config.port, config.host);
+  // A worker's port is held by the primary, which checked it before forking (primary.ts).
+  const port = cluster.isWorker ? { release: async () => undefined } : await reservePort(config.port, config.host);
   let deps: Composition;
   try {
     deps = await createDeps(config, { logger, droppedLogLines: () => destination.droppedLines });
@@ -55,7 +59,7 @@ async function main(): Promise<void> {
   if (config.cleanup.enabled) deps.cleanup.scheduler.start(app.log.child({ job: 'reaper' }));
   deps.analytics?.flusher.start();
   if (config.healthcheck.enabled) deps.healthCheck.scheduler.start(app.log.child({ job: 'health-check' }));
-  app.log.info({ baseUrl: config.baseUrl, database: config.database.kind }, 'Linkforge is ready');
+  app.log.info({ baseUrl: config.baseUrl, database: config.database.kind, ...(cluster.isWorker ? { worker: cluster.worker!.id } : {}) }, 'Linkforge is ready');
 }
 
 main().catch((error: unknown) => {

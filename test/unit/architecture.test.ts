@@ -193,7 +193,9 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   app: ['core', 'config', 'logging', 'http', 'deps'],
   // `serve` loads main.ts, which starts the server.
   cli: ['core', 'config', 'accounts', 'links', 'jobs', 'portability', 'deps', 'main'],
-  main: ['core', 'config', 'logging', 'http', 'app', 'deps'],
+  main: ['core', 'config', 'logging', 'http', 'app', 'deps', 'primary'],
+  // The process that forks WORKERS servers and passes signals on; it opens no database.
+  primary: ['config', 'http'],
 };
 
 describe('the import graph of src/', () => {

@@ -45,6 +45,12 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ BASE_URL: 'https://Sho.RT/' }).shortDomain, 'sho.rt');
   });
 
+  test('WORKERS: one process by default, up to 64', () => {
+    assert.equal(loadConfig({}).workers, 1);
+    assert.equal(loadConfig({ WORKERS: '4' }).workers, 4);
+    for (const bad of ['0', '65', 'two']) assert.throws(() => loadConfig({ WORKERS: bad }), /WORKERS/);
+  });
+
   test('lists every problem at once', () => {
     try {
       loadConfig({ PORT: 'eighty', CLEANUP_INTERVAL: 'soon', PERMANENT_REDIRECT_STATUS: '303', CLEANUP_ENABLED: 'maybe', BASE_URL: 'ftp://x' });
