@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCli } from '../support/cli.js';
 import { eventually } from '../support/redis.js';
-import { startServer, type ServerProcess } from '../support/server-process.js';
+import { registerOverHttp, startServer, type ServerProcess } from '../support/server-process.js';
 import { onTeardown, suiteScope } from '../support/teardown.js';
 
 /**
@@ -42,12 +42,7 @@ describe('two server processes and the CLI on one SQLite file', () => {
     onTeardown(suite, () => fs.rmSync(dataDir, { recursive: true, force: true }));
     a = await startServer(suite, { ...LONG_CACHE, DATA_DIR: dataDir });
     b = await startServer(suite, { ...LONG_CACHE, DATA_DIR: dataDir });
-    const registered = await fetch(`${a.baseUrl}/api/auth/register`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'shared@example.test', password: 'correct horse battery' }),
-    });
-    assert.equal(registered.status, 201);
-    token = ((await registered.json()) as { token: string }).token;
+    token = await registerOverHttp(a);
   });
 
   test('a code created on A redirects on B within one second, although B answered 404 for it', async () => {

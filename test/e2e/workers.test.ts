@@ -2,7 +2,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { eventually } from '../support/redis.js';
-import { startServer, type ServerProcess } from '../support/server-process.js';
+import { registerOverHttp, startServer, type ServerProcess } from '../support/server-process.js';
 import { suiteScope } from '../support/teardown.js';
 
 /** One request on a connection of its own: node:cluster hands each new connection to the next worker. */
@@ -38,12 +38,7 @@ describe('WORKERS=2: two server processes on one port and one SQLite file', () =
     // A bound for a start that hangs, not a measure of speed (see startServer).
     const bothReady = Promise.all([server.outputIncludes('"worker":1'), server.outputIncludes('"worker":2')]);
     await Promise.race([bothReady, new Promise((_, reject) => setTimeout(() => reject(new Error(`two workers did not start:\n${server.output()}`)), 60_000).unref())]);
-    const registered = await fetch(`${server.baseUrl}/api/auth/register`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'workers@example.test', password: 'correct horse battery' }),
-    });
-    assert.equal(registered.status, 201);
-    token = ((await registered.json()) as { token: string }).token;
+    token = await registerOverHttp(server);
   });
 
   test('both workers start, and a link deleted through one answers 410 from both within one second', async () => {

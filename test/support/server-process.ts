@@ -70,3 +70,13 @@ export async function startServer(scope: TeardownScope, env: Record<string, stri
     stop,
   };
 }
+
+/** Registers a fresh user on a running server over real HTTP; answers the user's token. */
+export async function registerOverHttp(server: ServerProcess): Promise<string> {
+  const email = `user-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+  const response = await fetch(`${server.baseUrl}/api/auth/register`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse battery' }),
+  });
+  if (response.status !== 201) throw new Error(`registration answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
