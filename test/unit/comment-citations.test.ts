@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { markdownDocuments, proseOf } from '../support/markdown-documents.js';
 
 /**
  * The repository describes itself: a comment or a document cites an ADR (docs/adr/) or the code
@@ -81,3 +82,61 @@ describe('comments and documents cite what is in the repository', () => {
     }
   });
 });
+
+/**
+ * A path a document names (`src/…`, `docs/adr/0016`, `bench/redirect.ts`, `architecture.md`, a glob like
+ * `src/storage/*-store.ts`) must name something in the repository, from the root or from the
+ * document's folder: a file cited after it was renamed or removed sends the reader nowhere.
+ */
+const CITED_ROOTS = ['src', 'test', 'docs', 'scripts', 'bench', 'web', 'bin'];
+/** Made by a build (`npm start`, `npm run build:ui`), so a document may name them before they exist. */
+const GENERATED = /^(web\/)?dist(\/|$)/;
+const CITED_PATH = new RegExp(String.raw`(?<![\w./-])((?:${CITED_ROOTS.join('|')})/[\w.*{},/-]*[\w*}]|[\w.-]+\.md)\b`, 'g');
+
+function repositoryFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.name === 'node_modules' || entry.name === 'dist') return [];
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? [`${full}/`, ...repositoryFiles(full)] : [full];
+  });
+}
+
+/** `{a,b}` and `*` as a regular expression; a citation without an extension (`docs/adr/0016`) stands for its file. */
+function citationPattern(cited: string): RegExp {
+  const escaped = cited.replace(/[.+?^$()|[\]\\]/g, '\\$&')
+    .replace(/\{([^}]*)\}/g, (_, options: string) => `(${options.split(',').join('|')})`)
+    .replace(/\*/g, '[^/]*');
+  return new RegExp(`^${escaped}([-.][^/]*)?/?$`);
+}
+
+function citedPathsThatDoNotExist(files: readonly string[]): string[] {
+  return markdownDocuments().flatMap((document) => proseOf(fs.readFileSync(document, 'utf8')).split('\n')
+    .flatMap((line, index) => [...line.matchAll(CITED_PATH)].map((match) => ({ line: index + 1, cited: match[1]! })))
+    .filter(({ cited }) => {
+      if (GENERATED.test(cited)) return false;
+      const candidates = [cited, path.join(path.dirname(document), cited)].map(citationPattern);
+      return !files.some((file) => candidates.some((pattern) => pattern.test(file)));
+    })
+    .map(({ line, cited }) => `${document}:${line}: ${cited}`));
+}
+
+describe('documents name only files that exist', () => {
+  test('every path README.md and docs/ name is in the repository', () => {
+    assert.deepEqual(citedPathsThatDoNotExist(repositoryFiles('.')), [], 'a renamed or removed file: name the file as it is now');
+  });
+
+  test('the check finds renamed files and accepts ADR numbers, globs and paths from the document\'s folder', () => {
+    const files = ['docs/adr/0016-analytics.md', 'docs/api.md', 'src/storage/cleanup-store.ts', 'src/storage/', 'bench/redirect.ts'];
+    const exists = (cited: string, from = 'README.md') => [cited, path.join(path.dirname(from), cited)]
+      .map(citationPattern).some((pattern) => files.some((file) => pattern.test(file)));
+    assert.equal(exists('docs/adr/0016'), true);
+    assert.equal(exists('src/storage/*-store.ts'), true);
+    assert.equal(exists('src/storage/{job-lock,cleanup}-store.ts'), true);
+    assert.equal(exists('bench/redirect'), true);
+    assert.equal(exists('api.md', 'docs/operations.md'), true);
+    assert.equal(exists('src/storage/reaper-store.ts'), false);
+    assert.equal(exists('SPEC.md'), false);
+    assert.equal(exists('docs/adr/0017'), false);
+  });
+});
+
