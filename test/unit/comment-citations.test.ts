@@ -33,17 +33,28 @@ function filesUnder(dir: string, extension: string): string[] {
   });
 }
 
-/** The text of every comment in a TypeScript file, with the line each starts on. */
-function commentsOf(text: string): Array<{ line: number; text: string }> {
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
-  const comments: Array<{ line: number; text: string }> = [];
-  const source = ts.createSourceFile('comments.ts', text, ts.ScriptTarget.Latest);
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-    if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia) {
-      comments.push({ line: source.getLineAndCharacterOfPosition(scanner.getTokenStart()).line + 1, text: scanner.getTokenText() });
-    }
-  }
-  return comments;
+/**
+ * The text of every comment in a TypeScript or JavaScript file, with the line each starts on. The
+ * comments are read around the parsed syntax tree's nodes: a bare scanner, without the parser's
+ * context, takes a regular expression or a template literal for something else and loses the
+ * comments after it.
+ */
+function commentsOf(text: string, fileName = 'comments.ts'): Array<{ line: number; text: string }> {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const ranges = new Map<number, ts.CommentRange>();
+  const collect = (position: number, read: typeof ts.getLeadingCommentRanges) => {
+    for (const range of read(text, position) ?? []) ranges.set(range.pos, range);
+  };
+  const visit = (node: ts.Node) => {
+    collect(node.getFullStart(), ts.getLeadingCommentRanges);
+    collect(node.getEnd(), ts.getTrailingCommentRanges);
+    node.getChildren(source).forEach(visit);
+  };
+  visit(source);
+  return [...ranges.values()].sort((a, b) => a.pos - b.pos).map((range) => ({
+    line: source.getLineAndCharacterOfPosition(range.pos).line + 1,
+    text: text.slice(range.pos, range.end),
+  }));
 }
 
 /** `file:line: what (quoted)` for each citation from outside in `passages`. */
@@ -53,8 +64,23 @@ function citationsIn(file: string, passages: Array<{ line: number; text: string 
       .map(({ what, pattern }) => `${file}:${line + offset}: ${what} (${row.match(pattern)![0].trim()})`)));
 }
 
+/**
+ * Outside src/ (the web UI, scripts, benchmarks, tests) comments do not cite the product
+ * specification or a guide kept outside either: the rules are in docs/specification.md, the ADRs
+ * and docs/architecture.md.
+ */
+const SPECIFICATION_FROM_OUTSIDE = CITATIONS_FROM_OUTSIDE.filter(({ pattern }) => pattern.test('SPEC section 1'));
+
+function specificationCitationsOutsideSrc(): string[] {
+  const files = ['web/src', 'scripts', 'bench', 'test', 'bin']
+    .flatMap((dir) => ['.ts', '.tsx', '.mjs', '.mts'].flatMap((extension) => filesUnder(dir, extension)));
+  return files.flatMap((file) => commentsOf(fs.readFileSync(file, 'utf8'), file).flatMap(({ line, text }) =>
+    text.split('\n').flatMap((row, offset) => SPECIFICATION_FROM_OUTSIDE.filter(({ pattern }) => pattern.test(row))
+      .map(({ what }) => `${file}:${line + offset}: ${what}`))));
+}
+
 function citationsFromOutside(): string[] {
-  const sources = filesUnder('src', '.ts').flatMap((file) => citationsIn(file, commentsOf(fs.readFileSync(file, 'utf8'))));
+  const sources = filesUnder('src', '.ts').flatMap((file) => citationsIn(file, commentsOf(fs.readFileSync(file, 'utf8'), file)));
   const documents = [...filesUnder('docs', '.md'), 'README.md']
     .flatMap((file) => citationsIn(file, [{ line: 1, text: fs.readFileSync(file, 'utf8') }]));
   return [...sources, ...documents];
@@ -68,6 +94,10 @@ describe('comments and documents cite what is in the repository', () => {
       'cite an ADR (docs/adr/) or docs/architecture.md, or say the reason itself');
     assert.deepEqual(WAITING_TO_BE_REWORDED.filter((file) => !found.some((entry) => fileOf(entry) === file)), [],
       'no longer cites from outside: remove it from WAITING_TO_BE_REWORDED');
+  });
+
+  test('no comment in web/src, scripts, bench, test or bin cites the product specification or a guide kept outside', () => {
+    assert.deepEqual(specificationCitationsOutsideSrc(), [], 'cite docs/specification.md or an ADR');
   });
 
   test('the patterns catch each kind of citation and let another project\'s thread through', () => {
