@@ -1,5 +1,5 @@
 /**
- * Import benchmark (issue 11, SPEC section 10). Not part of the test suite.
+ * Import benchmark (ADR 0019). Not part of the test suite.
  *
  *   npm run bench:import                           (= npx tsx bench/import.ts)
  *   IMPORT_BENCH_ROWS=20000 npm run bench:import   (quick)

@@ -1,5 +1,5 @@
 /**
- * Memory benchmark (issue 7 item 2, SPEC section 11: under 200 MB RSS serving 1 million links).
+ * Memory benchmark (ADR 0020: under 200 MB RSS serving 1 million links).
  * Not part of the test suite.
  *
  *   npm run bench:memory            (= npx tsx bench/memory.ts)

@@ -1,5 +1,5 @@
 /**
- * Reaper benchmark (issue 4 item 6, issue 7 item 1, SPEC section 11, RELIABILITY F-17). Not part of
+ * Reaper benchmark (ADR 0005: the cleanup never slows redirects). Not part of
  * the test suite.
  *
  *   npm run bench:reaper            (= npx tsx bench/reaper.ts)

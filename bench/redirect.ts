@@ -1,5 +1,5 @@
 /**
- * Redirect and create benchmark (issue 2 item 9, issue 7, SPEC section 11, RELIABILITY L-01..L-03).
+ * Redirect and create benchmark (targets: docs/specification.md, "Performance targets").
  * Not part of the test suite.
  *
  *   npm run bench:redirect          (= npx tsx bench/redirect.ts)
@@ -28,7 +28,7 @@
  * The database and the keys are removed at the end. Scaled scenarios may also be named in
  * BENCH_SCENARIOS without the profile.
  * Prints requests/s, p50/p99, unexpected statuses, server CPU per response, the ratios and targets
- * of SPEC section 11 and issue 7, and the app's RSS. Stops its children and deletes its temp dir
+ * of docs/specification.md ("Performance targets"), and the app's RSS. Stops its children and deletes its temp dir
  * when done, also on Ctrl-C.
  *
  * The load generator is wrk (Debian's `wrk` package) when it is installed, else autocannon. On a
@@ -251,7 +251,7 @@ async function redirectScenarios(setup: Setup): Promise<BenchPart> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Metrics cost (issue 11): the same app with METRICS_ENABLED=false, in alternating rounds of their own
+// Metrics cost (ADR 0018): the same app with METRICS_ENABLED=false, in alternating rounds of their own
 
 const METRICS_ROUNDS = envInt('BENCH_METRICS_ROUNDS', 8, 2);
 const METRICS_TARGET = 0.03;

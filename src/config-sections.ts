@@ -4,8 +4,8 @@ import type { EnvReader } from './config-env-reader.js';
 import { parseBaseUrl, parseBlocklistFile, parseDatabase, parseJwt, parseRedisUrl } from './config-values.js';
 
 /**
- * Every variable, its default and its bounds, one section of `Config` at a time; the README's
- * configuration table lists the same names and defaults.
+ * Every variable, its default and its bounds, one section of `Config` at a time; docs/configuration.md
+ * and .env.example list the same names and defaults (test/unit/env-example.test.ts).
  */
 export function readConfig(read: EnvReader): Config {
   const port = read.int('PORT', 8080, 0, 65535);

@@ -8,7 +8,7 @@ export type { Config } from './config-shape.js';
 export { ConfigError };
 
 /**
- * The only reader of the environment. Every variable the README's configuration table lists is
+ * The only reader of the environment. Every variable docs/configuration.md lists is
  * read here (config-sections.ts), every problem is collected, and start-up fails with all of them
  * listed at once.
  */

@@ -4,7 +4,7 @@ import { LinkforgeError } from '../core/errors.js';
 import { ImportFormatError } from '../portability/import-candidate.js';
 
 /**
- * Exit codes, documented in the README's Operations section:
+ * Exit codes, documented in docs/cli-and-migration.md:
  * 0 done; 1 the command failed (bad input the rules refuse, unreachable database, unreadable
  * file); 2 the command line is wrong (unknown command or option, missing or malformed argument);
  * 3 an import finished but rejected some rows (the report lists them).

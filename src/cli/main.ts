@@ -7,7 +7,7 @@ import { registerOperationsCommands } from './commands/operations-commands.js';
 import { registerUserCommand } from './commands/user-command.js';
 
 /**
- * `linkforge`: the operator's commands (README, Operations). Each opens the composition root
+ * `linkforge`: the operator's commands (docs/cli-and-migration.md). Each opens the composition root
  * (src/deps.ts) with the server's configuration and calls the use cases; only `serve` starts HTTP.
  */
 export function buildProgram(): Command {

@@ -5,7 +5,7 @@ import { pageOverflowsSideways, registerInUi, screenshot, seriousAxeViolations, 
 import { suiteScope } from '../support/teardown.js';
 
 /**
- * The whole journey of SPEC section 10a in a real browser against a real server process:
+ * The whole journey of docs/web-ui.md in a real browser against a real server process:
  * shorten anonymously, register, see the links synced, manage them on the dashboard, open a
  * link's page, delete and restore it. Every page passes axe-core and is kept as a screenshot.
  */

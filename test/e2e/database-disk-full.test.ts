@@ -6,7 +6,7 @@ import { mountSmallFilesystem } from '../support/small-filesystem.js';
 import { createTestApp } from '../support/test-app.js';
 import { bearer, registerUser } from '../support/users.js';
 
-// RELIABILITY F-10.
+// A full disk is a failing dependency: 503, never 500 (docs/operations.md, "The embedded database").
 test('on a full disk every write answers 503, never 500; after space is freed writes resume and the file is intact', { timeout: 120_000 }, async (context) => {
   const disk = mountSmallFilesystem(context, '3m', 'fullfs');
   const t = await createTestApp(context, { RATE_LIMIT_ANON: '0', RATE_LIMIT_AUTH: '0' }, { dataDir: disk.dir });

@@ -7,7 +7,7 @@ const createLink = (baseUrl: string, url: string) => fetch(`${baseUrl}/api/urls/
   method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }), signal: AbortSignal.timeout(10_000),
 });
 
-// RELIABILITY F-16: SQLite keeps writing to an unlinked file without an error, and all of it is
+// SQLite keeps writing to an unlinked file without an error, and all of it is
 // gone at the next start. Nothing may be acknowledged once the files on disk are not the open ones.
 test('with the database files deleted under it, the server acknowledges no write, is not ready, and says why', { timeout: 60_000 }, async (context) => {
   const server = await startServer(context, { RATE_LIMIT_ANON: '0', LOG_LEVEL: 'info' });

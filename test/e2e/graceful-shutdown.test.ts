@@ -31,7 +31,7 @@ function send(agent: http.Agent, port: number, method: 'GET' | 'POST', path: str
   });
 }
 
-// RELIABILITY F-08.
+// The drain of docs/operations.md, "Stopping and logging".
 test('SIGTERM under keep-alive load resets no request: each gets an answer, or its connection is refused before it is sent', { timeout: 60_000 }, async (context) => {
   const server = await startServer(context, { RATE_LIMIT_ANON: '0', SHUTDOWN_GRACE: `${GRACE_MS}ms` });
   const port = Number(new URL(server.baseUrl).port);

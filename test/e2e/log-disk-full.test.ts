@@ -21,7 +21,7 @@ async function waitUntilUp(baseUrl: string): Promise<void> {
   }
 }
 
-// RELIABILITY F-15.
+// A log line that cannot be written is dropped and counted, never waited for (ADR 0018).
 test('with stdout on a filesystem that fills, redirects and creates keep answering and SIGTERM exits within the grace', { timeout: 120_000 }, async (context) => {
   const logFs = mountSmallFilesystem(context, '1m', 'logfs');
   const mountDir = logFs.dir;

@@ -192,7 +192,7 @@ test('a statement that waits on a lock past DB_STATEMENT_TIMEOUT answers 503 wit
     assert.equal((await patchLink(t, token, link.id, 'https://example.com/locked/changed')).statusCode, 200);
 });
 
-// RELIABILITY F-12: a pool with no free connection sheds requests after DB_CONNECT_TIMEOUT.
+// A pool with no free connection sheds requests after DB_CONNECT_TIMEOUT.
 test('with every pooled connection busy, other requests answer 503 after DB_CONNECT_TIMEOUT, and are served once one is free', { timeout: 60_000 }, async (context) => {
   const t = await createTestApp(context, { ...FAST_TIMEOUTS, DB_POOL_MAX: '1', DB_STATEMENT_TIMEOUT: '60s' }, { database: 'postgres' });
   const holder = await connectLockHolder(t);

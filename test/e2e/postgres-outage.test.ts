@@ -39,7 +39,7 @@ async function assertRecovered(t: TestApp, missed: Link): Promise<void> {
   assert.equal(create.statusCode, 201, create.body);
 }
 
-// RELIABILITY F-01: a database that is down costs the misses and the writes, never the cache hits,
+// A database that is down costs the misses and the writes, never the cache hits,
 // and never a restart.
 test('with its PostgreSQL stopped, cached links keep redirecting, misses, creates and readiness answer 503 with Retry-After, and all recovers when it starts again', { timeout: 90_000 }, async (context) => {
   await onPrivateServer(context, async (server, t) => {
@@ -56,7 +56,7 @@ test('with its PostgreSQL stopped, cached links keep redirecting, misses, create
   });
 });
 
-// RELIABILITY F-02: a server that stops answering with its connections open (a hung host, a
+// A server that stops answering with its connections open (a hung host, a
 // network partition) must cost a bounded wait, never a request that hangs or a 500.
 test('with its PostgreSQL hung (SIGSTOP), cached links keep redirecting, misses, creates and readiness answer 503 with Retry-After, and all recovers when it goes on', { timeout: 90_000 }, async (context) => {
   await onPrivateServer(context, async (server, t) => {

@@ -43,7 +43,7 @@ const redirect = async (instance: TestApp | SecondInstance, code: string) => {
   return { status: response.statusCode, location: response.headers.location };
 };
 
-/** The other instance learns of a change within one second (SPEC section 4). */
+/** The other instance learns of a change within one second (docs/specification.md, ADR 0012). */
 async function within1s(check: () => Promise<boolean>): Promise<boolean> {
   return eventually(check, 1_000);
 }

@@ -30,7 +30,7 @@ async function holdWriteLock(file: string): Promise<{ child: ChildProcess; relea
   return { child, released };
 }
 
-// RELIABILITY F-14: a lock held elsewhere delays writes, never reads, and never the event loop.
+// A lock held elsewhere delays writes, never reads, and never the event loop.
 test('while another process holds the write lock, redirects keep their latency and a create answers 503 after the write timeout', { timeout: 60_000 }, async (context) => {
   const t = await createTestApp(context, { DB_WRITE_TIMEOUT: '1s', RATE_LIMIT_ANON: '0' });
   const loop = monitorEventLoopDelay({ resolution: 10 });

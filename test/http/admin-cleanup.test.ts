@@ -40,7 +40,7 @@ describe('admin cleanup routes', () => {
     });
   }
 
-  test('stats answer exactly the fields of SPEC section 6, zero before any run', async () => {
+  test('stats answer exactly the fields ADR 0005 records, zero before any run', async () => {
     const response = await stats();
     assert.equal(response.statusCode, 200);
     assert.deepEqual(response.json(), {

@@ -94,7 +94,7 @@ describe('bad input to POST /api/urls/public gets a 4xx problem detail and creat
   });
 });
 
-describe('request bodies are read strictly: never decoded with replacement characters (SPEC section 5, RELIABILITY X-05, X-11)', () => {
+describe('request bodies are read strictly: never decoded with replacement characters (ADR 0008)', () => {
   let t: TestApp;
   before(async () => { t = await createTestApp(suite, { RATE_LIMIT_ANON: '0', RATE_LIMIT_AUTH: '0' }); });
   after(async () => {

@@ -132,7 +132,7 @@ describe('POST /api/urls/sync: claiming anonymous links (RELIABILITY rule 9, S-8
     assert.equal((await linkRow(t.deps, anon.id)).claim_token_hash, null);
   });
 
-  test('entries exactly as the web UI stores them, with expiresAt, are claimed (SPEC section 5)', async () => {
+  test('entries exactly as the web UI stores them, with expiresAt, are claimed (docs/specification.md)', async () => {
     const user = await registerUser(t.app);
     const stored = [];
     for (const expiresAt of ['iso', 'epoch', null, 'lapsed'] as const) {

@@ -12,7 +12,7 @@ import { suiteScope } from '../support/teardown.js';
 const SETTINGS = 'https://app.example.com/#/settings';
 const BILLING = 'https://app.example.com/#/billing';
 
-describe('client-side routes (SPEC section 2, step 5) are separate links', () => {
+describe('client-side routes (ADR 0008) are separate links', () => {
   let t: TestApp;
   const suite = suiteScope();
   before(async () => { t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' }); });

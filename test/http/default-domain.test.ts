@@ -14,7 +14,7 @@ import { createTestApp } from '../support/test-app.js';
 import { bearer, registerUser } from '../support/users.js';
 import { onTeardown } from '../support/teardown.js';
 
-// SPEC section 1: links on the default short domain are stored under a fixed key.
+// docs/specification.md: links on the default short domain are stored under a fixed key.
 describe('links on the default short domain', () => {
   test('keep redirecting and stay listed after a restart on another BASE_URL and PORT', async (context) => {
     const t = await createTestApp(context, { BASE_URL: 'http://localhost:8080', RATE_LIMIT_ANON: '0' });

@@ -7,7 +7,7 @@ import { bearer, createApiKey, registerUser, type RegisteredUser } from '../supp
 import { suiteScope } from '../support/teardown.js';
 
 /**
- * RELIABILITY S-70: every link route × every kind of caller. Only the allowed cells succeed; the
+ * ADR 0007, "Who sees and changes what": every link route × every kind of caller. Only the allowed cells succeed; the
  * others answer 404 (401 without credentials) and leave the database exactly as it was.
  */
 describe('link ownership: who may read and change which link', () => {

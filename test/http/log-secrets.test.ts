@@ -25,7 +25,7 @@ async function call(base: string, method: string, url: string, body?: unknown, t
   return { status: response.status, headers: response.headers, json: text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined };
 }
 
-// RELIABILITY S-85 (no plaintext claim token in logs), SPEC section 10 (no secrets or tokens in logs).
+// ADR 0018: no plaintext claim token, secret or token reaches the log.
 test('a full journey at debug level, logged to a file: no password, JWT, claim token or API key appears anywhere in the log', async (context) => {
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-log-secrets-'));
   const logFile = path.join(logDir, 'app.log');

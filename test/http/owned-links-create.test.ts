@@ -12,7 +12,7 @@ describe('POST /api/urls: permanent links with deterministic codes', () => {
   const suite = suiteScope();
   before(async () => { t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' }); });
 
-  test('creates a PERMANENT link in the personal workspace whose code follows SPEC section 3', async () => {
+  test('creates a PERMANENT link in the personal workspace whose code follows docs/specification.md', async () => {
     const user = await registerUser(t.app);
     const response = await postLink(t.app, user.token, { url: 'HTTP://Example.COM:80/path/' });
     assert.equal(response.statusCode, 201);

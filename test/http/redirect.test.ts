@@ -6,7 +6,7 @@ import { suiteScope } from '../support/teardown.js';
 
 const HOUR = 3_600_000;
 
-describe('GET /{code} answers each link state as SPEC section 4 says', () => {
+describe('GET /{code} answers each link state as docs/specification.md says', () => {
   let t: TestApp;
   const suite = suiteScope();
   before(async () => { t = await createTestApp(suite); });
@@ -16,7 +16,7 @@ describe('GET /{code} answers each link state as SPEC section 4 says', () => {
     const res = await t.app.inject({ method: 'GET', url: `/${link.code}` });
     assert.equal(res.statusCode, 301);
     assert.equal(res.headers.location, 'https://example.com/a?x=1#frag');
-    assert.equal(res.headers['cache-control'], 'public, max-age=300', 'REDIRECT_MAX_AGE defaults to 300 (SPEC section 4)');
+    assert.equal(res.headers['cache-control'], 'public, max-age=300', 'REDIRECT_MAX_AGE defaults to 300 (docs/specification.md)');
     assert.equal(res.body, '');
   });
 
@@ -106,7 +106,7 @@ describe('GET /{code} answers each link state as SPEC section 4 says', () => {
   });
 });
 
-describe('/{code}/ with one trailing slash answers exactly as /{code} (SPEC section 4)', () => {
+describe('/{code}/ with one trailing slash answers exactly as /{code} (docs/specification.md)', () => {
   let t: TestApp;
   const suite = suiteScope();
   before(async () => { t = await createTestApp(suite); });

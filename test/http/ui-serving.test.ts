@@ -18,7 +18,7 @@ function assertSecurityHeaders(headers: Record<string, unknown>, what: string) {
   assert.equal(headers['x-content-type-options'], 'nosniff', what);
   assert.equal(headers['x-frame-options'], 'DENY', what);
   assert.equal(headers['referrer-policy'], 'no-referrer', what);
-  // The rest of helmet's defaults (RELIABILITY S-63).
+  // The rest of helmet's defaults (ADR 0017).
   assert.equal(headers['cross-origin-opener-policy'], 'same-origin', what);
   assert.equal(headers['cross-origin-resource-policy'], 'same-origin', what);
   assert.equal(headers['origin-agent-cluster'], '?1', what);

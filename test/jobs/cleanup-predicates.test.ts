@@ -10,7 +10,7 @@ import { DAY, HOUR, linkInState, linkRow, ownerUser } from '../support/cleanup-f
 import { suiteScope } from '../support/teardown.js';
 
 /**
- * RELIABILITY rule 6: the purge must be correct without the lock. These tests call the store's
+ * ADR 0005: the purge must be correct without the lock. These tests call the store's
  * batches directly (no lock, no reaper) and check the WHERE clauses alone.
  */
 describe('the purge and mark predicates, without the lock', () => {

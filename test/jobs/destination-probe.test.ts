@@ -7,7 +7,7 @@ import { eventually } from '../support/cleanup-fixtures.js';
 import { closedPort, drip, startRawTarget, startTarget, withServer, type TargetServer } from '../support/target-servers.js';
 
 /**
- * RELIABILITY F-13: local targets that answer, hang, drip, loop or flood. Private destinations are
+ * ADR 0015: local targets that answer, hang, drip, loop or flood. Private destinations are
  * allowed here (ALLOW_PRIVATE_DESTINATIONS=true) so the check may reach them; the time limit is cut
  * to 300 ms so a hanging target costs little. Every check must end on its own: a test that hangs
  * fails by the runner's timeout.

@@ -7,7 +7,7 @@ import { fakeDns } from '../support/fake-dns.js';
 import { startTarget, type TargetServer } from '../support/target-servers.js';
 
 /**
- * SPEC section 8 / RELIABILITY rule 2: with ALLOW_PRIVATE_DESTINATIONS=false the check refuses
+ * ADR 0015: with ALLOW_PRIVATE_DESTINATIONS=false the check refuses
  * internal and non-unicast addresses, literal or resolved, at the first hop and at every redirect.
  * A "secret" server on 127.0.0.1 (and one on ::1) stands for what must never be reached.
  */

@@ -14,7 +14,7 @@ async function untilQueued(writer: SqliteWriter, count: number): Promise<void> {
   while (writer.queueDepth < count) await nextTurn();
 }
 
-/** SPEC section 9: every write of the embedded database goes through one writer thread. */
+/** ADR 0010: every write of the embedded database goes through one writer thread. */
 describe('the embedded database writer', () => {
   let t: TestApp;
   const suite = suiteScope();

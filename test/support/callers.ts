@@ -3,7 +3,7 @@ import { addMember, createWorkspace } from './owned-links.js';
 import { createApiKey, registerUser, type RegisteredUser } from './users.js';
 
 /**
- * Every kind of caller of a link in a shared workspace (RELIABILITY S-70): its owner, a plain
+ * Every kind of caller of a link in a shared workspace (ADR 0007, "Who sees and changes what"): its owner, a plain
  * member, a stranger, an outsider who shares another workspace with the owner, the workspace's
  * API key and an API key of another of the owner's workspaces.
  */

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 
-/** The machine's PostgreSQL server (SPEC: trust auth on loopback); tests never use another host. */
+/** The machine's PostgreSQL server (user postgres, trust auth on loopback: docs/testing-and-benchmarks.md); tests never use another host. */
 export const POSTGRES_SERVER = process.env.LINKFORGE_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432';
 
 export interface TestDatabase {

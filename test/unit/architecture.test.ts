@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** STYLE.md's import rules, held by a test so that review does not have to. */
+/** docs/architecture.md's import rules, held by a test so that review does not have to. */
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -27,7 +27,7 @@ function assertRejected(raw: unknown, code: string, withPolicy: UrlPolicy = poli
   assert.equal(rejectionCode(raw, withPolicy), code, `for input ${JSON.stringify(raw)?.slice(0, 200)}`);
 }
 
-describe('canonical form (SPEC section 2 table)', () => {
+describe('canonical form (docs/specification.md, "Destinations and canonical URLs")', () => {
   const vectors: Array<[string, string]> = [
     ['HTTP://Example.COM/path', 'http://example.com/path'],
     ['http://example.com:80/path/', 'http://example.com/path'],

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 
-/** STYLE.md's size habits, held by a test: small files, short functions, declarative tables excepted. */
+/** The size habits, held by a test: small files, short functions, declarative tables excepted. */
 
 const MAX_FILE_LINES = 250;
 const MAX_FUNCTION_LINES = 60;

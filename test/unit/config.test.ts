@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { parseDuration } from '../../src/config-env-reader.js';
 
 describe('loadConfig', () => {
-  test('gives SPEC section 10 defaults for an empty environment', () => {
+  test('gives the documented defaults (docs/configuration.md) for an empty environment', () => {
     const config = loadConfig({});
     assert.equal(config.port, 8080);
     assert.equal(config.host, '127.0.0.1');

@@ -41,7 +41,7 @@ function expectedNumber(input: string, length: number): bigint {
   return first16.reduce((total, byte) => total * 256n + BigInt(byte), 0n) % 58n ** BigInt(length);
 }
 
-describe('deterministic codes (SPEC section 3)', () => {
+describe('deterministic codes (docs/specification.md)', () => {
   const vectors: Array<[string, number, number, string]> = [
     ['http://example.com/path', 42, 0, 'z6147ftZdh'],
     ['http://example.com/path', 42, 1, 'yKvjU5hwn2'],
@@ -155,7 +155,7 @@ describe('random codes', () => {
 });
 
 describe('reserved words', () => {
-  test('the reserved list is exactly the one in SPEC section 1', () => {
+  test('the reserved list is exactly the one in docs/specification.md', () => {
     assert.deepEqual([...RESERVED_WORDS].sort(), ['admin', 'api', 'app', 'assets', 'dashboard', 'docs', 'favicon.ico', 'healthz',
       'login', 'metrics', 'readyz', 'register', 'robots.txt', 'static']);
   });

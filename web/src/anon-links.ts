@@ -1,6 +1,6 @@
 /**
  * The visitor's anonymous links, kept in localStorage exactly as POST /api/urls/sync takes them
- * (SPEC section 5, seed 000): `{shortCode, claimToken, url, expiresAt}`, expiresAt in ISO 8601.
+ * (docs/specification.md, "Claiming anonymous links"): `{shortCode, claimToken, url, expiresAt}`, expiresAt in ISO 8601.
  */
 const KEY = 'linkforge.anonymousLinks';
 
