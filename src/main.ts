@@ -46,8 +46,10 @@ async function main(): Promise<void> {
     }
     process.exit(exitCode);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  // Kept for every signal, not once: a terminal's Ctrl-C reaches `npm start` and the server alike,
+  // and the copy passed on must find the drain under way, not Node's default of exiting at once.
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 
   try {
     await app.listen({ port: config.port, host: config.host });

@@ -39,7 +39,7 @@ export async function runPrimary(config: Config): Promise<void> {
     for (const worker of startedAt.keys()) worker.process.kill('SIGTERM');
     if (startedAt.size === 0) process.exit(exitCode);
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
   for (let i = 0; i < config.workers; i++) fork();
 }

@@ -77,31 +77,36 @@ test('SIGTERM under keep-alive load resets no request: each gets an answer, or i
   assert.ok(exitMs < GRACE_MS, `exit took ${exitMs} ms`);
 });
 
-test('a request already running at SIGTERM is answered in full with Connection: close', { timeout: 60_000 }, async (context) => {
-  const server = await startServer(context, { SHUTDOWN_GRACE: `${GRACE_MS}ms` });
-  const port = Number(new URL(server.baseUrl).port);
-  const exited = new Promise<number | null>((resolve) => server.child.on('exit', (code) => resolve(code)));
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  onTeardown(context, () => agent.destroy());
-  const body = JSON.stringify({ url: 'https://example.com/in-flight' });
-  const answer = new Promise<http.IncomingMessage>((resolve, reject) => {
-    const req = http.request({
-      host: '127.0.0.1', port, method: 'POST', path: '/api/urls/public', agent,
-      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
-    }, resolve);
-    req.on('error', reject);
-    // Half the body now: the server has the request and waits for the rest when the signal comes.
-    req.write(body.slice(0, 10));
-    void (async () => {
-      await server.outputIncludes('incoming request'); // Fastify's line once it has the request's head
-      server.child.kill('SIGTERM');
-      await server.outputIncludes('shutting down');
-      req.end(body.slice(10));
-    })();
+// A terminal's Ctrl-C reaches the whole process group, and `npm start` passes it on as well: the
+// server hears SIGINT twice, and the second must not cut the drain short.
+for (const signals of [['SIGTERM'], ['SIGINT', 'SIGINT']] as const) {
+  test(`a request already running at ${signals.join(' then ')} is answered in full with Connection: close`, { timeout: 60_000 }, async (context) => {
+    const server = await startServer(context, { SHUTDOWN_GRACE: `${GRACE_MS}ms` });
+    const port = Number(new URL(server.baseUrl).port);
+    const exited = new Promise<number | null>((resolve) => server.child.on('exit', (code) => resolve(code)));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    onTeardown(context, () => agent.destroy());
+    const body = JSON.stringify({ url: 'https://example.com/in-flight' });
+    const answer = new Promise<http.IncomingMessage>((resolve, reject) => {
+      const req = http.request({
+        host: '127.0.0.1', port, method: 'POST', path: '/api/urls/public', agent,
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      }, resolve);
+      req.on('error', reject);
+      // Half the body now: the server has the request and waits for the rest when the signal comes.
+      req.write(body.slice(0, 10));
+      void (async () => {
+        await server.outputIncludes('incoming request'); // Fastify's line once it has the request's head
+        server.child.kill(signals[0]);
+        await server.outputIncludes('shutting down');
+        for (const again of signals.slice(1)) server.child.kill(again);
+        req.end(body.slice(10));
+      })();
+    });
+    const res = await answer;
+    res.resume();
+    assert.equal(res.statusCode, 201);
+    assert.equal(res.headers.connection, 'close');
+    assert.equal(await exited, 0);
   });
-  const res = await answer;
-  res.resume();
-  assert.equal(res.statusCode, 201);
-  assert.equal(res.headers.connection, 'close');
-  assert.equal(await exited, 0);
-});
+}
