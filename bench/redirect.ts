@@ -13,13 +13,14 @@
  * separate load-generator process on 127.0.0.1. Every redirect request carries a browser's
  * User-Agent and a Referer. The apps record visits and flush them every second, as `npm start`
  * does; the cache hits compare bare, analytics on and analytics off in the same rounds.
- * Creates (scenario creates): starts the app once more on an empty database (RATE_LIMIT_ANON=0)
- * and a bare Fastify server inserting each request's row with one prepared better-sqlite3 INSERT
- * (WAL, synchronous=FULL, as the app), registers a user through the API, and drives durable
- * creates of unique URLs at BENCH_CREATE_CONNECTIONS: anonymous `POST /api/urls/public` and owned
- * `POST /api/urls` (JWT bearer), each against the bare server in the same ABBA rounds. Then it
- * SIGKILLs both servers and checks that the rows on disk equal the 201s they sent (acknowledged =
- * stored).
+ * Creates (scenario creates): starts the app once more on an empty database (RATE_LIMIT_ANON=0),
+ * a bare Fastify server inserting each request's row with one prepared better-sqlite3 INSERT and a
+ * naive node:http server doing the same without a framework (both WAL, synchronous=FULL, one
+ * autocommit INSERT per request, as durable as the app), registers a user through the API, and
+ * drives durable creates of unique URLs at BENCH_CREATE_CONNECTIONS: anonymous
+ * `POST /api/urls/public` and owned `POST /api/urls` (JWT bearer), all three servers in the same
+ * alternating rounds. Then it SIGKILLs them and checks that the rows on disk equal the 201s they
+ * sent (acknowledged = stored).
  * Scaled profile (BENCH_PROFILE=scaled: scenarios hits, misses, scaled-hits, redis-misses,
  * pg-misses, two-instances; see bench/support/scaled-scenarios.ts): the same links also go into a
  * PostgreSQL database of the run's own on 127.0.0.1:5432, and the app runs on it with Redis
@@ -27,8 +28,9 @@
  * cache hits, misses served by Redis, misses served by PostgreSQL, and two instances at once.
  * The database and the keys are removed at the end. Scaled scenarios may also be named in
  * BENCH_SCENARIOS without the profile.
- * Prints requests/s, p50/p99, unexpected statuses, server CPU per response, the ratios and targets
- * of docs/specification.md ("Performance targets"), and the app's RSS. Stops its children and deletes its temp dir
+ * Prints the commit measured (with "dirty" when the worktree has changes), requests/s, p50/p99, unexpected statuses,
+ * server CPU per response, the ratios and targets of docs/specification.md ("Performance targets"),
+ * and the app's RSS. Stops its children and deletes its temp dir
  * when done, also on Ctrl-C.
  *
  * The load generator is wrk (Debian's `wrk` package) when it is installed, else autocannon. On a
@@ -46,6 +48,7 @@
  * BENCH_APP=tsx runs the app from src/ through tsx instead of from a tsc build (faster to start, but
  * tsx's loader thread adds tens of MB to the RSS and its transform is not what `npm start` runs).
  */
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -87,9 +90,19 @@ const EMBEDDED_REDIRECTS = ['hits', 'misses', 'unknown', 'fresh'].some((s) => SC
 const SCALED = SCALED_SCENARIOS.some((s) => SCENARIOS.has(s));
 const REDIRECTS = EMBEDDED_REDIRECTS || SCALED;
 
+/** The commit measured, "dirty" when the worktree holds changes not committed. */
+const COMMIT = (() => {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO, encoding: 'utf8' }).trim();
+  try {
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain') === '' ? '' : ' dirty'}`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
+})();
+
 const MEASURE: MeasureSettings = { loadgen: LOADGEN, connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, warmupSeconds: WARMUP_SECONDS };
 
-const TARGETS = { hitsVsBare: 0.7, hitsVsBareAim: 0.8, analyticsCost: 0.1, missesVsHits: 0.7, p99Ms: 5, rssMb: 200, anonCreatesPerSecond: 5_000, createP99Ms: 50 };
+const TARGETS = { hitsVsBare: 0.7, hitsVsBareAim: 0.8, analyticsCost: 0.1, missesVsHits: 0.7, p99Ms: 5, rssMb: 200, anonCreatesPerSecond: 5_000, createP99Ms: 50, anonVsNaive: 1.4, ownedVsBare: 0.8 };
 
 // ---------------------------------------------------------------------------------------------
 // Seeding
@@ -313,55 +326,71 @@ async function createScenarios(setup: Setup): Promise<BenchPart> {
   const appConfig = loadConfig({ ...setup.benchEnv, DATA_DIR: dataDir });
   if (appConfig.database.kind !== 'sqlite') throw new Error('the bench needs the embedded SQLite database');
   const bareFile = path.join(setup.tempDir, 'bare-create.db');
+  const naiveFile = path.join(setup.tempDir, 'naive-create.db');
   const srcDir = await setup.srcDir;
   console.error('starting create servers');
-  const [bare, app] = await Promise.all([
+  const [naive, bare, app] = await Promise.all([
+    startServer('naive http', path.join(SUPPORT, 'naive-create-server.mjs'), [naiveFile], {}),
     startServer('bare insert', path.join(SUPPORT, 'bare-create-server.mjs'), [bareFile], {}),
     startServer('app (creates)', path.join(SUPPORT, 'app-server.mjs'), [srcDir],
       { env: setup.appEnv({ DATA_DIR: dataDir, RATE_LIMIT_ANON: '0' }), execArgv: setup.execArgv }),
   ]);
+  const servers = { naive, bare, app };
   const token = await registerUser(app.port, 'bench@example.com');
 
   console.error(`measuring creates with ${LOADGEN}: ${SECONDS} s per server and scenario in ${ROUNDS} round(s) after ${WARMUP_SECONDS} s warm-up, ${CREATE_CONNECTIONS} connections`);
-  const created = { app: await servedCount(app, '201'), bare: await servedCount(bare, '201') };
+  const counted = async () => ({ naive: await servedCount(naive, '201'), bare: await servedCount(bare, '201'), app: await servedCount(app, '201') });
+  let created = await counted();
   const createdSince = async () => {
-    const now = { app: await servedCount(app, '201'), bare: await servedCount(bare, '201') };
-    const delta = { app: now.app - created.app, bare: now.bare - created.bare };
-    Object.assign(created, now);
+    const now = await counted();
+    const delta = { naive: now.naive - created.naive, bare: now.bare - created.bare, app: now.app - created.app };
+    created = now;
     return delta;
   };
-  const [eBare, eApp] = await compare(MEASURE, `(e) anonymous creates, ${CREATE_CONNECTIONS} conn.`, bare, app, { create: { path: '/api/urls/public' } }, 'created', CREATE_CONNECTIONS);
+  const sides = [servers.naive, servers.bare, servers.app];
+  const [eNaive, eBare, eApp] = await compareAll(MEASURE, `(e) anonymous creates, ${CREATE_CONNECTIONS} conn.`, sides, { create: { path: '/api/urls/public' } }, 'created', CREATE_CONNECTIONS) as [Measurement, Measurement, Measurement];
   const anonymous = await createdSince();
-  const [fBare, fApp] = await compare(MEASURE, `(f) owned creates, ${CREATE_CONNECTIONS} conn.`, bare, app, { create: { path: '/api/urls', token } }, 'created', CREATE_CONNECTIONS);
+  const [fNaive, fBare, fApp] = await compareAll(MEASURE, `(f) owned creates, ${CREATE_CONNECTIONS} conn.`, sides, { create: { path: '/api/urls', token } }, 'created', CREATE_CONNECTIONS) as [Measurement, Measurement, Measurement];
   const owned = await createdSince();
   const appRss = (await statsOf(app)).rssBytes;
 
-  await Promise.all([killServer(app), killServer(bare)]);
+  await Promise.all([killServer(app), killServer(bare), killServer(naive)]);
   const rows = {
     anonymous: countRows(appConfig.database.path, 'owner_id IS NULL'),
     owned: countRows(appConfig.database.path, 'owner_id IS NOT NULL'),
     bare: countRows(bareFile),
+    naive: countRows(naiveFile),
   };
   const stored = (name: string, acknowledged: number, onDisk: number): RatioLine =>
     [`rows on disk after SIGKILL, ${name}`, `${fmtInt(onDisk)} of ${fmtInt(acknowledged)} 201s`, 'rows = 201s', verdict(onDisk === acknowledged)];
+  const ratio = (app: Measurement, base: Measurement) => rps(app) / rps(base);
+  const cpuRatio = (app: Measurement, base: Measurement) => (cpu(base) / cpu(app)).toFixed(2);
+  const anonVsNaive = ratio(eApp, eNaive);
+  const ownedVsBare = ratio(fApp, fBare);
   const ratioLines: RatioLine[] = [
     ['anonymous creates/s, app (e)', fmtInt(rps(eApp)), `≥ ${fmtInt(TARGETS.anonCreatesPerSecond)}`, verdict(rps(eApp) >= TARGETS.anonCreatesPerSecond)],
+    ['anonymous creates vs naive node:http (target ≥ 1.40)', anonVsNaive.toFixed(2), `≥ ${TARGETS.anonVsNaive.toFixed(2)}`, verdict(anonVsNaive >= TARGETS.anonVsNaive)],
+    ['  same from server CPU µs/create, naive/app', cpuRatio(eApp, eNaive), '(hardly moved by other load)', ''],
+    ['anonymous creates vs bare Fastify insert (e)', ratio(eApp, eBare).toFixed(2), '', ''],
     ['p99 anonymous creates (e)', `${fmtMs(eApp.latencyMs.p99)} ms`, `< ${TARGETS.createP99Ms} ms`, verdict(eApp.latencyMs.p99 < TARGETS.createP99Ms)],
-    ['anonymous creates vs bare insert (e)', (rps(eApp) / rps(eBare)).toFixed(2), '', ''],
     ['non-201 in (e)', String(eApp.unexpected), '0', verdict(eApp.unexpected === 0)],
     ['owned creates/s, app (f)', fmtInt(rps(fApp)), '', ''],
+    ['owned creates vs bare Fastify insert (target ≥ 0.80)', ownedVsBare.toFixed(2), `≥ ${TARGETS.ownedVsBare.toFixed(2)}`, verdict(ownedVsBare >= TARGETS.ownedVsBare)],
+    ['  same from server CPU µs/create, bare/app', cpuRatio(fApp, fBare), '(hardly moved by other load)', ''],
+    ['owned creates vs naive node:http (f)', ratio(fApp, fNaive).toFixed(2), '', ''],
     ['p99 owned creates (f)', `${fmtMs(fApp.latencyMs.p99)} ms`, `< ${TARGETS.createP99Ms} ms`, verdict(fApp.latencyMs.p99 < TARGETS.createP99Ms)],
-    ['owned creates vs bare insert (f)', (rps(fApp) / rps(fBare)).toFixed(2), '', ''],
     ['non-201 in (f)', String(fApp.unexpected), '0', verdict(fApp.unexpected === 0)],
     stored('app, anonymous', anonymous.app, rows.anonymous),
     stored('app, owned', owned.app, rows.owned),
     stored('bare insert', anonymous.bare + owned.bare, rows.bare),
+    stored('naive http', anonymous.naive + owned.naive, rows.naive),
   ];
   const notes = [
     'Creates: every 201 a server sent (warm-up included) against its rows on disk after SIGKILL (acknowledged = stored).',
+    'Naive http: node:http + better-sqlite3, WAL, synchronous=FULL, one autocommit INSERT (one fsync) per request, no batching; bare insert: the same on Fastify.',
     `RSS app (creates) after (e)–(f) ${fmtMb(appRss)}.`,
   ];
-  return { rows: [eBare, eApp, fBare, fApp], ratioLines, notes };
+  return { rows: [eNaive, eBare, eApp, fNaive, fBare, fApp], ratioLines, notes };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -372,6 +401,7 @@ async function main(): Promise<void> {
   const tempDir = makeTempDir('linkforge-bench-');
   const benchEnv = appSettings(path.join(tempDir, 'data'), { CLEANUP_ENABLED: 'false' });
   const loadAtStart = loadAverage();
+  console.error(`commit ${COMMIT}`);
   console.error(`linkforge redirect bench: node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAtStart}, profile ${PROFILE}, scenarios ${[...SCENARIOS].join(',')}`);
   if (APP_RUNTIME === 'build') console.error('compiling src/ with tsc into the temp dir (in the background)');
   const setup: Setup = {
@@ -386,6 +416,7 @@ async function main(): Promise<void> {
   if (SCENARIOS.has('creates')) parts.push(await createScenarios(setup));
   const rows = parts.flatMap((p) => p.rows);
 
+  console.log(`commit ${COMMIT}`);
   console.log('');
   console.log(`Linkforge redirect bench (profile ${PROFILE}) · node ${process.version} · ${os.cpus().length} CPUs · ${fmtInt(LINK_COUNT)} links (${Math.round(EXPIRING_SHARE * 100)} % expiring → 302, rest → 301)`);
   console.log(`app ${APP_RUNTIME === 'build' ? 'compiled by tsc (as npm start runs it)' : 'run from src/ through tsx'} · load average at start ${loadAtStart}`);

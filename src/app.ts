@@ -1,5 +1,5 @@
 import http from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { AppDeps } from './deps.js';
@@ -30,6 +30,7 @@ import { loadUiBuild } from './http/ui-assets.js';
 import { registerHtmlSecurityHeaders, SWAGGER_UI_CSP } from './http/security-headers.js';
 import { createLogging } from './logging/logger.js';
 import { requestIdOf } from './logging/request-id.js';
+import { lazyChildLoggerFactory } from './logging/request-logger.js';
 import { registerMetrics } from './http/metrics-routes.js';
 import { registerRequestIdHeader } from './http/request-id-header.js';
 
@@ -83,6 +84,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   const app = Fastify({
     loggerInstance: logger,
     genReqId: (req) => requestIdOf(req.headers),
+    // A request's child logger is made when it first writes a line, not for every request.
+    childLoggerFactory: lazyChildLoggerFactory as unknown as FastifyServerOptions['childLoggerFactory'],
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: 200 },

@@ -1,8 +1,9 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { sharedRandomPool } from './random-pool.js';
 
 /** A fresh 256-bit secret, URL-safe, optionally prefixed (`lfk_` for API keys). */
 export function newSecret(prefix = ''): string {
-  return prefix + randomBytes(32).toString('base64url');
+  return prefix + sharedRandomPool.take(32).toString('base64url');
 }
 
 /** Secrets are stored only as SHA-256 hashes: they are random, so a slow hash adds nothing. */

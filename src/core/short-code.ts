@@ -1,5 +1,6 @@
-import { createHash, randomBytes as cryptoRandomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { ValidationError } from './errors.js';
+import { pooledRandomBytes } from './random-pool.js';
 
 export const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 export const RANDOM_CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -35,7 +36,7 @@ export function deterministicCode(normalizedUrl: string, workspaceId: number, at
 }
 
 /** Uniform over [A-Za-z0-9] by rejection sampling; never returns a reserved word. */
-export function randomCode(length = 7, randomBytes: (n: number) => Uint8Array = cryptoRandomBytes): string {
+export function randomCode(length = 7, randomBytes: (n: number) => Uint8Array = pooledRandomBytes): string {
   if (!Number.isInteger(length) || length < 1) throw new RangeError(`length must be a positive integer, got ${length}`);
   let code: string;
   do {

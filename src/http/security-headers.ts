@@ -48,7 +48,8 @@ export const HTML_SECURITY_HEADERS: Readonly<Record<string, string>> = {
  * The redirect fast path writes its pages itself, with the same headers (redirect-pages.ts).
  */
 export function registerHtmlSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // A callback hook, not an async one: it runs on every response, and a promise each adds up.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) {
       for (const [name, value] of Object.entries(HTML_SECURITY_HEADERS)) {
@@ -56,6 +57,6 @@ export function registerHtmlSecurityHeaders(app: FastifyInstance): void {
       }
     }
     reply.header('x-content-type-options', 'nosniff');
-    return payload;
+    done(null, payload);
   });
 }

@@ -29,6 +29,7 @@ export interface CreatedAnonymousLink {
 export async function createAnonymousLink(deps: CreateAnonymousLinkDeps, rawUrl: unknown): Promise<CreatedAnonymousLink> {
   const destination = parseDestination(rawUrl, deps.urlPolicy);
   const claimToken = newSecret();
+  const claimTokenHash = hashSecret(claimToken);
   const now = deps.clock.now();
   const generate = deps.generateCode ?? randomCode;
   for (let attempt = 0; attempt < MAX_RANDOM_ATTEMPTS; attempt++) {
@@ -41,7 +42,7 @@ export async function createAnonymousLink(deps: CreateAnonymousLinkDeps, rawUrl:
       linkType: 'TEMPORARY',
       workspaceId: null,
       ownerId: null,
-      claimTokenHash: hashSecret(claimToken),
+      claimTokenHash,
       createdAt: now,
       expiresAt: now + deps.anonTtlMs,
     });

@@ -5,6 +5,7 @@ import type {
   UserWithPasswordHash,
 } from '../core/account-ports.js';
 import type { ApiKeyRow, Database, UserRow } from './schema.js';
+import { compiledOnce } from './compiled-once.js';
 import { guarded } from './store-errors.js';
 import { holdsNul } from './unstorable-text.js';
 
@@ -45,7 +46,19 @@ const API_KEY_COLUMNS = ['id', 'workspace_id', 'name', 'prefix', 'created_at', '
 
 /** Users, workspaces, members and API keys for both SQLite and PostgreSQL: portable Kysely only. */
 export class KyselyAccountStore implements AccountStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  // The reads every authenticated request makes (its user, workspace and role), compiled once.
+  private readonly userById;
+  private readonly membership;
+  private readonly personalWorkspace;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.userById = compiledOnce(1, (id: number) => db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id));
+    this.membership = compiledOnce(2, (workspaceId: number, userId: number) => this.memberships()
+      .where('m.user_id', '=', userId).where('w.id', '=', workspaceId));
+    this.personalWorkspace = compiledOnce(1, (userId: number) => db.selectFrom('workspaces').select('id')
+      .where('created_by', '=', userId).where('is_personal', '=', 1)
+      .orderBy('id').limit(1));
+  }
 
   createUser(user: NewUser, personalWorkspaceName: string): Promise<CreateUserResult> {
     return guarded(async () => {
@@ -71,7 +84,7 @@ export class KyselyAccountStore implements AccountStore {
 
   findUserById(id: number): Promise<User | undefined> {
     return guarded(async () => {
-      const row = await this.db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+      const { rows: [row] } = await this.db.executeQuery<Pick<Selectable<UserRow>, typeof USER_COLUMNS[number]>>(this.userById(id));
       return row && userRowToUser(row);
     });
   }
@@ -111,17 +124,14 @@ export class KyselyAccountStore implements AccountStore {
 
   findMembership(workspaceId: number, userId: number): Promise<Membership | undefined> {
     return guarded(async () => {
-      const row = await this.memberships()
-        .where('m.user_id', '=', userId).where('w.id', '=', workspaceId).executeTakeFirst();
+      const { rows: [row] } = await this.db.executeQuery<MembershipRow>(this.membership(workspaceId, userId));
       return row && membershipRowToMembership(row);
     });
   }
 
   findPersonalWorkspaceId(userId: number): Promise<number | undefined> {
     return guarded(async () => {
-      const row = await this.db.selectFrom('workspaces').select('id')
-        .where('created_by', '=', userId).where('is_personal', '=', 1)
-        .orderBy('id').limit(1).executeTakeFirst();
+      const { rows: [row] } = await this.db.executeQuery<{ id: number }>(this.personalWorkspace(userId));
       return row && Number(row.id);
     });
   }

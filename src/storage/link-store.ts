@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import { CompiledQuery, sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { Link, LinkStatus, NewLink, RedirectTarget } from '../core/link.js';
 import type { ClaimableLink, InsertLinkResult, LinkChanges, LinkClaim, LinkListFilter, LinkStore } from '../core/ports.js';
 import type { Database, LinkRow } from './schema.js';
@@ -11,6 +11,8 @@ import { holdsNul } from './unstorable-text.js';
 export class KyselyLinkStore implements LinkStore {
   /** The redirect lookup, compiled once, not per request (ADR 0010, "Redirect misses"). */
   private readonly redirectTargetSql: string;
+  /** The link INSERT … RETURNING *, its parameters in INSERT_COLUMNS order. */
+  private readonly insertLinkSql: string;
   /** The same statement, prepared once on the embedded reader. */
   private readonly findRedirectRow: ((domain: string, code: string) => RedirectRow | undefined) | undefined;
 
@@ -20,6 +22,7 @@ export class KyselyLinkStore implements LinkStore {
       .where('domain', '=', '').where('code', '=', '')
       .compile().sql;
     this.findRedirectRow = embedded?.reader.prepareFirstRow<RedirectRow>(this.redirectTargetSql);
+    this.insertLinkSql = db.insertInto('links').values(insertRow(PLACEHOLDER_LINK)).returningAll().compile().sql;
   }
 
   /**
@@ -54,24 +57,17 @@ export class KyselyLinkStore implements LinkStore {
     });
   }
 
+  /**
+   * One INSERT … RETURNING, compiled once (like the redirect read): building and compiling it on
+   * every create cost as much as the rest of the store call.
+   */
   async insertLink(link: NewLink): Promise<InsertLinkResult> {
-    const result = await this.rowOrConflict(() => this.db.insertInto('links').values({
-      domain: link.domain,
-      code: link.code,
-      original_url: link.originalUrl,
-      normalized_url: link.normalizedUrl,
-      link_type: link.linkType,
-      status: 'ACTIVE',
-      workspace_id: link.workspaceId,
-      owner_id: link.ownerId,
-      claim_token_hash: link.claimTokenHash,
-      created_at: link.createdAt,
-      updated_at: link.createdAt,
-      expires_at: link.expiresAt,
-      deleted_at: null,
-      destination_status: null,
-      last_checked_at: null,
-    }).returningAll().executeTakeFirstOrThrow());
+    const parameters = insertParameters(link);
+    const result = await this.rowOrConflict(async () => {
+      const { rows } = await this.db.executeQuery<Selectable<LinkRow>>(CompiledQuery.raw(this.insertLinkSql, parameters));
+      if (rows[0] === undefined) throw new Error('the link INSERT returned no row');
+      return rows[0];
+    });
     return result!;
   }
 
@@ -176,6 +172,37 @@ export class KyselyLinkStore implements LinkStore {
       }
     });
   }
+}
+
+/** A new link's row, in the column order of the compiled INSERT. */
+function insertRow(link: NewLink): Insertable<LinkRow> {
+  return {
+    domain: link.domain,
+    code: link.code,
+    original_url: link.originalUrl,
+    normalized_url: link.normalizedUrl,
+    link_type: link.linkType,
+    status: 'ACTIVE',
+    workspace_id: link.workspaceId,
+    owner_id: link.ownerId,
+    claim_token_hash: link.claimTokenHash,
+    created_at: link.createdAt,
+    updated_at: link.createdAt,
+    expires_at: link.expiresAt,
+    deleted_at: null,
+    destination_status: null,
+    last_checked_at: null,
+  };
+}
+
+const PLACEHOLDER_LINK: NewLink = {
+  domain: '', code: '', originalUrl: '', normalizedUrl: '', linkType: 'TEMPORARY',
+  workspaceId: null, ownerId: null, claimTokenHash: null, createdAt: 0, expiresAt: null,
+};
+
+/** The compiled INSERT's parameters: the row's values in its column order, as Kysely compiled them. */
+function insertParameters(link: NewLink): unknown[] {
+  return Object.values(insertRow(link));
 }
 
 type LinksWhere = ExpressionBuilder<Database, 'links'>;

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 import { storesFor } from '../support/contract-stores.js';
 import { createOwner, LATE_TIME, unique } from '../support/contract-fixtures.js';
+import { KyselyAccountStore } from '../../src/storage/account-store.js';
+import { countingQueryBuilds } from '../support/query-builds.js';
 
 for (const backend of STORE_BACKENDS) {
   describe(`AccountStore on ${backend.name}`, () => {
@@ -22,6 +24,22 @@ for (const backend of STORE_BACKENDS) {
       assert.deepEqual(await stores.accounts.listMemberships(user.id), [
         { id: personalWorkspaceId, name: 'My links', isPersonal: true, createdAt: LATE_TIME, role: 'owner' },
       ]);
+    });
+
+    test('the reads of an authenticated request (user, personal workspace, membership) build no query per call', async () => {
+      const owner = await createOwner(stores.accounts);
+      const { plugin, built } = countingQueryBuilds();
+      const accounts = new KyselyAccountStore(stores.database.db.withPlugin(plugin));
+      const builtByConstructor = built();
+      for (let i = 0; i < 2; i++) {
+        assert.deepEqual(await accounts.findUserById(owner.userId), await stores.accounts.findUserById(owner.userId));
+        assert.equal(await accounts.findPersonalWorkspaceId(owner.userId), owner.workspaceId);
+        assert.deepEqual(await accounts.findMembership(owner.workspaceId, owner.userId), await stores.accounts.findMembership(owner.workspaceId, owner.userId));
+        assert.equal((await accounts.findMembership(owner.workspaceId, owner.userId))?.role, 'owner');
+        assert.equal(await accounts.findMembership(owner.workspaceId, owner.userId + 1_000_000), undefined);
+        assert.equal(await accounts.findUserById(owner.userId + 1_000_000), undefined);
+      }
+      assert.equal(built(), builtByConstructor);
     });
 
     test('a taken e-mail address is an email conflict, and nothing of the second user is left', async () => {

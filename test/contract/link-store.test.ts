@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 import { storesFor } from '../support/contract-stores.js';
 import { createOwner, insertedLink, LATE_TIME, newLink } from '../support/contract-fixtures.js';
+import { KyselyLinkStore } from '../../src/storage/link-store.js';
+import { countingQueryBuilds } from '../support/query-builds.js';
 
 for (const backend of STORE_BACKENDS) {
   describe(`LinkStore on ${backend.name}`, () => {
@@ -25,6 +27,19 @@ for (const backend of STORE_BACKENDS) {
       assert.deepEqual(await stores.links.findLinkById(result.link.id), expected);
       assert.deepEqual(await stores.links.findLinkByCode(input.domain, input.code), expected);
       assert.deepEqual(await stores.links.findLinkByWorkspaceUrl(owner.workspaceId, input.normalizedUrl), expected);
+    });
+
+    test('insertLink runs the INSERT compiled once: no query is built per create', async () => {
+      const { plugin, built } = countingQueryBuilds();
+      const links = new KyselyLinkStore(stores.database.db.withPlugin(plugin), stores.database.embedded);
+      const builtByConstructor = built();
+      const owner = await createOwner(stores.accounts);
+      for (let i = 0; i < 3; i++) {
+        const result = await links.insertLink(newLink({ workspaceId: owner.workspaceId, ownerId: owner.userId }));
+        assert.ok(result.ok);
+        assert.deepEqual(await stores.links.findLinkById(result.link.id), result.link);
+      }
+      assert.equal(built(), builtByConstructor);
     });
 
     test('counters stored beyond 2^32 come back as exact JS numbers', async () => {

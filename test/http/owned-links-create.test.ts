@@ -28,6 +28,23 @@ describe('POST /api/urls: permanent links with deterministic codes', () => {
     assert.equal(row.claim_token_hash, null);
   });
 
+  test('a create is one write: one INSERT, one request to the SQLite writer, no transaction around it', async () => {
+    const user = await registerUser(t.app);
+    const writer = t.deps.database.embedded?.writer;
+    for (const create of [
+      () => postLink(t.app, user.token, { url: 'https://example.com/one-write' }),
+      () => t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'https://example.com/one-write' } }),
+    ]) {
+      const sentBefore = writer?.sent;
+      t.statements.length = 0;
+      assert.equal((await create()).statusCode, 201);
+      const writes = t.statements.filter((sql) => !/^(select |begin$|commit$)/i.test(sql));
+      assert.equal(writes.length, 1, writes.join('\n'));
+      assert.match(writes[0]!, /^insert into "links"/i);
+      if (writer) assert.equal(writer.sent - sentBefore!, 1, 'one writer round trip');
+    }
+  });
+
   test('salts the code with the workspace: the same URL in another workspace gets another code', async () => {
     const user = await registerUser(t.app);
     const team = await createWorkspace(t.app, user.token);

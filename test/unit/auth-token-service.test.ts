@@ -29,6 +29,25 @@ describe('TokenService', () => {
     await rejects(tokens, token);
   });
 
+  test('a token verified once skips the signature check at its next uses, but never its expiry', async () => {
+    const { clock, tokens } = setup();
+    const token = await tokens.issue(42);
+    for (let use = 0; use < 3; use++) assert.equal(await tokens.verify(token), 42);
+    assert.equal(tokens.signaturesChecked, 1, 'one HMAC for three uses');
+    clock.advance(DAY_MS);
+    await rejects(tokens, token);
+    await rejects(tokens, token);
+    assert.equal(tokens.signaturesChecked, 2, 'an expired token is forgotten and checked afresh');
+  });
+
+  test('a remembered token is refused when the clock goes back before its iat', async () => {
+    const { clock, tokens } = setup();
+    const token = await tokens.issue(5);
+    assert.equal(await tokens.verify(token), 5);
+    clock.advance(-5_000);
+    await rejects(tokens, token);
+  });
+
   test('refuses tokens whose claims break the policy even when correctly signed', async () => {
     const { tokens, nowSeconds } = setup();
     const now = nowSeconds();
