@@ -15,9 +15,10 @@ export interface GroupProgress {
 
 /**
  * The writer thread's two queues (ADR 0023). A group takes the foreground jobs first, then
- * background jobs while it is open, and one background job even when foreground jobs filled it:
- * a client's write waits for at most one background job (a flush, a cleanup batch, an import
- * batch) and its own group, and background work still moves under a steady stream of clients.
+ * background jobs while it is open. A group that ends with background jobs passed over is followed
+ * by one that runs a background job even when foreground jobs filled it: a client's write waits
+ * for at most one background job (a flush, a cleanup batch, an import batch) besides its own
+ * group, and background work still moves under a steady stream of clients.
  *
  * A job fails as busy only when SQLite's write lock is held by another connection: from when it
  * was sent, or from when the writer began waiting for the lock if that was later, for the write
@@ -26,6 +27,8 @@ export interface GroupProgress {
 export class WriterQueue {
   private readonly foreground: Job[] = [];
   private readonly background: Job[] = [];
+  /** Whether the last group ended with background jobs waiting and none run: the next group runs one. */
+  private backgroundPassedOver = false;
   /** When the writer's current run of failed BEGIN IMMEDIATE attempts began; undefined while it holds the lock. */
   private waitingForLockSince: number | undefined;
 
@@ -43,7 +46,11 @@ export class WriterQueue {
   next(group: GroupProgress): Job | undefined {
     const open = group.jobs < GROUP_MAX_JOBS && Date.now() - group.started < GROUP_MAX_MS;
     if (open && this.foreground.length > 0) return this.foreground.shift();
-    if (this.background.length > 0 && (open || group.backgroundJobs === 0)) return this.background.shift();
+    if (this.background.length > 0 && (open || (this.backgroundPassedOver && group.backgroundJobs === 0))) {
+      this.backgroundPassedOver = false;
+      return this.background.shift();
+    }
+    this.backgroundPassedOver = this.background.length > 0 && group.backgroundJobs === 0;
     return undefined;
   }
 
