@@ -176,7 +176,8 @@ function buildLinkServices(
   return {
     anonymous: { store, cache, clock, urlPolicy, domain, anonTtlMs: config.links.anonTtlMs, anonCodeLength: config.links.anonCodeLength },
     owned: { store, cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces },
-    transfer: { transfer: new KyselyLinkTransferStore(database.db), cache, clock, urlPolicy, domain, workspaces },
+    // An import's batches are background work (ADR 0023): creates and deletes go first.
+    transfer: { transfer: new KyselyLinkTransferStore(database.backgroundDb), cache, clock, urlPolicy, domain, workspaces },
   };
 }
 
@@ -198,10 +199,11 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const cleanup = createCleanupJobs({
     settings: config.cleanup,
     clock,
-    lockStore: new KyselyJobLockStore(database.db),
-    // On SQLite the batches' statements run on the writer thread, off the redirect event loop.
-    cleanupStore: new KyselyCleanupStore(database.db, database.dialect),
-    runStore: new KyselyCleanupRunStore(database.db),
+    // Background work (ADR 0023): on SQLite its batches run on the writer thread, off the redirect
+    // event loop, behind the writes that answer clients and with no deadline in the queue.
+    lockStore: new KyselyJobLockStore(database.backgroundDb),
+    cleanupStore: new KyselyCleanupStore(database.backgroundDb, database.dialect),
+    runStore: new KyselyCleanupRunStore(database.backgroundDb),
     cache,
     metrics,
   });
@@ -210,7 +212,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     : undefined;
   const healthCheck = createHealthCheckJobs({
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
-    lockStore: new KyselyJobLockStore(database.db), store: new KyselyHealthCheckStore(database.db),
+    lockStore: new KyselyJobLockStore(database.backgroundDb), store: new KyselyHealthCheckStore(database.backgroundDb),
   });
   const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces });
   return {

@@ -21,7 +21,13 @@ export interface EmbeddedAccess {
 }
 
 export interface OpenDatabase {
+  /** For the writes that answer a client. */
   readonly db: Kysely<Database>;
+  /**
+   * The same database for background work (the cleanup job, analytics flushes, imports): on SQLite
+   * its writes wait behind the client's and never fail for a slow queue (ADR 0023). Never closed on its own.
+   */
+  readonly backgroundDb: Kysely<Database>;
   readonly dialect: Dialect;
   readonly embedded?: EmbeddedAccess;
   /** The pool's or the writer queue's state right now (read by /metrics). */
@@ -51,13 +57,14 @@ export function openSqlite(file: string, options: SqliteOptions = {}): OpenDatab
   const reader = new SqliteReader(sqlite);
   const writer = new SqliteWriter({ file, writeTimeoutMs: options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS }, onStatement, reader.endSharedRead);
   const identity = new SqliteFileIdentity(file);
-  const db = new Kysely<Database>({ dialect: new EmbeddedSqliteDialect(reader, writer) });
+  const db = new Kysely<Database>({ dialect: new EmbeddedSqliteDialect(reader, writer, 'foreground') });
+  const backgroundDb = new Kysely<Database>({ dialect: new EmbeddedSqliteDialect(reader, writer, 'background') });
   const assertFilesIntact = () => {
     const problem = identity.problem();
     if (problem) throw problem;
   };
   return {
-    db, dialect: 'sqlite', embedded: { reader, writer, assertFilesIntact },
+    db, backgroundDb, dialect: 'sqlite', embedded: { reader, writer, assertFilesIntact },
     usage: () => ({ kind: 'sqlite', writeQueue: writer.queueDepth }),
     close: () => db.destroy(),
   };

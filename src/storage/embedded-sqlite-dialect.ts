@@ -3,6 +3,7 @@ import {
   type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult,
 } from 'kysely';
 import type { SqliteReader } from './sqlite-reader.js';
+import type { WritePriority } from './sqlite-writer-protocol.js';
 import type { SqliteWriter } from './sqlite-writer.js';
 
 /**
@@ -13,7 +14,7 @@ import type { SqliteWriter } from './sqlite-writer.js';
 class EmbeddedConnection implements DatabaseConnection {
   private session: number | undefined;
 
-  constructor(private readonly reader: SqliteReader, private readonly writer: SqliteWriter) {}
+  constructor(private readonly reader: SqliteReader, private readonly writer: SqliteWriter, private readonly priority: WritePriority) {}
 
   executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const statement = { sql: compiled.sql, parameters: compiled.parameters };
@@ -24,7 +25,7 @@ class EmbeddedConnection implements DatabaseConnection {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.writer.write(statement) as Promise<QueryResult<R>>;
+    return this.writer.write(statement, this.priority) as Promise<QueryResult<R>>;
   }
 
   // eslint-disable-next-line require-yield
@@ -33,7 +34,7 @@ class EmbeddedConnection implements DatabaseConnection {
   }
 
   async begin(): Promise<void> {
-    this.session = await this.writer.begin();
+    this.session = await this.writer.begin(this.priority);
   }
 
   async commit(): Promise<void> {
@@ -54,12 +55,12 @@ class EmbeddedConnection implements DatabaseConnection {
 }
 
 class EmbeddedDriver implements Driver {
-  constructor(private readonly reader: SqliteReader, private readonly writer: SqliteWriter) {}
+  constructor(private readonly reader: SqliteReader, private readonly writer: SqliteWriter, private readonly priority: WritePriority) {}
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new EmbeddedConnection(this.reader, this.writer);
+    return new EmbeddedConnection(this.reader, this.writer, this.priority);
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
@@ -95,11 +96,15 @@ class EmbeddedSqliteAdapter extends SqliteAdapter {
   }
 }
 
+/**
+ * `priority` is the class of every write and transaction of the Kysely instance built on it
+ * (ADR 0023): database.ts builds one for clients and one for background work on the same writer.
+ */
 export class EmbeddedSqliteDialect implements Dialect {
-  constructor(private readonly reader: SqliteReader, private readonly writer: SqliteWriter) {}
+  constructor(private readonly reader: SqliteReader, private readonly writer: SqliteWriter, private readonly priority: WritePriority) {}
 
   createDriver(): Driver {
-    return new EmbeddedDriver(this.reader, this.writer);
+    return new EmbeddedDriver(this.reader, this.writer, this.priority);
   }
 
   createQueryCompiler() {

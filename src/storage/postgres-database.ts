@@ -62,6 +62,8 @@ export function openPostgres(url: string, options: PostgresOptions): OpenDatabas
   });
   return {
     db, dialect: 'postgres',
+    // One pool serves both: a client's query and a background job's wait for a connection alike.
+    backgroundDb: db,
     usage: () => ({ kind: 'postgres', pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } }),
     close: () => db.destroy(),
   };

@@ -20,9 +20,17 @@ export interface SerializedError {
 
 export interface WriterSettings {
   readonly file: string;
-  /** How long a write may wait for SQLite's write lock, or in the queue, before it fails as busy. */
+  /** How long a write may wait for SQLite's write lock held by another connection before it fails as busy. */
   readonly writeTimeoutMs: number;
 }
+
+/**
+ * Who waits for a write (ADR 0023). `foreground`: a client's request; served first. `background`:
+ * the cleanup job, analytics flushes, imports; served after the foreground writes queued with it,
+ * at least one per group, so that neither class starves. Neither fails for time spent in the
+ * queue: a write fails as busy only when SQLite's write lock was held elsewhere for the timeout.
+ */
+export type WritePriority = 'foreground' | 'background';
 
 /**
  * Work the writer thread does itself, named here and defined in sqlite-writer-tasks.ts: a task
@@ -30,6 +38,13 @@ export interface WriterSettings {
  * thousands of rows is one message, not one per statement.
  */
 export type WriterTaskName = 'recordVisits';
+
+/** What every request that waits in the writer's queue carries: its class and when it was sent (its wait for a lock held elsewhere counts from then). */
+interface Queued {
+  readonly id: number;
+  readonly priority: WritePriority;
+  readonly sentAt: number;
+}
 
 /**
  * `write` is one autocommit statement; `task` is one named task (committed like a write, inside a
@@ -39,9 +54,9 @@ export type WriterTaskName = 'recordVisits';
  * made them durable.
  */
 export type ToWriter =
-  | { readonly type: 'write'; readonly id: number; readonly statement: WriteStatement; readonly deadline: number }
-  | { readonly type: 'task'; readonly id: number; readonly task: WriterTaskName; readonly input: unknown; readonly deadline: number }
-  | { readonly type: 'begin'; readonly id: number; readonly deadline: number }
+  | ({ readonly type: 'write'; readonly statement: WriteStatement } & Queued)
+  | ({ readonly type: 'task'; readonly task: WriterTaskName; readonly input: unknown } & Queued)
+  | ({ readonly type: 'begin' } & Queued)
   | { readonly type: 'execute'; readonly id: number; readonly session: number; readonly statement: WriteStatement }
   | { readonly type: 'commit'; readonly id: number; readonly session: number }
   | { readonly type: 'rollback'; readonly id: number; readonly session: number }

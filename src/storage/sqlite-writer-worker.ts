@@ -6,6 +6,7 @@ import { SqliteFileIdentity } from './sqlite-file-identity.js';
 import {
   serializeError, type FromWriter, type StatementResult, type ToWriter, type WriteStatement, type WriterSettings,
 } from './sqlite-writer-protocol.js';
+import { WriterQueue, type Job } from './sqlite-writer-queue.js';
 import { WriterSessions } from './sqlite-writer-sessions.js';
 import { WRITER_TASKS } from './sqlite-writer-tasks.js';
 
@@ -38,13 +39,7 @@ configureConnection(db, { busyTimeoutMs: settings.writeTimeoutMs });
 const identity = new SqliteFileIdentity(settings.file);
 const statements = new Map<string, SQLite.Statement>();
 
-/** A group ends after this many jobs or this long, so one busy stream cannot delay its own replies forever. */
-const GROUP_MAX_JOBS = 1000;
-const GROUP_MAX_MS = 50;
-
-type Job = Extract<ToWriter, { type: 'write' | 'task' | 'begin' }>;
-
-const queue: Job[] = [];
+const queue = new WriterQueue(settings.writeTimeoutMs);
 /** Results of the group's writes, sent once its COMMIT succeeded. */
 const pendingResults = new Map<number, StatementResult>();
 let draining = false;
@@ -54,7 +49,7 @@ const send = (message: FromWriter) => port.postMessage(message);
 const fail = (id: number, error: unknown) => send({ type: 'failed', id, error: serializeError(error) });
 
 function busyError(): Error {
-  return Object.assign(new Error(`the write waited more than ${settings.writeTimeoutMs} ms for the database`), { code: 'SQLITE_BUSY_TIMEOUT' });
+  return Object.assign(new Error(`the write waited more than ${settings.writeTimeoutMs} ms for a write lock held by another connection`), { code: 'SQLITE_BUSY_TIMEOUT' });
 }
 
 function run({ sql, parameters }: WriteStatement): StatementResult {
@@ -94,7 +89,10 @@ port.on('message', (message: ToWriter) => {
 });
 
 async function drain(): Promise<void> {
-  while (queue.length > 0) await runGroup();
+  while (queue.length > 0) {
+    // A lock held elsewhere: the messages sent meanwhile join the queue before the next attempt.
+    if (!(await runGroup())) await new Promise((resolve) => setImmediate(resolve));
+  }
   draining = false;
   if (closing) {
     db.close();
@@ -102,28 +100,12 @@ async function drain(): Promise<void> {
   }
 }
 
-/** Fails the queued jobs whose time is up; with `error` given, fails them all. */
-function failQueued(error: unknown, onlyExpired: boolean): void {
-  const now = Date.now();
-  for (let i = queue.length - 1; i >= 0; i--) {
-    const job = queue[i]!;
-    if (onlyExpired && job.deadline > now) continue;
-    queue.splice(i, 1);
-    fail(job.id, onlyExpired ? busyError() : error);
-  }
-}
-
 let busyTimeoutMs = settings.writeTimeoutMs;
 
-function earliestDeadline(): number {
-  let earliest = Number.POSITIVE_INFINITY;
-  for (const job of queue) earliest = Math.min(earliest, job.deadline);
-  return earliest;
-}
-
 /**
- * BEGIN IMMEDIATE waits for a lock held elsewhere at most until the earliest deadline queued: a
- * write that arrived while the previous attempt waited must not wait a whole timeout more.
+ * BEGIN IMMEDIATE waits for a lock held elsewhere at most until the first queued job has waited
+ * for it the whole write timeout: a write that arrived while the previous attempt waited must not
+ * wait a whole timeout more.
  */
 function waitForLockAtMost(ms: number): void {
   if (ms === busyTimeoutMs) return;
@@ -134,40 +116,43 @@ function waitForLockAtMost(ms: number): void {
 function begin(): boolean {
   const gone = identity.problem();
   if (gone) {
-    failQueued(gone, false);
+    for (const job of queue.takeAll()) fail(job.id, gone);
     return false;
   }
   try {
-    waitForLockAtMost(Math.max(0, earliestDeadline() - Date.now()));
+    waitForLockAtMost(queue.lockAttempt());
     db.exec('BEGIN IMMEDIATE');
+    queue.lockTaken();
     return true;
   } catch (error) {
     // SQLITE_BUSY after busy_timeout: someone else holds the write lock. Jobs that can still wait
     // stay queued for the next attempt; any other failure (I/O, read-only files) fails them all.
-    if ((error as { code?: string }).code === 'SQLITE_BUSY') failQueued(error, true);
-    else failQueued(error, false);
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+      for (const job of queue.takeGivenUp()) fail(job.id, busyError());
+    } else {
+      for (const job of queue.takeAll()) fail(job.id, error);
+    }
     return false;
   }
 }
 
-async function runGroup(): Promise<void> {
-  if (!begin()) return;
+/** One group: BEGIN IMMEDIATE, jobs in the queue's order, COMMIT. Answers false when the lock could not be taken. */
+async function runGroup(): Promise<boolean> {
+  if (!begin()) return false;
   const waitingForCommit: number[] = [];
-  const started = Date.now();
-  let jobs = 0;
+  const group = { started: Date.now(), jobs: 0, backgroundJobs: 0 };
   let fatal: unknown;
-  while (queue.length > 0 && jobs < GROUP_MAX_JOBS && Date.now() - started < GROUP_MAX_MS && fatal === undefined) {
-    const job = queue.shift()!;
-    jobs++;
-    if (Date.now() > job.deadline) {
-      fail(job.id, busyError());
-      continue;
-    }
+  while (fatal === undefined) {
+    const job = queue.next(group);
+    if (job === undefined) break;
+    group.jobs++;
+    if (job.priority === 'background') group.backgroundJobs++;
     if (job.type === 'write') fatal = runWrite(job, waitingForCommit);
     else if (job.type === 'task') fatal = await runTask(job, waitingForCommit);
     else fatal = await sessions.run(job, waitingForCommit);
   }
   finishGroup(waitingForCommit, fatal);
+  return true;
 }
 
 /** Runs one statement; returns the error that ended the whole transaction, if one did. */

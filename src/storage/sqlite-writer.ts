@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import {
-  deserializeError, type FromWriter, type StatementResult, type ToWriter, type WriterTaskName, type WriteStatement, type WriterSettings,
+  deserializeError, type FromWriter, type StatementResult, type ToWriter, type WritePriority, type WriterTaskName, type WriteStatement, type WriterSettings,
 } from './sqlite-writer-protocol.js';
 
 interface Pending {
@@ -44,8 +44,8 @@ export class SqliteWriter {
   private nextId = 1;
   private closed = false;
   /**
-   * Requests made while the thread starts, sent once it is ready: a write's deadline counts the time
-   * it waits for the database, not for a thread to boot (seconds when the sources run through tsx).
+   * Requests made while the thread starts, sent once it is ready: a write's wait for the lock counts
+   * from when it is sent, not while a thread boots (seconds when the sources run through tsx).
    */
   private starting: Array<() => void> | undefined;
   private requestsSent = 0;
@@ -75,10 +75,10 @@ export class SqliteWriter {
   }
 
   /** One autocommit statement, committed together with the writes queued beside it. */
-  write(statement: WriteStatement): Promise<StatementResult> {
+  write(statement: WriteStatement, priority: WritePriority = 'foreground'): Promise<StatementResult> {
     this.requestsSent++;
     this.onStatement?.(statement.sql);
-    return this.request((id) => ({ type: 'write', id, statement, deadline: Date.now() + this.settings.writeTimeoutMs })) as Promise<StatementResult>;
+    return this.request((id) => ({ type: 'write', id, statement, priority, sentAt: Date.now() })) as Promise<StatementResult>;
   }
 
   /**
@@ -86,19 +86,19 @@ export class SqliteWriter {
    * writes queued beside it; settles once committed. `input` is copied (structured clone). Statement
    * counters (`onStatement`) see it as `task <name>`: its statements run on the writer thread.
    */
-  async task(task: WriterTaskName, input: unknown): Promise<void> {
+  async task(task: WriterTaskName, input: unknown, priority: WritePriority = 'foreground'): Promise<void> {
     this.requestsSent++;
     this.onStatement?.(`task ${task}`);
-    await this.request((id) => ({ type: 'task', id, task, input, deadline: Date.now() + this.settings.writeTimeoutMs }));
+    await this.request((id) => ({ type: 'task', id, task, input, priority, sentAt: Date.now() }));
   }
 
   /** Opens a session: the writer runs nothing else until it is committed or rolled back. */
-  async begin(): Promise<number> {
+  async begin(priority: WritePriority = 'foreground'): Promise<number> {
     this.requestsSent++;
     let session = 0;
     await this.request((id) => {
       session = id;
-      return { type: 'begin', id, deadline: Date.now() + this.settings.writeTimeoutMs };
+      return { type: 'begin', id, priority, sentAt: Date.now() };
     });
     this.sessions.set(session, this.worker!);
     return session;

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { VisitBatch, VisitWriter } from '../../core/visit-ports.js';
 import type { OpenDatabase } from '../database.js';
 import type { Database } from '../schema.js';
+import type { WritePriority } from '../sqlite-writer-protocol.js';
 import type { SqliteWriter } from '../sqlite-writer.js';
 import { guarded } from '../store-errors.js';
 import { CompiledAppends, KyselyVisitStatements } from './kysely-visit-statements.js';
@@ -10,9 +11,12 @@ import { recordVisits } from './record-visits.js';
 import { batchSlices } from './visit-batch-slices.js';
 import { writerThreadVisitStatements } from './writer-thread-visit-statements.js';
 
-/** The flusher's writer for the open database: the writer thread's task on SQLite, Kysely from this thread on PostgreSQL. */
+/**
+ * The flusher's writer for the open database: the writer thread's task on SQLite, Kysely from this
+ * thread on PostgreSQL. A flush answers no client: its writes are background work (ADR 0023).
+ */
 export function visitWriterFor(database: OpenDatabase): VisitWriter {
-  return database.embedded ? new WriterThreadVisitWriter(database.embedded.writer) : new KyselyVisitWriter(database.db);
+  return database.embedded ? new WriterThreadVisitWriter(database.embedded.writer, 'background') : new KyselyVisitWriter(database.backgroundDb);
 }
 
 /** On PostgreSQL: one transaction per batch, its steps through Kysely. */
@@ -35,11 +39,11 @@ export class KyselyVisitWriter implements VisitWriter {
  * copies a few typed arrays.
  */
 export class WriterThreadVisitWriter implements VisitWriter {
-  constructor(private readonly writer: SqliteWriter) {}
+  constructor(private readonly writer: SqliteWriter, private readonly priority: WritePriority) {}
 
   recordBatch(batch: VisitBatch): Promise<void> {
     if (batch.size === 0) return Promise.resolve();
-    return guarded(() => this.writer.task('recordVisits', batch));
+    return guarded(() => this.writer.task('recordVisits', batch, this.priority));
   }
 }
 
