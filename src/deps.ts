@@ -181,6 +181,20 @@ function buildLinkServices(
   };
 }
 
+function buildCleanupJobs(
+  config: Config, database: OpenDatabase, shared: { clock: Clock; cache: CacheInvalidation; metrics?: PrometheusMetrics },
+): CleanupJobs {
+  return createCleanupJobs({
+    settings: config.cleanup,
+    ...shared,
+    // Background work (ADR 0023): on SQLite its batches run on the writer thread, off the redirect
+    // event loop, behind the writes that answer clients and with no deadline in the queue.
+    lockStore: new KyselyJobLockStore(database.backgroundDb),
+    cleanupStore: new KyselyCleanupStore(database.backgroundDb, database.dialect),
+    runStore: new KyselyCleanupRunStore(database.backgroundDb),
+  });
+}
+
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Composition> {
   const clock = options.clock ?? systemClock;
   const database = await openMigratedDatabase(config, options);
@@ -196,17 +210,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     clock, database: database.usage, cachedLinks: () => localCache.size, droppedLogLines: options.droppedLogLines,
     visits: config.analytics.enabled ? () => analytics!.buffer : undefined,
   }) : undefined;
-  const cleanup = createCleanupJobs({
-    settings: config.cleanup,
-    clock,
-    // Background work (ADR 0023): on SQLite its batches run on the writer thread, off the redirect
-    // event loop, behind the writes that answer clients and with no deadline in the queue.
-    lockStore: new KyselyJobLockStore(database.backgroundDb),
-    cleanupStore: new KyselyCleanupStore(database.backgroundDb, database.dialect),
-    runStore: new KyselyCleanupRunStore(database.backgroundDb),
-    cache,
-    metrics,
-  });
+  const cleanup = buildCleanupJobs(config, database, { clock, cache, metrics });
   const analytics = config.analytics.enabled
     ? createVisitPipeline(config.analytics, visitWriterFor(database), clock, options.logger)
     : undefined;
