@@ -42,6 +42,11 @@ export function readConfig(read: EnvReader): Config {
     rateLimit: {
       anonPerMinute: read.int('RATE_LIMIT_ANON', 20),
       authPerMinute: read.int('RATE_LIMIT_AUTH', 10),
+      redirectsPerMinute: read.int('RATE_LIMIT_REDIRECTS', 0),
+    },
+    instance: {
+      registrationAllowed: !read.bool('DISALLOW_REGISTRATION', false),
+      anonymousLinksAllowed: !read.bool('DISALLOW_ANONYMOUS_LINKS', false),
     },
     cleanup: readCleanup(read),
     analytics: readAnalytics(read),

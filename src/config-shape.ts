@@ -70,7 +70,14 @@ export interface Config {
      */
     readonly localTtlMs: number;
   };
-  readonly rateLimit: { readonly anonPerMinute: number; readonly authPerMinute: number };
+  readonly rateLimit: {
+    readonly anonPerMinute: number;
+    readonly authPerMinute: number;
+    /** Redirects one client (IP) may ask for per minute, counted by each instance in its memory; `0` = off. */
+    readonly redirectsPerMinute: number;
+  };
+  /** What a public instance lets strangers do (DISALLOW_REGISTRATION, DISALLOW_ANONYMOUS_LINKS); the UI reads it from `GET /api/instance`. */
+  readonly instance: { readonly registrationAllowed: boolean; readonly anonymousLinksAllowed: boolean };
   readonly cleanup: {
     readonly enabled: boolean;
     readonly intervalMs: number;
