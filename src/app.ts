@@ -65,11 +65,10 @@ function redirectFirst(responder: RedirectResponder, drain: ConnectionDrain): Fa
   };
 }
 
-export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
+/** The hot path's responder, with every per-request choice (rate limit, debug line) made once here (ADR 0006, ADR 0018). */
+function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger): RedirectResponder {
   const { config } = deps;
-  const drain = options.drain ?? new ConnectionDrain();
-  const logger = options.logger ?? createLogging(config.logLevel).logger;
-  const responder = new RedirectResponder({
+  return new RedirectResponder({
     resolver: deps.redirects.resolver,
     domain: deps.redirects.domain,
     clock: deps.clock,
@@ -79,12 +78,18 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     rateLimit: config.rateLimit.redirectsPerMinute > 0
       ? new RedirectRateLimit(config.rateLimit.redirectsPerMinute, deps.clock, config.trustProxy)
       : undefined,
-    onError: (error, reqId) => app.log.error({ err: error, reqId }, 'redirect lookup failed'),
+    onError: (error, reqId) => logger.error({ err: error, reqId }, 'redirect lookup failed'),
     recordVisit: deps.redirects.recordVisit,
     metrics: deps.server.metrics?.redirects,
-    // Decided once: the fast path pays nothing for logging at info (ADR 0018).
     debugLog: logger.level === 'debug' || logger.level === 'trace' ? (fields, message) => logger.debug(fields, message) : undefined,
   });
+}
+
+export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
+  const { config } = deps;
+  const drain = options.drain ?? new ConnectionDrain();
+  const logger = options.logger ?? createLogging(config.logLevel).logger;
+  const responder = redirectResponder(deps, logger);
   const app = Fastify({
     loggerInstance: logger,
     genReqId: (req) => requestIdOf(req.headers),
