@@ -1,11 +1,11 @@
 import { EnvReader, type Env } from './config-env-reader.js';
 import type { Config } from './config-shape.js';
 import { readConfig } from './config-sections.js';
-import { ConfigError } from './core/config-error.js';
+import { ConfigError, DataPathError } from './core/config-error.js';
 
 export type { Config } from './config-shape.js';
 
-export { ConfigError };
+export { ConfigError, DataPathError };
 
 /**
  * The only reader of the environment. Every variable the README's configuration table lists is

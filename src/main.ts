@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, DataPathError, loadConfig } from './config.js';
 import { createDeps, type Composition } from './deps.js';
 import { ConnectionDrain } from './http/connection-drain.js';
 import { isListenError, PortUnavailableError, reservePort } from './http/port-reservation.js';
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // Mistakes an operator can fix get their one-line message; anything else keeps its stack.
-  if (error instanceof ConfigError || error instanceof PortUnavailableError) {
+  if (error instanceof ConfigError || error instanceof PortUnavailableError || error instanceof DataPathError) {
     console.error(error.message);
   } else {
     console.error(error);
