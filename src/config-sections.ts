@@ -7,7 +7,7 @@ import { parseBaseUrl, parseBlocklistFile, parseDatabase, parseJwt, parseRedisUr
  * Every variable, its default and its bounds, one section of `Config` at a time; the README's
  * configuration table lists the same names and defaults.
  */
-export function readConfig(read: EnvReader): Config {
+export function readConfig(read: EnvReader): Omit<Config, 'warnings'> {
   const port = read.int('PORT', 8080, 0, 65535);
   const dataDir = path.resolve(read.string('DATA_DIR', './data'));
   const database = parseDatabase(read, dataDir);

@@ -113,6 +113,8 @@ export interface Config {
     /** Checks a run makes of one workspace's links (anonymous links together) before deferring the rest. */
     readonly workspaceBudget: number;
   };
+  /** Variables that look like ours but are not, one line each, for start-up to log (config-lookalikes.ts). */
+  readonly warnings: readonly string[];
   /** `GET /metrics` (ADR 0018): off answers 404 and counts nothing; a token makes it require `Authorization: Bearer`. */
   readonly metrics: { readonly enabled: boolean; readonly token: string | undefined };
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { buildApp } from './app.js';
-import { ConfigError, DataPathError, loadConfig } from './config.js';
+import { ConfigError, DataPathError, describeDatabase, loadConfig } from './config.js';
 import { createDeps, type Composition } from './deps.js';
 import { ConnectionDrain } from './http/connection-drain.js';
 import { isListenError, PortUnavailableError, reservePort } from './http/port-reservation.js';
@@ -10,6 +10,7 @@ async function main(): Promise<void> {
   if (fs.existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
   const { logger, destination } = createLogging(config.logLevel);
+  for (const warning of config.warnings) logger.warn(warning);
   const port = await reservePort(config.port, config.host);
   let deps: Composition;
   try {
@@ -55,7 +56,9 @@ async function main(): Promise<void> {
   if (config.cleanup.enabled) deps.cleanup.scheduler.start(app.log.child({ job: 'reaper' }));
   deps.analytics?.flusher.start();
   if (config.healthcheck.enabled) deps.healthCheck.scheduler.start(app.log.child({ job: 'health-check' }));
-  app.log.info({ baseUrl: config.baseUrl, database: config.database.kind }, 'Linkforge is ready');
+  const database = describeDatabase(config.database);
+  const redis = config.redisUrl ? 'on' : 'off';
+  app.log.info({ baseUrl: config.baseUrl, database, redis }, `Linkforge is ready at ${config.baseUrl} (${database}, Redis ${redis})`);
 }
 
 main().catch((error: unknown) => {

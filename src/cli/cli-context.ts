@@ -5,7 +5,9 @@ import { createDeps, type AppDeps } from '../deps.js';
 /** The server's configuration, read the same way: environment variables and an optional `.env`. */
 export function loadCliConfig(): Config {
   if (fs.existsSync('.env')) process.loadEnvFile('.env');
-  return loadConfig();
+  const config = loadConfig();
+  for (const warning of config.warnings) console.error(`linkforge: ${warning}`);
+  return config;
 }
 
 // Start-up and background problems go to stderr as one line each: stdout carries the command's output.

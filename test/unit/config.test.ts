@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, describeDatabase, loadConfig } from '../../src/config.js';
 import { parseDuration } from '../../src/config-env-reader.js';
 
 describe('loadConfig', () => {
@@ -147,5 +147,25 @@ describe('parseDuration', () => {
 
   test('refuses anything else', () => {
     for (const text of ['', 'fast', '-1s', '5 minutes', '1w', '1e3']) assert.equal(parseDuration(text), undefined, text);
+  });
+});
+
+describe('variables that look like ours but are not', () => {
+  test('an alias or a near miss is named with the real variable; unrelated variables are left alone', () => {
+    const config = loadConfig({
+      REDIS_URI: 'redis://127.0.0.1:6379', DB_URL: 'postgres://x', PROT: '80', JWT_SECRETS: 'x',
+      PATH: '/bin', HOME: '/root', PGPORT: '5432', HOSTNAME: 'box', USER: 'root', npm_config_cache: '/x', LANG: 'C', PORT: '8080',
+    });
+    assert.deepEqual(config.warnings, [
+      'REDIS_URI is not a Linkforge variable; did you mean REDIS_URL?',
+      'DB_URL is not a Linkforge variable; did you mean DATABASE_URL?',
+      'PROT is not a Linkforge variable; did you mean PORT?',
+      'JWT_SECRETS is not a Linkforge variable; did you mean JWT_SECRET?',
+    ]);
+  });
+
+  test('the ready line names the database without its credentials', () => {
+    assert.equal(describeDatabase({ kind: 'sqlite', path: '/srv/data/linkforge.db' }), 'sqlite /srv/data/linkforge.db');
+    assert.equal(describeDatabase({ kind: 'postgres', url: 'postgres://links:s3cret@db.internal:5433/linkforge' }), 'postgres db.internal:5433/linkforge');
   });
 });
