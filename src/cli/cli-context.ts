@@ -17,12 +17,15 @@ const stderrLogger = {
   error: (details: object, message?: string) => console.error(`linkforge: ${message ?? JSON.stringify(details)}`),
 };
 
+/** A person is waiting: an unreachable PostgreSQL ends the command after this long (the server waits on). */
+const REACH_WITHIN_MS = 5_000;
+
 /**
  * Opens the composition root (migrating the database, as the server does), runs `work`, closes it.
  * `work` hands each command only the services bags it uses.
  */
 export async function withDeps<T>(work: (deps: AppDeps) => Promise<T>): Promise<T> {
-  const deps = await createDeps(loadCliConfig(), { logger: stderrLogger });
+  const deps = await createDeps(loadCliConfig(), { logger: stderrLogger, reachWithinMs: REACH_WITHIN_MS });
   try {
     return await work(deps);
   } finally {

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { WorkspaceRole } from '../core/principal.js';
 import type {
   AccountStore, ApiKey, ApiKeyOwner, CreateUserResult, Member, Membership, NewUser, RemoveMemberResult, User,
-  UserWithPasswordHash,
+  UserWithPasswordHash, WorkspaceSummary,
 } from '../core/account-ports.js';
 import type { ApiKeyRow, Database, UserRow } from './schema.js';
 import { guarded } from './store-errors.js';
@@ -73,6 +73,30 @@ export class KyselyAccountStore implements AccountStore {
     return guarded(async () => {
       const row = await this.db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
       return row && userRowToUser(row);
+    });
+  }
+
+  listUsers(): Promise<User[]> {
+    return guarded(async () => (await this.db.selectFrom('users').select(USER_COLUMNS).orderBy('id').execute()).map(userRowToUser));
+  }
+
+  listWorkspaces(): Promise<WorkspaceSummary[]> {
+    return guarded(async () => {
+      const rows = await this.db.selectFrom('workspaces as w')
+        .leftJoin('workspace_members as m', 'm.workspace_id', 'w.id').leftJoin('users as u', 'u.id', 'm.user_id')
+        .select(['w.id', 'w.name', 'w.is_personal', 'w.created_at', 'm.role', 'u.email'])
+        .orderBy('w.id').orderBy('u.id').execute();
+      const byId = new Map<number, WorkspaceSummary & { ownerEmails: string[]; memberCount: number }>();
+      for (const row of rows) {
+        const id = Number(row.id);
+        const workspace = byId.get(id)
+          ?? { id, name: row.name, isPersonal: Number(row.is_personal) === 1, createdAt: Number(row.created_at), ownerEmails: [], memberCount: 0 };
+        byId.set(id, workspace);
+        if (row.email === null) continue;
+        workspace.memberCount += 1;
+        if (row.role === 'owner') workspace.ownerEmails.push(row.email);
+      }
+      return [...byId.values()];
     });
   }
 
