@@ -29,12 +29,11 @@ export interface RouteContext {
   readonly guards: AuthGuards;
 }
 
-const admitAll: onRequestAsyncHookHandler[] = [];
-
 /**
  * A route's hook that answers 403 `code` before the body is read or validated, when the instance's
- * policy does not allow what the route does; no hook at all when it does.
+ * policy does not allow what the route does; no hook at all when it does. A fresh array each call:
+ * plugins (the rate limiter) add their own hooks to a route's array, so one must never be shared.
  */
-export function refuseUnless(allowed: boolean, code: CodeWithStatus<403>): onRequestAsyncHookHandler[] {
-  return allowed ? admitAll : [async () => { throw new LinkforgeError(code); }];
+export function refuseUnless(allowed: boolean, code: CodeWithStatus<403>): onRequestAsyncHookHandler[] | undefined {
+  return allowed ? undefined : [async () => { throw new LinkforgeError(code); }];
 }
