@@ -35,4 +35,7 @@ if [ ! -x /usr/bin/chromium ]; then
   echo "== installing Chromium"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
-/usr/bin/chromium --version
+# The binary itself, not Debian's /usr/bin/chromium launcher: the launcher sources
+# /etc/chromium.d/dev-shm, whose `[ $shm_avail -lt … ]` breaks ("[: … unexpected operator") when
+# findmnt lists /dev/shm twice, as it does in a container with /dev/shm mounted over.
+/usr/lib/chromium/chromium --version

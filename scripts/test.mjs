@@ -44,7 +44,15 @@ function run(files, env, label) {
   return result.status ?? 1;
 }
 
-function finish(status) {
+async function finish(status) {
+  // Every test process of this run has ended: a database still named after one was left by a file
+  // that crashed or was stopped at its timeout before its teardown ran.
+  try {
+    const dropped = await dropStaleTestDatabases();
+    if (dropped > 0) console.log(`# dropped ${dropped} test databases that files of this run left behind`);
+  } catch {
+    // Unreachable PostgreSQL: the suites that needed it have said so already.
+  }
   printFileDurations(passes, performance.now() - startedAt);
   for (const { file } of passes) rmSync(file, { force: true });
   process.exit(status);
@@ -65,7 +73,7 @@ try {
 }
 // The server serves the built web UI, and test/browser drives it: build it first when it is missing or stale.
 await ensureUiBuilt();
-if (process.env.LINKFORGE_TEST_DATABASE) finish(run(files, {}, process.env.LINKFORGE_TEST_DATABASE));
+if (process.env.LINKFORGE_TEST_DATABASE) await finish(run(files, {}, process.env.LINKFORGE_TEST_DATABASE));
 
 const first = run(files, { LINKFORGE_TEST_DATABASE: 'sqlite' }, 'sqlite');
 // The reaper's suites too: its batches, lock and cache marks are proven on PostgreSQL end to end;
@@ -73,4 +81,4 @@ const first = run(files, { LINKFORGE_TEST_DATABASE: 'sqlite' }, 'sqlite');
 const onBothDatabases = [path.join('test', 'http'), path.join('test', 'jobs'), path.join('test', 'cli')];
 const httpFiles = files.filter((file) => onBothDatabases.some((dir) => file.startsWith(dir + path.sep)));
 const second = httpFiles.length === 0 ? 0 : (console.log('\n# The HTTP and reaper suites again, on PostgreSQL\n'), run(httpFiles, { LINKFORGE_TEST_DATABASE: 'postgres' }, 'postgres'));
-finish(first !== 0 ? first : second);
+await finish(first !== 0 ? first : second);

@@ -12,10 +12,12 @@ import { registerRateLimits } from './http/rate-limit.js';
 import { authGuards } from './http/auth.js';
 import type { RouteContext } from './http/route-context.js';
 import { RedirectResponder } from './http/redirect-responder.js';
+import { RedirectRateLimit } from './http/redirect-rate-limit.js';
 import { admitRequest } from './http/request-target.js';
 import { ProblemJson } from './http/schemas.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { registerHealthRoutes } from './http/routes/health-routes.js';
+import { registerInstanceRoutes } from './http/routes/instance-routes.js';
 import { registerAuthRoutes } from './http/routes/auth-routes.js';
 import { registerWorkspaceRoutes } from './http/routes/workspace-routes.js';
 import { registerPublicLinkRoutes } from './http/routes/public-link-routes.js';
@@ -64,23 +66,31 @@ function redirectFirst(responder: RedirectResponder, drain: ConnectionDrain): Fa
   };
 }
 
-export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
+/** The hot path's responder, with every per-request choice (rate limit, debug line) made once here (ADR 0006, ADR 0018). */
+function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger): RedirectResponder {
   const { config } = deps;
-  const drain = options.drain ?? new ConnectionDrain();
-  const logger = options.logger ?? createLogging(config.logLevel).logger;
-  const responder = new RedirectResponder({
+  return new RedirectResponder({
     resolver: deps.redirects.resolver,
     domain: deps.redirects.domain,
     clock: deps.clock,
     permanentStatus: config.redirect.permanentStatus,
     temporaryStatus: config.redirect.temporaryStatus,
     maxAgeSeconds: config.redirect.maxAgeSeconds,
-    onError: (error, reqId) => app.log.error({ err: error, reqId }, 'redirect lookup failed'),
+    rateLimit: config.rateLimit.redirectsPerMinute > 0
+      ? new RedirectRateLimit(config.rateLimit.redirectsPerMinute, deps.clock, config.trustProxy)
+      : undefined,
+    onError: (error, reqId) => logger.error({ err: error, reqId }, 'redirect lookup failed'),
     recordVisit: deps.redirects.recordVisit,
     metrics: deps.server.metrics?.redirects,
-    // Decided once: the fast path pays nothing for logging at info (ADR 0018).
     debugLog: logger.level === 'debug' || logger.level === 'trace' ? (fields, message) => logger.debug(fields, message) : undefined,
   });
+}
+
+export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
+  const { config } = deps;
+  const drain = options.drain ?? new ConnectionDrain();
+  const logger = options.logger ?? createLogging(config.logLevel).logger;
+  const responder = redirectResponder(deps, logger);
   const app = Fastify({
     loggerInstance: logger,
     genReqId: (req) => requestIdOf(req.headers),
@@ -108,9 +118,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   // Each route module gets its own module's services and what every route shares.
-  const context: RouteContext = { baseUrl: config.baseUrl, clock: deps.clock, rateLimit: config.rateLimit, guards: authGuards(deps.accounts) };
+  const context: RouteContext = { baseUrl: config.baseUrl, clock: deps.clock, rateLimit: config.rateLimit, instance: config.instance, guards: authGuards(deps.accounts) };
   const importSettings = { imports: config.imports, maxUploadBytes: config.links.importMaxBytes, dataDir: config.dataDir };
   registerHealthRoutes(app, deps.server.readiness);
+  registerInstanceRoutes(app, config.instance);
   registerPublicLinkRoutes(app, deps.links.anonymous, context);
   registerLinkRoutes(app, deps.links.owned, context);
   registerWorkspaceLinkRoutes(app, deps.links.owned, context);

@@ -18,9 +18,12 @@ export function parseDuration(text: string): number | undefined {
  */
 export class EnvReader {
   readonly problems: string[] = [];
+  /** Every name asked for: the variables Linkforge knows. */
+  readonly known = new Set<string>();
   constructor(private readonly env: Env) {}
 
   private raw(name: string): string | undefined {
+    this.known.add(name);
     const value = this.env[name];
     return value === undefined || value.trim() === '' ? undefined : value.trim();
   }

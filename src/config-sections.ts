@@ -7,7 +7,7 @@ import { parseBaseUrl, parseBlocklistFile, parseDatabase, parseJwt, parseRedisUr
  * Every variable, its default and its bounds, one section of `Config` at a time; docs/configuration.md
  * and .env.example list the same names and defaults (test/unit/env-example.test.ts).
  */
-export function readConfig(read: EnvReader): Config {
+export function readConfig(read: EnvReader): Omit<Config, 'warnings'> {
   const port = read.int('PORT', 8080, 0, 65535);
   const dataDir = path.resolve(read.string('DATA_DIR', './data'));
   const database = parseDatabase(read, dataDir);
@@ -43,6 +43,11 @@ export function readConfig(read: EnvReader): Config {
     rateLimit: {
       anonPerMinute: read.int('RATE_LIMIT_ANON', 20),
       authPerMinute: read.int('RATE_LIMIT_AUTH', 10),
+      redirectsPerMinute: read.int('RATE_LIMIT_REDIRECTS', 0),
+    },
+    instance: {
+      registrationAllowed: !read.bool('DISALLOW_REGISTRATION', false),
+      anonymousLinksAllowed: !read.bool('DISALLOW_ANONYMOUS_LINKS', false),
     },
     cleanup: readCleanup(read),
     analytics: readAnalytics(read),

@@ -72,7 +72,14 @@ export interface Config {
      */
     readonly localTtlMs: number;
   };
-  readonly rateLimit: { readonly anonPerMinute: number; readonly authPerMinute: number };
+  readonly rateLimit: {
+    readonly anonPerMinute: number;
+    readonly authPerMinute: number;
+    /** Redirects one client (IP) may ask for per minute, counted by each instance in its memory; `0` = off. */
+    readonly redirectsPerMinute: number;
+  };
+  /** What a public instance lets strangers do (DISALLOW_REGISTRATION, DISALLOW_ANONYMOUS_LINKS); the UI reads it from `GET /api/instance`. */
+  readonly instance: { readonly registrationAllowed: boolean; readonly anonymousLinksAllowed: boolean };
   readonly cleanup: {
     readonly enabled: boolean;
     readonly intervalMs: number;
@@ -108,6 +115,8 @@ export interface Config {
     /** Checks a run makes of one workspace's links (anonymous links together) before deferring the rest. */
     readonly workspaceBudget: number;
   };
+  /** Variables that look like ours but are not, one line each, for start-up to log (config-lookalikes.ts). */
+  readonly warnings: readonly string[];
   /** `GET /metrics` (ADR 0018): off answers 404 and counts nothing; a token makes it require `Authorization: Bearer`. */
   readonly metrics: { readonly enabled: boolean; readonly token: string | undefined };
 }

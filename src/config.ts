@@ -1,11 +1,19 @@
 import { EnvReader, type Env } from './config-env-reader.js';
 import type { Config } from './config-shape.js';
 import { readConfig } from './config-sections.js';
-import { ConfigError } from './core/config-error.js';
+import { lookalikeWarnings } from './config-lookalikes.js';
+import { ConfigError, DataPathError } from './core/config-error.js';
 
 export type { Config } from './config-shape.js';
 
-export { ConfigError };
+export { ConfigError, DataPathError };
+
+/** `sqlite /path/to/file.db` or `postgres host:port/database`, for the ready line: never the user name or password. */
+export function describeDatabase(database: Config['database']): string {
+  if (database.kind === 'sqlite') return `sqlite ${database.path}`;
+  const url = new URL(database.url);
+  return `postgres ${url.host}${url.pathname}`;
+}
 
 /**
  * The only reader of the environment. Every variable docs/configuration.md lists is
@@ -22,7 +30,7 @@ export function loadConfig(env: Env = process.env): Config {
     read.problems.push('CLEANUP_LOCK_AT_LEAST must not be longer than CLEANUP_LOCK_AT_MOST');
   }
   if (read.problems.length > 0) throw new ConfigError(read.problems);
-  return deepFreeze(config);
+  return deepFreeze({ ...config, warnings: lookalikeWarnings(env, read.known) });
 }
 
 function deepFreeze<T>(value: T): T {

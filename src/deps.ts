@@ -95,6 +95,8 @@ export interface DepsOptions {
   readonly logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** Log lines the process's log destination dropped (exported by /metrics). */
   readonly droppedLogLines?: () => number;
+  /** How long to wait for an unreachable PostgreSQL before giving up with one line (the CLI); the server waits without limit. */
+  readonly reachWithinMs?: number;
 }
 
 /**
@@ -117,7 +119,7 @@ async function openMigratedDatabase(config: Config, options: DepsOptions): Promi
       onStatement: options.onStatement,
       onIdleError: (error) => options.logger?.warn({ err: error }, 'a pooled PostgreSQL connection failed; it is replaced on next use'),
   });
-  return closedOnFailure(database, () => migrateWhenReachable(database, url, options.logger).then(() => database));
+  return closedOnFailure(database, () => migrateWhenReachable(database, url, options.logger, options.reachWithinMs).then(() => database));
 }
 
 /** The step's result; when it fails, the database is closed before the error goes on. */

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import fs from 'node:fs';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, DataPathError, describeDatabase, loadConfig } from './config.js';
 import { createDeps, type Composition } from './deps.js';
 import { ConnectionDrain } from './http/connection-drain.js';
 import { isListenError, PortUnavailableError, reservePort } from './http/port-reservation.js';
@@ -11,8 +11,10 @@ import { runPrimary } from './primary.js';
 async function main(): Promise<void> {
   if (fs.existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
-  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
   const { logger, destination } = createLogging(config.logLevel);
+  // Said once: by the process an operator started, not again by each of its workers.
+  if (!cluster.isWorker) for (const warning of config.warnings) logger.warn(warning);
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
   // A worker's port is held by the primary, which checked it before forking (primary.ts).
   const port = cluster.isWorker ? { release: async () => undefined } : await reservePort(config.port, config.host);
   let deps: Composition;
@@ -61,12 +63,15 @@ async function main(): Promise<void> {
   if (config.cleanup.enabled) deps.cleanup.scheduler.start(app.log.child({ job: 'reaper' }));
   deps.analytics?.flusher.start();
   if (config.healthcheck.enabled) deps.healthCheck.scheduler.start(app.log.child({ job: 'health-check' }));
-  app.log.info({ baseUrl: config.baseUrl, database: config.database.kind, ...(cluster.isWorker ? { worker: cluster.worker!.id } : {}) }, 'Linkforge is ready');
+  const database = describeDatabase(config.database);
+  const redis = config.redisUrl ? 'on' : 'off';
+  const worker = cluster.isWorker ? { worker: cluster.worker!.id } : {};
+  app.log.info({ baseUrl: config.baseUrl, database, redis, ...worker }, `Linkforge is ready at ${config.baseUrl} (${database}, Redis ${redis})`);
 }
 
 main().catch((error: unknown) => {
   // Mistakes an operator can fix get their one-line message; anything else keeps its stack.
-  if (error instanceof ConfigError || error instanceof PortUnavailableError) {
+  if (error instanceof ConfigError || error instanceof PortUnavailableError || error instanceof DataPathError) {
     console.error(error.message);
   } else {
     console.error(error);

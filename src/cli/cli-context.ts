@@ -5,7 +5,9 @@ import { createDeps, type AppDeps } from '../deps.js';
 /** The server's configuration, read the same way: environment variables and an optional `.env`. */
 export function loadCliConfig(): Config {
   if (fs.existsSync('.env')) process.loadEnvFile('.env');
-  return loadConfig();
+  const config = loadConfig();
+  for (const warning of config.warnings) console.error(`linkforge: ${warning}`);
+  return config;
 }
 
 // Start-up and background problems go to stderr as one line each: stdout carries the command's output.
@@ -15,12 +17,15 @@ const stderrLogger = {
   error: (details: object, message?: string) => console.error(`linkforge: ${message ?? JSON.stringify(details)}`),
 };
 
+/** A person is waiting: an unreachable PostgreSQL ends the command after this long (the server waits on). */
+const REACH_WITHIN_MS = 5_000;
+
 /**
  * Opens the composition root (migrating the database, as the server does), runs `work`, closes it.
  * `work` hands each command only the services bags it uses.
  */
 export async function withDeps<T>(work: (deps: AppDeps) => Promise<T>): Promise<T> {
-  const deps = await createDeps(loadCliConfig(), { logger: stderrLogger });
+  const deps = await createDeps(loadCliConfig(), { logger: stderrLogger, reachWithinMs: REACH_WITHIN_MS });
   try {
     return await work(deps);
   } finally {

@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { ConfigError } from '../config.js';
+import { ConfigError, DataPathError } from '../config.js';
 import { LinkforgeError } from '../core/errors.js';
 import { ImportFormatError } from '../portability/import-candidate.js';
 
@@ -19,7 +19,7 @@ export function describeFailure(error: unknown): { message: string; exitCode: nu
   if (error instanceof CommanderError) return { message: '', exitCode: error.exitCode === 0 ? EXIT.ok : EXIT.usage };
   if (error instanceof UsageError) return { message: `linkforge: ${error.message} (see --help)`, exitCode: EXIT.usage };
   if (error instanceof LinkforgeError) return { message: `linkforge: ${error.message} (${error.code})`, exitCode: EXIT.failure };
-  if (error instanceof ConfigError || error instanceof ImportFormatError) return { message: `linkforge: ${error.message}`, exitCode: EXIT.failure };
+  if (error instanceof ConfigError || error instanceof ImportFormatError || error instanceof DataPathError) return { message: `linkforge: ${error.message}`, exitCode: EXIT.failure };
   const err = error as NodeJS.ErrnoException;
   if (err?.code === 'ENOENT' || err?.code === 'EACCES' || err?.code === 'EISDIR') {
     return { message: `linkforge: cannot open ${err.path ?? 'the file'}: ${err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'it is a directory' : 'permission denied'}`, exitCode: EXIT.failure };

@@ -1,6 +1,8 @@
 import { InvalidArgumentError } from 'commander';
 import ms from 'ms';
 import { findSoleWorkspaceId } from '../links/find-sole-workspace.js';
+import { LinkforgeError } from '../core/errors.js';
+import { NO_USERS_YET } from './commands/user-command.js';
 import type { LinkTransferDeps } from '../links/link-services.js';
 import { UsageError } from './cli-errors.js';
 
@@ -23,6 +25,7 @@ export function parseExpiry(value: string, now = Date.now()): number {
 export async function targetWorkspace(transfer: LinkTransferDeps, given: number | undefined): Promise<number> {
   if (given !== undefined) return given;
   const sole = await findSoleWorkspaceId(transfer);
-  if (sole === undefined) throw new UsageError('--workspace ID is required when the database does not hold exactly one workspace');
+  if (sole === 'none') throw new LinkforgeError('workspace_not_found', NO_USERS_YET);
+  if (sole === 'several') throw new UsageError('--workspace ID is required when the database holds several workspaces (`linkforge workspace list` shows them)');
   return sole;
 }

@@ -5,6 +5,7 @@ import { registerImportCommand } from './commands/import-command.js';
 import { registerLinkCommand } from './commands/link-command.js';
 import { registerOperationsCommands } from './commands/operations-commands.js';
 import { registerUserCommand } from './commands/user-command.js';
+import { registerWorkspaceCommand } from './commands/workspace-command.js';
 
 /**
  * `linkforge`: the operator's commands (docs/cli-and-migration.md). Each opens the composition root
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerOperationsCommands(program);
   registerUserCommand(program);
+  registerWorkspaceCommand(program);
   registerLinkCommand(program);
   registerImportCommand(program);
   registerExportCommand(program);

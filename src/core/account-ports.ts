@@ -19,6 +19,12 @@ export interface Workspace {
   readonly createdAt: number;
 }
 
+/** A workspace as an operator lists it: with its owners' emails and how many members it has. */
+export interface WorkspaceSummary extends Workspace {
+  readonly ownerEmails: readonly string[];
+  readonly memberCount: number;
+}
+
 /** A workspace as seen by one of its members. */
 export interface Membership extends Workspace {
   readonly role: WorkspaceRole;
@@ -71,6 +77,10 @@ export interface AccountStore {
   /** The user, their personal workspace and their owner membership, in one transaction. */
   createUser(user: NewUser, personalWorkspaceName: string): Promise<CreateUserResult>;
   findUserById(id: number): Promise<User | undefined>;
+  /** Every user, ascending id (the operator's `linkforge user list`). */
+  listUsers(): Promise<User[]>;
+  /** Every workspace, ascending id (the operator's `linkforge workspace list`). */
+  listWorkspaces(): Promise<WorkspaceSummary[]>;
   findUserByEmail(email: string): Promise<UserWithPasswordHash | undefined>;
   createWorkspace(name: string, ownerId: number, createdAt: number): Promise<Membership>;
   listMemberships(userId: number): Promise<Membership[]>;

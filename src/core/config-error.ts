@@ -6,3 +6,11 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** A data path the process cannot use (DATA_DIR, a sqlite: DATABASE_URL): one line naming the path and what is wrong. */
+export class DataPathError extends Error {
+  constructor(readonly path: string, readonly reason: string) {
+    super(`Cannot use ${path}: ${reason} (set by DATA_DIR or DATABASE_URL)`);
+    this.name = 'DataPathError';
+  }
+}

@@ -47,6 +47,8 @@ export const ERROR_CATALOGUE = {
   authentication_required: { status: 401, title: 'Unauthorized', detail: 'A valid bearer token is required.' },
   credentials_invalid: { status: 401, title: 'Unauthorized', detail: 'The email or password is incorrect.' },
   permission_denied: { status: 403, title: 'Forbidden', detail: 'Your role or credential does not allow this action.' },
+  registration_disabled: { status: 403, title: 'Registration closed', detail: 'This instance does not accept new accounts; ask its administrator to create one for you.' },
+  anonymous_links_disabled: { status: 403, title: 'Sign-in required', detail: 'This instance shortens links for signed-in users only; sign in to create one.' },
   // 404, 410: what is not there (someone else's resource answers 404 too: no existence oracle)
   route_not_found: { status: 404, title: 'Not found', detail: 'No such route.' },
   link_not_found: { status: 404, title: 'Link not found', detail: 'No link with this id exists in your workspaces.' },

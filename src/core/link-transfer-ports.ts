@@ -67,8 +67,8 @@ export interface LinkTransferStore {
   listLinksForExport(filter: ExportFilter): Promise<ExportedLink[]>;
   /** Each link's visits, oldest first. */
   listVisitsForExport(linkIds: readonly number[]): Promise<Map<number, TransferVisit[]>>;
-  /** The id of the only workspace, when the database has exactly one (an operator's default target). */
-  findSoleWorkspaceId(): Promise<number | undefined>;
+  /** The id of the only workspace, when the database has exactly one (an operator's default target); else whether there are none or several. */
+  findSoleWorkspaceId(): Promise<number | 'none' | 'several'>;
 }
 
 /**

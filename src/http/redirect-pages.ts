@@ -2,7 +2,7 @@ import { ERROR_CATALOGUE, type ErrorCode } from '../core/error-codes.js';
 import { problem, PROBLEM_CONTENT_TYPE } from './problem.js';
 import { HTML_SECURITY_HEADERS } from './security-headers.js';
 
-export type RedirectFailure = 'not_found' | 'expired' | 'deleted' | 'unavailable';
+export type RedirectFailure = 'not_found' | 'expired' | 'deleted' | 'unavailable' | 'rate_limited';
 
 interface FailureResponse {
   readonly status: number;
@@ -16,6 +16,7 @@ const PAGES: Record<RedirectFailure, { code: ErrorCode; heading: string; detail?
   expired: { code: 'link_expired', heading: 'This link has expired' },
   deleted: { code: 'link_deleted', heading: 'This link was deleted' },
   unavailable: { code: 'store_unavailable', heading: 'Try again in a moment', detail: 'The link cannot be looked up right now; try again shortly.' },
+  rate_limited: { code: 'rate_limit_exceeded', heading: 'Too many requests', detail: 'Too many links were followed from your address in the last minute; try again shortly.' },
 };
 
 // No inline style or script: the page obeys the same Content-Security-Policy as the UI, whose stylesheet it

@@ -6,6 +6,7 @@ import { decideRedirect } from '../core/redirect-decision.js';
 import { isReservedWord } from '../core/short-code.js';
 import type { LinkResolver } from '../links/resolve-link.js';
 import type { RecordVisit } from '../visits/visit-buffer.js';
+import type { RedirectRateLimit } from './redirect-rate-limit.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../logging/request-id.js';
 import { prefersHtml } from './accept.js';
 import { FAILURE_PAGE_HEADERS, FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type RedirectFailure } from './redirect-pages.js';
@@ -19,6 +20,8 @@ export interface RedirectResponderOptions {
   readonly temporaryStatus: number;
   readonly maxAgeSeconds: number;
   readonly retryAfterSeconds?: number;
+  /** RATE_LIMIT_REDIRECTS; absent when off, and then the responder counts nothing. */
+  readonly rateLimit?: RedirectRateLimit;
   /** A lookup that failed (the answer is 503), with the request id the answer carries. */
   readonly onError?: (error: unknown, requestId: string) => void;
   /** Appends an answered redirect to the analytics buffer; absent when analytics are off. */
@@ -60,6 +63,7 @@ export class RedirectResponder {
   respond(code: string, req: IncomingMessage, res: ServerResponse): void {
     const started = this.timed ? process.hrtime.bigint() : 0n;
     if (this.options.debugLog) this.identify(req, res);
+    if (this.options.rateLimit !== undefined && this.limited(req, res, code, started)) return;
     const cached = this.options.resolver.fromCache(this.options.domain, code);
     if (cached !== undefined) {
       this.write(req, res, code, cached ?? undefined, started);
@@ -83,6 +87,13 @@ export class RedirectResponder {
     const requestId = requestIdOf(req.headers);
     res.setHeader(REQUEST_ID_HEADER, requestId);
     return requestId;
+  }
+
+  private limited(req: IncomingMessage, res: ServerResponse, code: string, started: bigint): boolean {
+    const wait = this.options.rateLimit!.retryAfterSeconds(req);
+    if (wait === 0) return false;
+    this.answered(res, code, this.fail(req, res, 'rate_limited', wait), started);
+    return true;
   }
 
   private unavailable(req: IncomingMessage, res: ServerResponse, code: string, error: unknown, started: bigint): void {
@@ -120,7 +131,7 @@ export class RedirectResponder {
   }
 
   /** Answers one of the precomputed failures; returns its status. */
-  fail(req: IncomingMessage, res: ServerResponse, kind: RedirectFailure): number {
+  fail(req: IncomingMessage, res: ServerResponse, kind: RedirectFailure, retryAfterSeconds?: number): number {
     const failure = FAILURE_RESPONSES[kind];
     const html = prefersHtml(req.headers.accept);
     const body = html ? failure.html : failure.json;
@@ -131,6 +142,7 @@ export class RedirectResponder {
       'cache-control': 'no-store',
     };
     if (kind === 'unavailable') headers['retry-after'] = String(this.options.retryAfterSeconds ?? 5);
+    if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
     res.writeHead(failure.status, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
     return failure.status;

@@ -42,6 +42,7 @@ export function redirectRouteSchema({ permanentStatus, temporaryStatus, maxAgeSe
       ...redirects,
       404: failure('No link has this code (never existed, or purged).'),
       410: failure('The link has expired (`reason: expired`) or was deleted (`reason: deleted`).'),
+      429: failure('This client asked for more redirects than RATE_LIMIT_REDIRECTS allows per minute (off by default).', RETRY_AFTER),
       503: failure('The database cannot be reached and the link is not cached.', RETRY_AFTER),
     },
   };

@@ -1,3 +1,6 @@
+import type { onRequestAsyncHookHandler } from 'fastify';
+import type { CodeWithStatus } from '../core/error-codes.js';
+import { LinkforgeError } from '../core/errors.js';
 import type { Clock } from '../core/ports.js';
 import type { AuthGuards } from './auth.js';
 
@@ -7,13 +10,30 @@ export interface RouteRateLimits {
   readonly authPerMinute: number;
 }
 
+/** What this instance lets strangers do: register, shorten without an account. */
+export interface InstancePolicy {
+  readonly registrationAllowed: boolean;
+  readonly anonymousLinksAllowed: boolean;
+}
+
 /**
  * What every route module shares beside its own module's services: the base URL short links are
- * shown under, the clock their times are read against, the rate limits and the auth guards.
+ * shown under, the clock their times are read against, the rate limits, the instance's policy and
+ * the auth guards.
  */
 export interface RouteContext {
   readonly baseUrl: string;
   readonly clock: Clock;
   readonly rateLimit: RouteRateLimits;
+  readonly instance: InstancePolicy;
   readonly guards: AuthGuards;
+}
+
+/**
+ * A route's hook that answers 403 `code` before the body is read or validated, when the instance's
+ * policy does not allow what the route does; no hook at all when it does. A fresh array each call:
+ * plugins (the rate limiter) add their own hooks to a route's array, so one must never be shared.
+ */
+export function refuseUnless(allowed: boolean, code: CodeWithStatus<403>): onRequestAsyncHookHandler[] | undefined {
+  return allowed ? undefined : [async () => { throw new LinkforgeError(code); }];
 }

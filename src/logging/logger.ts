@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
-import { LogDestination } from './log-destination.js';
+import type { LogDestination } from './log-destination.js';
+import { stdoutDestination } from './pretty-lines.js';
 import { redactedUrl, REDACTED_PATHS } from './redaction.js';
 
 export interface Logging {
@@ -29,8 +30,11 @@ function serializeRequest(request: LoggedRequest) {
   };
 }
 
-/** The process's one logger: pino on a destination that drops what it cannot write (see LogDestination). */
-export function createLogging(level: string, destination: LogDestination = new LogDestination()): Logging {
+/**
+ * The process's one logger: pino on a destination that drops what it cannot write (see
+ * LogDestination); by default stdout, as JSON lines, or readable lines on a terminal.
+ */
+export function createLogging(level: string, destination: LogDestination = stdoutDestination()): Logging {
   const logger = pino({
     level,
     redact: { paths: [...REDACTED_PATHS], censor: '[Redacted]' },

@@ -2,12 +2,13 @@ import type { Kysely, Selectable } from 'kysely';
 import type { WorkspaceRole } from '../core/principal.js';
 import type {
   AccountStore, ApiKey, ApiKeyOwner, CreateUserResult, Member, Membership, NewUser, RemoveMemberResult, User,
-  UserWithPasswordHash,
+  UserWithPasswordHash, WorkspaceSummary,
 } from '../core/account-ports.js';
 import type { ApiKeyRow, Database, UserRow } from './schema.js';
 import { compiledOnce } from './compiled-once.js';
 import { guarded } from './store-errors.js';
 import { holdsNul } from './unstorable-text.js';
+import { summarizeWorkspaces } from './workspace-summaries.js';
 
 /** Whether an insert broke the given unique index (SQLite names its columns, PostgreSQL the constraint). */
 function isUniqueViolation(error: unknown, sqliteColumns: string, pgConstraint: string): boolean {
@@ -86,6 +87,20 @@ export class KyselyAccountStore implements AccountStore {
     return guarded(async () => {
       const { rows: [row] } = await this.db.executeQuery<Pick<Selectable<UserRow>, typeof USER_COLUMNS[number]>>(this.userById(id));
       return row && userRowToUser(row);
+    });
+  }
+
+  listUsers(): Promise<User[]> {
+    return guarded(async () => (await this.db.selectFrom('users').select(USER_COLUMNS).orderBy('id').execute()).map(userRowToUser));
+  }
+
+  listWorkspaces(): Promise<WorkspaceSummary[]> {
+    return guarded(async () => {
+      const rows = await this.db.selectFrom('workspaces as w')
+        .leftJoin('workspace_members as m', 'm.workspace_id', 'w.id').leftJoin('users as u', 'u.id', 'm.user_id')
+        .select(['w.id', 'w.name', 'w.is_personal', 'w.created_at', 'm.role', 'u.email'])
+        .orderBy('w.id').orderBy('u.id').execute();
+      return summarizeWorkspaces(rows);
     });
   }
 

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import type { DatabaseUsage } from '../core/metrics-ports.js';
@@ -8,6 +6,7 @@ import { EmbeddedSqliteDialect } from './embedded-sqlite-dialect.js';
 import { SqliteReader } from './sqlite-reader.js';
 import { configureConnection } from './sqlite-connection.js';
 import { SqliteFileIdentity } from './sqlite-file-identity.js';
+import { ensureSqliteFileUsable, sqliteOpenError } from './sqlite-file-check.js';
 import { SqliteWriter } from './sqlite-writer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -50,10 +49,15 @@ export const DEFAULT_WRITE_TIMEOUT_MS = 5_000;
  * waits for a database lock or an fsync.
  */
 export function openSqlite(file: string, options: SqliteOptions = {}): OpenDatabase {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  ensureSqliteFileUsable(file);
   const onStatement = options.onStatement;
-  const sqlite = new SQLite(file, onStatement ? { verbose: (sql) => onStatement(String(sql)) } : {});
-  configureConnection(sqlite, { busyTimeoutMs: 0, readOnly: true });
+  let sqlite: SQLite.Database;
+  try {
+    sqlite = new SQLite(file, onStatement ? { verbose: (sql) => onStatement(String(sql)) } : {});
+    configureConnection(sqlite, { busyTimeoutMs: 0, readOnly: true });
+  } catch (error) {
+    throw sqliteOpenError(file, error);
+  }
   const reader = new SqliteReader(sqlite);
   const writer = new SqliteWriter({ file, writeTimeoutMs: options.writeTimeoutMs ?? DEFAULT_WRITE_TIMEOUT_MS }, onStatement, reader.endSharedRead);
   const identity = new SqliteFileIdentity(file);

@@ -80,10 +80,10 @@ export class KyselyLinkTransferStore implements LinkTransferStore {
     });
   }
 
-  findSoleWorkspaceId(): Promise<number | undefined> {
+  findSoleWorkspaceId(): Promise<number | 'none' | 'several'> {
     return guarded(async () => {
       const rows = await this.db.selectFrom('workspaces').select('id').orderBy('id').limit(2).execute();
-      return rows.length === 1 ? Number(rows[0]!.id) : undefined;
+      return rows.length === 1 ? Number(rows[0]!.id) : rows.length === 0 ? 'none' : 'several';
     });
   }
 

@@ -80,6 +80,25 @@ for (const backend of STORE_BACKENDS) {
       assert.equal(await stores.accounts.findPersonalWorkspaceId(owner.userId), owner.workspaceId);
     });
 
+    test('every user and every workspace are listed by ascending id, workspaces with their owners and member count', async () => {
+      const owner = await createOwner(stores.accounts);
+      const member = await createOwner(stores.accounts);
+      const team = await stores.accounts.createWorkspace('Team', owner.userId, LATE_TIME + 1);
+      await stores.accounts.addMember(team.id, member.userId, 'member', LATE_TIME + 2);
+
+      const users = await stores.accounts.listUsers();
+      assert.deepEqual(users.map((u) => u.id), [...users.map((u) => u.id)].sort((a, b) => a - b));
+      assert.deepEqual(users.filter((u) => u.id === owner.userId || u.id === member.userId).map((u) => u.email), [owner.email, member.email]);
+      assert.ok(users.every((u) => !('passwordHash' in u)), 'no password hash leaves the store in a listing');
+
+      const workspaces = await stores.accounts.listWorkspaces();
+      assert.deepEqual(workspaces.map((w) => w.id), [...workspaces.map((w) => w.id)].sort((a, b) => a - b));
+      assert.deepEqual(workspaces.filter((w) => [owner.workspaceId, team.id].includes(w.id)), [
+        { id: owner.workspaceId, name: workspaces.find((w) => w.id === owner.workspaceId)!.name, isPersonal: true, createdAt: LATE_TIME, ownerEmails: [owner.email], memberCount: 1 },
+        { id: team.id, name: 'Team', isPersonal: false, createdAt: LATE_TIME + 1, ownerEmails: [owner.email], memberCount: 2 },
+      ]);
+    });
+
     test('members are added once and listed by join time with their e-mail addresses', async () => {
       const owner = await createOwner(stores.accounts);
       const member = await createOwner(stores.accounts);

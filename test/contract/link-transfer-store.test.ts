@@ -116,11 +116,11 @@ for (const backend of STORE_BACKENDS) {
     test('the sole workspace is found only while there is exactly one', async () => {
       await stores.database.db.deleteFrom('links').execute();
       await stores.database.db.deleteFrom('workspaces').execute();
-      assert.equal(await transfer().findSoleWorkspaceId(), undefined);
+      assert.equal(await transfer().findSoleWorkspaceId(), 'none');
       const only = await targetOf();
       assert.equal(await transfer().findSoleWorkspaceId(), only.workspaceId);
       await targetOf();
-      assert.equal(await transfer().findSoleWorkspaceId(), undefined);
+      assert.equal(await transfer().findSoleWorkspaceId(), 'several');
     });
 
     test("imported visits fold past a day's cap as a flush does, and their facts' last use is their latest time, old as it is", async () => {

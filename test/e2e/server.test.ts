@@ -6,7 +6,18 @@ import { suiteScope } from '../support/teardown.js';
 describe('the real server process on a socket', () => {
   let server: ServerProcess;
   const suite = suiteScope();
-  before(async () => { server = await startServer(suite); });
+  // REDIS_URI is a mistake an operator makes: Redis stays off, and the log says which variable was meant.
+  before(async () => { server = await startServer(suite, { REDIS_URI: 'redis://127.0.0.1:6379' }); });
+
+  test('the log warns of a variable that looks like ours, and the ready line names the database and Redis', () => {
+    const lines = server.output().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { level: number; msg: string; database?: string; redis?: string });
+    assert.ok(lines.some((line) => line.level === 40 && line.msg === 'REDIS_URI is not a Linkforge variable; did you mean REDIS_URL?'), server.output());
+    const ready = lines.find((line) => line.msg.startsWith('Linkforge is ready'))!;
+    assert.equal(ready.database, `sqlite ${server.dataDir}/linkforge.db`);
+    assert.equal(ready.redis, 'off');
+    assert.match(ready.msg, /^Linkforge is ready at http:\/\/\S+ \(sqlite /);
+    assert.ok(ready.msg.endsWith(` ${server.dataDir}/linkforge.db, Redis off)`), ready.msg);
+  });
 
   const shorten = async (url: string) => {
     const res = await fetch(`${server.baseUrl}/api/urls/public`, {

@@ -56,4 +56,20 @@ describe('start-up mistakes get one clear line, not a stack trace', () => {
     const exit = await runToExit({ PORT: String(await freePort()), DATA_DIR: path.join(root, 'redis'), REDIS_URL: 'localhost:6379' });
     assertOneClearLine(exit, /^Invalid configuration: REDIS_URL is not a valid redis:\/\/ or rediss:\/\/ URL/);
   });
+
+  // These faults hold as root too (tests run as root here, where chmod stops no write): a regular
+  // file standing where a folder should be, and a directory where the database file should be.
+  test('a DATA_DIR under a regular file names the file in the way', async () => {
+    const file = path.join(root, 'a-file');
+    fs.writeFileSync(file, '');
+    const exit = await runToExit({ PORT: String(await freePort()), DATA_DIR: path.join(file, 'data') });
+    assertOneClearLine(exit, new RegExp(`^Cannot use ${file}/data/linkforge\\.db: ${file} is a file, not a directory \\(set by DATA_DIR or DATABASE_URL\\)$`));
+    assert.equal(exit.code, 1);
+  });
+
+  test('a sqlite: DATABASE_URL naming a directory', async () => {
+    const exit = await runToExit({ PORT: String(await freePort()), DATA_DIR: path.join(root, 'dir-db'), DATABASE_URL: `sqlite:${root}` });
+    assertOneClearLine(exit, new RegExp(`^Cannot use ${root}: it is a directory, not a database file`));
+    assert.equal(exit.code, 1);
+  });
 });

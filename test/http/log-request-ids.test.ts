@@ -44,7 +44,8 @@ describe('request ids', () => {
     const log = await appWithLogFile(context, 'info');
     const ids: string[] = [];
     for (const incoming of [undefined, undefined, 'a'.repeat(65), 'two words', 'quote"d', 'line\\nbreak', 'caf\u00e9', '']) {
-      const response = await log.t.app.inject({ url: '/healthz', headers: incoming === undefined ? {} : { 'x-request-id': incoming } });
+      // Not /healthz: at info the health polls log nothing (see below).
+      const response = await log.t.app.inject({ url: '/api/instance', headers: incoming === undefined ? {} : { 'x-request-id': incoming } });
       const id = String(response.headers['x-request-id']);
       assert.match(id, UUID, `for ${JSON.stringify(incoming)}`);
       ids.push(id);
@@ -52,6 +53,16 @@ describe('request ids', () => {
     assert.equal(new Set(ids).size, ids.length);
     for (const id of ids) assert.equal(log.lines().filter((line) => line.reqId === id).length, 2);
     assert.ok(log.lines().filter((line) => line.msg === 'incoming request').every((line) => line.reqId !== undefined));
+  });
+});
+
+describe('health polls', () => {
+  test('at info, /healthz and /readyz log nothing, while other routes log their request lines', async (context) => {
+    const log = await appWithLogFile(context, 'info');
+    for (const url of ['/healthz', '/readyz', '/healthz']) assert.equal((await log.t.app.inject({ url })).statusCode, 200);
+    assert.deepEqual(log.lines().filter((line) => line.level === 30), []);
+    assert.equal((await log.t.app.inject({ url: '/api/instance' })).statusCode, 200);
+    assert.deepEqual(log.lines().map((line) => line.msg), ['incoming request', 'request completed']);
   });
 });
 

@@ -15,6 +15,7 @@ const ACCEPTED_WARNINGS = new Set([
   'operation-4xx-response #/paths/~1healthz/get/responses', // liveness has no client error
   'operation-4xx-response #/paths/~1readyz/get/responses', // readiness answers 200 or 503
   'operation-4xx-response #/paths/~1api~1stats/get/responses', // the public totals take no input: 200 or 503
+  'operation-4xx-response #/paths/~1api~1instance/get/responses', // the instance's switches take no input and read nothing: 200
   'operation-2xx-response #/paths/~1{code}/get/responses', // a redirect answers 3xx, never 2xx
   'operation-2xx-response #/paths/~1{code}/head/responses',
 ]);
@@ -47,19 +48,20 @@ describe('OpenAPI document', () => {
     assert.deepEqual(warnings, [], `new lint warnings:\n${warnings.join('\n')}`);
   });
 
-  test('GET and HEAD /{code} document the redirects with Location, and 404, 410 and 503 with Retry-After', () => {
+  test('GET and HEAD /{code} document the redirects with Location, and 404, 410, 429 and 503, the last two with Retry-After', () => {
     const redirect = document.paths['/{code}'];
     assert.ok(redirect?.get && redirect.head, 'both GET and HEAD are documented');
     for (const operation of [redirect.get, redirect.head]) {
-      assert.deepEqual(Object.keys(operation.responses).sort(), ['301', '302', '404', '410', '503']);
+      assert.deepEqual(Object.keys(operation.responses).sort(), ['301', '302', '404', '410', '429', '503']);
       for (const status of ['301', '302']) {
         assert.ok(operation.responses[status]!.headers?.location, `${status} has Location`);
         assert.ok(operation.responses[status]!.headers?.['cache-control'], `${status} has Cache-Control`);
         assert.equal(operation.responses[status]!.content, undefined, `${status} has no body`);
       }
       assert.ok(operation.responses['503']!.headers?.['retry-after'], '503 has Retry-After');
+      assert.ok(operation.responses['429']!.headers?.['retry-after'], '429 has Retry-After');
     }
-    for (const status of ['404', '410', '503']) {
+    for (const status of ['404', '410', '429', '503']) {
       assert.deepEqual(Object.keys(redirect.get.responses[status]!.content ?? {}).sort(), ['application/problem+json', 'text/html'], status);
       assert.equal(redirect.head.responses[status]!.content, undefined, `HEAD ${status} has no body`);
     }
@@ -68,7 +70,7 @@ describe('OpenAPI document', () => {
   test('the redirect statuses documented are the ones this instance is configured to answer', async (context) => {
     const other = await createTestApp(context, { PERMANENT_REDIRECT_STATUS: '308', TEMPORARY_REDIRECT_STATUS: '307' });
     const responses = (await other.app.inject({ url: '/openapi.json' })).json().paths['/{code}'].get.responses;
-    assert.deepEqual(Object.keys(responses).sort(), ['307', '308', '404', '410', '503']);
+    assert.deepEqual(Object.keys(responses).sort(), ['307', '308', '404', '410', '429', '503']);
   });
 
   test('every error response of every operation is application/problem+json, never application/json', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, describeDatabase, loadConfig } from '../../src/config.js';
 import { parseDuration } from '../../src/config-env-reader.js';
 
 describe('loadConfig', () => {
@@ -23,7 +23,8 @@ describe('loadConfig', () => {
     assert.equal(config.redirect.maxAgeSeconds, 300);
     assert.equal(config.jwt.ttlMs, 24 * 3_600_000);
     assert.equal(config.bcryptCost, 12);
-    assert.deepEqual(config.rateLimit, { anonPerMinute: 20, authPerMinute: 10 });
+    assert.deepEqual(config.rateLimit, { anonPerMinute: 20, authPerMinute: 10, redirectsPerMinute: 0 });
+    assert.deepEqual(config.instance, { registrationAllowed: true, anonymousLinksAllowed: true });
     assert.deepEqual(config.cleanup, {
       enabled: true, intervalMs: 15 * 60_000, initialDelayMs: 60_000, lockAtMostMs: 14 * 60_000,
       lockAtLeastMs: 10 * 60_000, retentionMs: 7 * 86_400_000, bufferMs: 3_600_000, batchSize: 1000,
@@ -152,5 +153,25 @@ describe('parseDuration', () => {
 
   test('refuses anything else', () => {
     for (const text of ['', 'fast', '-1s', '5 minutes', '1w', '1e3']) assert.equal(parseDuration(text), undefined, text);
+  });
+});
+
+describe('variables that look like ours but are not', () => {
+  test('an alias or a near miss is named with the real variable; unrelated variables are left alone', () => {
+    const config = loadConfig({
+      REDIS_URI: 'redis://127.0.0.1:6379', DB_URL: 'postgres://x', PROT: '80', JWT_SECRETS: 'x',
+      PATH: '/bin', HOME: '/root', PGPORT: '5432', HOSTNAME: 'box', USER: 'root', npm_config_cache: '/x', LANG: 'C', PORT: '8080',
+    });
+    assert.deepEqual(config.warnings, [
+      'REDIS_URI is not a Linkforge variable; did you mean REDIS_URL?',
+      'DB_URL is not a Linkforge variable; did you mean DATABASE_URL?',
+      'PROT is not a Linkforge variable; did you mean PORT?',
+      'JWT_SECRETS is not a Linkforge variable; did you mean JWT_SECRET?',
+    ]);
+  });
+
+  test('the ready line names the database without its credentials', () => {
+    assert.equal(describeDatabase({ kind: 'sqlite', path: '/srv/data/linkforge.db' }), 'sqlite /srv/data/linkforge.db');
+    assert.equal(describeDatabase({ kind: 'postgres', url: 'postgres://links:s3cret@db.internal:5433/linkforge' }), 'postgres db.internal:5433/linkforge');
   });
 });

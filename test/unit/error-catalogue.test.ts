@@ -32,6 +32,7 @@ describe('error catalogue', () => {
   test('the redirect failure pages answer with the catalogue status, title and code', () => {
     const expected: Record<keyof typeof FAILURE_RESPONSES, ErrorCode> = {
       not_found: 'link_not_found', expired: 'link_expired', deleted: 'link_deleted', unavailable: 'store_unavailable',
+      rate_limited: 'rate_limit_exceeded',
     };
     for (const [kind, code] of Object.entries(expected) as Array<[keyof typeof FAILURE_RESPONSES, ErrorCode]>) {
       const page = FAILURE_RESPONSES[kind];

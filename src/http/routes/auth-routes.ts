@@ -8,7 +8,7 @@ import { loginUser } from '../../accounts/login-user.js';
 import { registerUser } from '../../accounts/register-user.js';
 import { JWT_SECURITY, NO_SECURITY, principalOf } from '../auth.js';
 import { rateLimitPerMinute } from '../rate-limit.js';
-import type { RouteContext } from '../route-context.js';
+import { refuseUnless, type RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
 
 const Credentials = Type.Object({
@@ -47,13 +47,15 @@ export function registerAuthRoutes(app: FastifyInstance, accounts: AccountServic
 
   typedApp.post('/api/auth/register', {
     config: { rateLimit },
+    onRequest: refuseUnless(context.instance.registrationAllowed, 'registration_disabled'),
     schema: {
       operationId: 'register',
       summary: 'Create an account and its personal workspace',
+      description: 'Answers 403 `registration_disabled` when the instance is set with DISALLOW_REGISTRATION.',
       tags: ['auth'],
       security: NO_SECURITY,
       body: Credentials,
-      response: { 201: SignedInJson, ...errorResponses(400, 409, 413, 429, 503) },
+      response: { 201: SignedInJson, ...errorResponses(400, 403, 409, 413, 429, 503) },
     },
   }, async (request, reply) => {
     const { token, user } = await registerUser(accounts, request.body);

@@ -6,7 +6,7 @@ import { NO_SECURITY } from '../auth.js';
 import { LinkJson, linkToJson } from '../link-json.js';
 import { errorResponses } from '../schemas.js';
 import { rateLimitPerMinute } from '../rate-limit.js';
-import type { RouteContext } from '../route-context.js';
+import { refuseUnless, type RouteContext } from '../route-context.js';
 
 const CreatePublicLinkBody = Type.Object({
   url: Type.String({ description: 'The absolute http(s) URL to shorten.' }),
@@ -20,13 +20,15 @@ export function registerPublicLinkRoutes(app: FastifyInstance, anonymous: Create
   const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
   typedApp.post('/api/urls/public', {
     config: { rateLimit: rateLimitPerMinute(context.rateLimit.anonPerMinute) },
+    onRequest: refuseUnless(context.instance.anonymousLinksAllowed, 'anonymous_links_disabled'),
     schema: {
       operationId: 'createPublicLink',
       summary: 'Shorten a URL anonymously; the link expires ANON_TTL after creation, at its `expiresAt`',
+      description: 'Answers 403 `anonymous_links_disabled` when the instance is set with DISALLOW_ANONYMOUS_LINKS.',
       tags: ['links'],
       security: NO_SECURITY,
       body: CreatePublicLinkBody,
-      response: { 201: CreatedPublicLink, ...errorResponses(400, 413, 429, 500, 503) },
+      response: { 201: CreatedPublicLink, ...errorResponses(400, 403, 413, 429, 500, 503) },
     },
   }, async (request, reply) => {
     const { url } = request.body;

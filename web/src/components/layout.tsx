@@ -2,11 +2,13 @@ import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { Link, navigate, usePath } from '../router.js';
 import { currentSession, endSession } from '../session.js';
+import { useInstance } from '../instance.js';
 
 /** Page frame: skip link, site navigation, one main landmark with the page's heading; the title follows the page. */
 export function Layout({ title, children }: { title: string; children: ComponentChildren }) {
   const path = usePath();
   const session = currentSession();
+  const instance = useInstance();
   useEffect(() => { document.title = `${title} · Linkforge`; }, [title]);
   const current = (href: string) => (path === href ? 'page' : undefined);
   const signOut = () => { endSession(); navigate('/'); };
@@ -27,7 +29,7 @@ export function Layout({ title, children }: { title: string; children: Component
             ) : (
               <>
                 <li><Link href="/app/login" aria-current={current('/app/login')}>Sign in</Link></li>
-                <li><Link href="/app/register" aria-current={current('/app/register')}>Register</Link></li>
+                {instance?.registrationAllowed && <li><Link href="/app/register" aria-current={current('/app/register')}>Register</Link></li>}
               </>
             )}
             <li><a href="/docs">API</a></li>

@@ -6,6 +6,7 @@ import { setSyncOutcomes } from '../flash.js';
 import { Link, navigate } from '../router.js';
 import { startSession } from '../session.js';
 import { syncAnonLinks } from '../sync.js';
+import { REGISTRATION_CLOSED, useInstance } from '../instance.js';
 
 type Mode = 'login' | 'register';
 type Errors = { email?: string; password?: string; form?: string };
@@ -17,6 +18,7 @@ export function AuthPage({ mode }: { mode: Mode }) {
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const register = mode === 'register';
+  const instance = useInstance();
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -40,6 +42,14 @@ export function AuthPage({ mode }: { mode: Mode }) {
     }
   };
 
+  if (register && instance?.registrationAllowed === false) {
+    return (
+      <Layout title="Registration closed">
+        <p class="card narrow" data-testid="registration-closed">{REGISTRATION_CLOSED} Already have one? <Link href="/app/login">Sign in</Link>.</p>
+      </Layout>
+    );
+  }
+
   return (
     <Layout title={register ? 'Create an account' : 'Sign in'}>
       <form onSubmit={submit} class="card narrow" noValidate>
@@ -50,7 +60,9 @@ export function AuthPage({ mode }: { mode: Mode }) {
         <FormError message={errors.form} />
         <button type="submit" disabled={busy}>{busy ? 'Please wait…' : register ? 'Create account' : 'Sign in'}</button>
         <p class="muted">
-          {register ? <>Already registered? <Link href="/app/login">Sign in</Link></> : <>No account yet? <Link href="/app/register">Register</Link></>}
+          {register ? <>Already registered? <Link href="/app/login">Sign in</Link></>
+            : instance?.registrationAllowed === false ? <>No account yet? Ask this instance's administrator to create one for you.</>
+              : <>No account yet? <Link href="/app/register">Register</Link></>}
         </p>
       </form>
     </Layout>

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, ApiError, type CreatedPublicLink } from '../api.js';
 import { liveAnonLinks, rememberAnonLink, type AnonLink } from '../anon-links.js';
@@ -9,15 +10,58 @@ import { QrCode } from '../components/qr-code.js';
 import { Link } from '../router.js';
 import { currentSession } from '../session.js';
 import { ExternalUrl } from '../components/external-url.js';
+import { REGISTRATION_CLOSED, useInstance } from '../instance.js';
 
 /** `/`: shorten a link anonymously; it lives until the `expiresAt` the API answers, and is remembered here until then. */
 export function HomePage() {
+  const now = useNow();
+  const recent = liveAnonLinks(now);
+  const instance = useInstance();
+  const register = instance?.registrationAllowed ? <Link href="/app/register">Register</Link> : undefined;
+
+  return (
+    <Layout title="Shorten a link">
+      {instance?.anonymousLinksAllowed === false ? <SignInToShorten register={register} /> : instance && (
+        <>
+          <p class="lead">Anonymous links are temporary: each one shows here how long it has left. {register
+            ? <>{register} to keep them for good: the links made here move into your account when you sign in.</>
+            : <>Sign in to keep them for good: the links made here move into your account.</>}</p>
+          <ShortenForm now={now} />
+        </>
+      )}
+
+      {(instance?.anonymousLinksAllowed || recent.length > 0) && (
+        <section aria-labelledby="recent-heading">
+          <h2 id="recent-heading">Your recent links</h2>
+          {recent.length === 0 ? <p class="muted">Links you shorten here appear in this list until they expire.</p> : (
+            <ul class="recent" data-testid="recent-links">
+              {recent.map((link) => <RecentLink key={link.shortCode} link={link} now={now} />)}
+            </ul>
+          )}
+          {recent.length > 0 && !currentSession() && <p><Link href="/app/login">Sign in</Link>{register && <> or {register}</>} to keep these links.</p>}
+        </section>
+      )}
+    </Layout>
+  );
+}
+
+/** DISALLOW_ANONYMOUS_LINKS: the home page points to the place where links can be made. */
+function SignInToShorten({ register }: { register: ComponentChildren }) {
+  if (currentSession()) {
+    return <p class="lead" data-testid="sign-in-to-shorten">This instance shortens links for signed-in users: make yours on <Link href="/app/dashboard">your dashboard</Link>.</p>;
+  }
+  return (
+    <p class="lead" data-testid="sign-in-to-shorten">
+      This instance shortens links for signed-in users only. <Link href="/app/login">Sign in</Link> to shorten a link{register ? <>, or {register} for an account.</> : <>. {REGISTRATION_CLOSED}</>}
+    </p>
+  );
+}
+
+function ShortenForm({ now }: { now: number }) {
   const [url, setUrl] = useState('');
   const [error, setError] = useState<{ field?: string; message: string }>();
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<CreatedPublicLink>();
-  const now = useNow();
-  const recent = liveAnonLinks(now);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -37,8 +81,7 @@ export function HomePage() {
   };
 
   return (
-    <Layout title="Shorten a link">
-      <p class="lead">Anonymous links are temporary: each one shows here how long it has left. <Link href="/app/register">Register</Link> to keep them for good: the links made here move into your account when you sign in.</p>
+    <>
       <form onSubmit={submit} class="shorten" noValidate>
         <Field id="url" label="Long URL" type="url" inputMode="url" autoComplete="url" required placeholder="https://example.com/a/long/path"
           value={url} onInput={(e) => setUrl(e.currentTarget.value)} error={error?.field === 'url' ? error.message : undefined} />
@@ -58,17 +101,7 @@ export function HomePage() {
           <QrCode url={created.shortUrl} code={created.shortCode} />
         </section>
       )}
-
-      <section aria-labelledby="recent-heading">
-        <h2 id="recent-heading">Your recent links</h2>
-        {recent.length === 0 ? <p class="muted">Links you shorten here appear in this list until they expire.</p> : (
-          <ul class="recent" data-testid="recent-links">
-            {recent.map((link) => <RecentLink key={link.shortCode} link={link} now={now} />)}
-          </ul>
-        )}
-        {recent.length > 0 && !currentSession() && <p><Link href="/app/login">Sign in</Link> or <Link href="/app/register">register</Link> to keep these links.</p>}
-      </section>
-    </Layout>
+    </>
   );
 }
 
