@@ -208,7 +208,9 @@ async function main(): Promise<void> {
   const started = Date.now();
   const loadAtStart = loadAverage();
   const tempDir = makeTempDir('linkforge-memory-bench-');
-  const env = appSettings(path.join(tempDir, 'data'), { ADMIN_EMAILS: ADMIN_EMAIL, ...APP_ENV });
+  // The scheduled cleanup waits an hour: its first run would otherwise start during the load and
+  // hold the lock past the bench's own run (CLEANUP_LOCK_AT_LEAST).
+  const env = appSettings(path.join(tempDir, 'data'), { ADMIN_EMAILS: ADMIN_EMAIL, CLEANUP_INITIAL_DELAY: '1h', ...APP_ENV });
   console.error(`linkforge memory bench: node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAtStart}`);
   const srcDir = compileAppInBackground(tempDir);
   const codesFile = await seed(loadConfig({ ...env, CLEANUP_ENABLED: 'false' }), tempDir);

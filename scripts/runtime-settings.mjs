@@ -2,10 +2,6 @@
 // Under 200 MiB RSS with a million links (docs/adr/0020). These settings of the runtime matter:
 // - MALLOC_ARENA_MAX=2: glibc gives every thread that allocates (the database writer, libuv's
 //   pool) an arena of its own, and fragmentation across them cost ~50 MB at the peak;
-// - MALLOC_MMAP_THRESHOLD_=131072: a fixed threshold, so every block over 128 KiB (a flush's batch
-//   as the writer thread receives it, SQLite's scratch) is its own mapping, given back when freed;
-//   glibc's moving threshold otherwise rises to 32 MiB after the first such block is freed, and
-//   later ones fragment the arenas;
 // - --max-semi-space-size=4 (MB): V8's young generation grows to 3 × 16 MB under redirect load;
 //   capped at 8, the peak dropped by ~30 MB for a few more (cheap) scavenges, at 4 by ~13 MiB more
 //   (the writer thread's isolate gets the same young generation: a flag cannot differ per thread);
@@ -17,7 +13,7 @@ const HEAP_GROWING_PERCENT = 20;
 
 export function serverRuntime(env = process.env) {
   return {
-    env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', ...env },
+    env: { MALLOC_ARENA_MAX: '2', ...env },
     execArgv: [
       ...(/--max-semi-space-size/.test(env.NODE_OPTIONS ?? '') ? [] : ['--max-semi-space-size=4']),
       `--heap-growing-percent=${env.LINKFORGE_HEAP_GROWING_PERCENT ?? HEAP_GROWING_PERCENT}`,
