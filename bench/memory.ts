@@ -1,5 +1,5 @@
 /**
- * Memory benchmark (ADR 0020: under 200 MB RSS serving 1 million links).
+ * Memory benchmark: under 200 MiB RSS serving 1 million links, with analytics on (docs/adr/0020).
  * Not part of the test suite.
  *
  *   npm run bench:memory            (= npx tsx bench/memory.ts)
@@ -15,11 +15,16 @@
  *   2. redirects: GETs MEMORY_BENCH_CODES distinct live codes, each once, in random order (wrk with
  *      bench/support/walk.lua, or the bench's own node:http client without wrk), so the LRU fills
  *      and then churns;
- *   3. reaper: registers an admin (ADMIN_EMAILS) through the API and runs the reaper through
- *      `POST /api/admin/cleanup/run`, which answers when the run has ended (checked with
+ *   3. full speed (wrk only): walks the same codes again and again for MEMORY_BENCH_FULL_SPEED_SECONDS,
+ *      as fast as the app answers, so every analytics flush carries tens of thousands of distinct
+ *      links and the LRU churns: the case where the visit buffer, the flushes and the writer thread
+ *      hold the most;
+ *   4. reaper: runs the reaper through `POST /api/admin/cleanup/run` as an admin (ADMIN_EMAILS,
+ *      registered before the load), which answers when the run has ended (checked with
  *      `GET /api/admin/cleanup/stats`): it marks and purges every expired link.
- * Prints the RSS after each step and the peak over the whole run against the 200 MB target (read
- * as 200 MiB, as bench/redirect.ts does). Stops the app and deletes its temp dir, also on Ctrl-C.
+ * Prints the RSS after each step (anonymous and file-backed from /proc/PID/smaps_rollup, the main
+ * thread's V8 heap from the app) and the peak over the whole run against the 200 MiB target. Stops
+ * the app and deletes its temp dir, also on Ctrl-C.
  *
  * Environment (all optional):
  *   MEMORY_BENCH_LINKS (1000000)       links seeded
@@ -28,6 +33,9 @@
  *   MEMORY_BENCH_CONNECTIONS (32)      connections of the load generator
  *   MEMORY_BENCH_SETTLE_MS (2000)      wait before each RSS reading, so it shows what stays
  *   MEMORY_BENCH_SEED (1)
+ *   MEMORY_BENCH_FULL_SPEED_SECONDS (60)  step 3's length; 0 leaves it out
+ *   MEMORY_BENCH_APP_ENV ('')          more settings of the app, NAME=value,NAME=value
+ *                                      (e.g. ANALYTICS_ENABLED=false, or LINKFORGE_HEAP_GROWING_PERCENT=100)
  *   BENCH_LOADGEN=wrk|node             wrk when it is installed, else the bench's node:http client
  */
 import fs from 'node:fs';
@@ -39,7 +47,7 @@ import { baseEnv, makeTempDir, runBench, SUPPORT } from './support/children.js';
 import { compileAppInBackground } from './support/compile-app.js';
 import { envInt, loadAverage } from './support/env.js';
 import { postJson, registerUser, request } from './support/http-client.js';
-import { hasWrk } from './support/load.js';
+import { hasWrk, runWrk } from './support/load.js';
 import { walkCodes } from './support/measure.js';
 import { makeLinks, pick, prepareDatabase, seedDatabase, writeLines } from './support/seed-links.js';
 import { seededRandom } from './support/seeded-random.js';
@@ -51,6 +59,12 @@ const CODES = Math.min(envInt('MEMORY_BENCH_CODES', 400_000, 1), LINK_COUNT - EX
 const CONNECTIONS = envInt('MEMORY_BENCH_CONNECTIONS', 32, 1);
 const SETTLE_MS = envInt('MEMORY_BENCH_SETTLE_MS', 2_000, 0);
 const SEED = envInt('MEMORY_BENCH_SEED', 1, 0);
+const FULL_SPEED_SECONDS = envInt('MEMORY_BENCH_FULL_SPEED_SECONDS', 60, 0);
+/** Extra settings of the app, `NAME=value,NAME=value` (e.g. ANALYTICS_ENABLED=false), to see what a part costs. */
+const APP_ENV = Object.fromEntries((process.env.MEMORY_BENCH_APP_ENV ?? '').split(',').filter(Boolean).map((pair) => {
+  const at = pair.indexOf('=');
+  return [pair.slice(0, at), pair.slice(at + 1)];
+}));
 const LOADGEN = process.env.BENCH_LOADGEN === 'node' || !hasWrk() ? 'node' : 'wrk';
 const TARGET_BYTES = 200 * 1024 * 1024;
 const ADMIN_EMAIL = 'admin@example.com';
@@ -76,6 +90,17 @@ function readMemory(pid: number): MemoryReading | undefined {
     return { rssBytes: kib('VmRSS'), hwmBytes: kib('VmHWM') };
   } catch {
     return undefined; // the process has gone
+  }
+}
+
+/** Anonymous (heaps, page caches) and file-backed (the node binary, libraries) RSS, from /proc/PID/smaps_rollup. */
+function rssKinds(pid: number): string {
+  try {
+    const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? 0) * 1024;
+    return `anon ${fmtMb(kib('Anonymous'))}, file ${fmtMb(kib('Rss') - kib('Anonymous'))}`;
+  } catch {
+    return '';
   }
 }
 
@@ -128,14 +153,34 @@ async function seed(config: ReturnType<typeof loadConfig>, tempDir: string): Pro
 
 interface CleanupRun { readonly status: string; readonly marked_expired: number; readonly purged: number; readonly duration_ms: number; readonly error: string | null }
 
-/** One reaper run through the admin API; answers when it has ended. */
-async function runReaper(app: Server): Promise<CleanupRun> {
-  const token = await registerUser(app.port, ADMIN_EMAIL);
-  const run = await postJson<CleanupRun>(app.port, '/api/admin/cleanup/run', undefined, 200, token);
-  const stats = await request(app.port, 'GET', '/api/admin/cleanup/stats', { token });
-  const { is_running: running } = JSON.parse(stats.body) as { is_running: boolean };
-  if (stats.status !== 200 || running) throw new Error(`cleanup stats after the run: ${stats.status} ${stats.body}`);
-  return run;
+/**
+ * One reaper run through the admin API; answers when it has ended. Under full-speed load the
+ * writer thread may still be writing the flushes behind it and answer 503 at first: retried.
+ */
+async function runReaper(app: Server, token: string): Promise<CleanupRun> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const run = await postJson<CleanupRun>(app.port, '/api/admin/cleanup/run', undefined, 200, token);
+      const stats = await request(app.port, 'GET', '/api/admin/cleanup/stats', { token });
+      const { is_running: running } = JSON.parse(stats.body) as { is_running: boolean };
+      if (stats.status !== 200 || running) throw new Error(`cleanup stats after the run: ${stats.status} ${stats.body}`);
+      if (run.status === 'succeeded' || attempt === 10) return run;
+    } catch (error) {
+      if (attempt === 10) throw error;
+    }
+    await sleep(3_000);
+  }
+}
+
+/**
+ * Redirects as fast as the app serves them, for FULL_SPEED_SECONDS: wrk walks the codes in order
+ * and starts over, so every flush carries tens of thousands of distinct links. Answers the redirects served.
+ */
+async function fullSpeed(app: Server, codesFile: string): Promise<number> {
+  await statsOf(app, true);
+  await runWrk('walk.lua', app.port, CONNECTIONS, FULL_SPEED_SECONDS, [codesFile]).finished;
+  const { statusCounts } = await statsOf(app);
+  return Object.entries(statusCounts).reduce((sum, [status, count]) => sum + (status.startsWith('3') ? count : 0), 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -163,7 +208,9 @@ async function main(): Promise<void> {
   const started = Date.now();
   const loadAtStart = loadAverage();
   const tempDir = makeTempDir('linkforge-memory-bench-');
-  const env = appSettings(path.join(tempDir, 'data'), { ADMIN_EMAILS: ADMIN_EMAIL });
+  // The scheduled cleanup waits an hour: its first run would otherwise start during the load and
+  // hold the lock past the bench's own run (CLEANUP_LOCK_AT_LEAST).
+  const env = appSettings(path.join(tempDir, 'data'), { ADMIN_EMAILS: ADMIN_EMAIL, CLEANUP_INITIAL_DELAY: '1h', ...APP_ENV });
   console.error(`linkforge memory bench: node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAtStart}`);
   const srcDir = compileAppInBackground(tempDir);
   const codesFile = await seed(loadConfig({ ...env, CLEANUP_ENABLED: 'false' }), tempDir);
@@ -171,9 +218,16 @@ async function main(): Promise<void> {
   const app = await startServer('app', path.join(SUPPORT, 'app-server.mjs'), [await srcDir], { env: { ...baseEnv(), ...env } });
   const sampler = new RssSampler(app.child.pid!);
   const settled = async () => { await sleep(SETTLE_MS); return sampler.sample().rssBytes; };
+  const parts = async () => {
+    const stats = (await statsOf(app)) as unknown as { memoryUsage?: NodeJS.MemoryUsage; droppedVisits?: number };
+    const heap = stats.memoryUsage;
+    const main = heap ? `main heap ${fmtMb(heap.heapUsed)} of ${fmtMb(heap.heapTotal)}, external ${fmtMb(heap.external)}` : '';
+    return `${rssKinds(app.child.pid!)}; ${main}; ${fmtInt(stats.droppedVisits ?? 0)} visits dropped`;
+  };
   const rows: Row[] = [];
   try {
-    rows.push({ step: 'idle after start', rssBytes: await settled(), detail: '' });
+    rows.push({ step: 'idle after start', rssBytes: await settled(), detail: await parts() });
+    const adminToken = await registerUser(app.port, ADMIN_EMAIL);
 
     console.error(`requesting ${fmtInt(CODES)} distinct codes with ${LOADGEN}`);
     const walkStarted = Date.now();
@@ -181,16 +235,24 @@ async function main(): Promise<void> {
     const walkMs = Date.now() - walkStarted;
     const { cacheSize } = await statsOf(app);
     rows.push({ step: `after ${fmtInt(CODES)} distinct codes`, rssBytes: await settled(),
-      detail: `${fmtInt(CODES / (walkMs / 1000))} req/s, statuses ${JSON.stringify(statuses)} (the few beyond ${fmtInt(CODES)} repeat the first codes while wrk stops), ${fmtInt(cacheSize)} cached` });
+      detail: `${fmtInt(CODES / (walkMs / 1000))} req/s, statuses ${JSON.stringify(statuses)} (the few beyond ${fmtInt(CODES)} repeat the first codes while wrk stops), ${fmtInt(cacheSize)} cached; ${await parts()}` });
+    const peakBeforeFullSpeed = sampler.peakBytes();
+
+    if (FULL_SPEED_SECONDS > 0 && LOADGEN === 'wrk') {
+      console.error(`walking the codes again and again for ${FULL_SPEED_SECONDS} s, as fast as the app answers`);
+      const served = await fullSpeed(app, codesFile);
+      rows.push({ step: `after ${FULL_SPEED_SECONDS} s at full speed`, rssBytes: await settled(),
+        detail: `${fmtInt(served / FULL_SPEED_SECONDS)} req/s (${fmtInt(served)} redirects), peak so far ${fmtMb(sampler.peakBytes())} (before: ${fmtMb(peakBeforeFullSpeed)}); ${await parts()}` });
+    }
 
     console.error('running the reaper through POST /api/admin/cleanup/run');
-    const run = await runReaper(app);
+    const run = await runReaper(app, adminToken);
     rows.push({ step: 'after the reaper run', rssBytes: await settled(),
-      detail: `${run.status}${run.error ? ` (${run.error})` : ''}: marked ${fmtInt(run.marked_expired)}, purged ${fmtInt(run.purged)} in ${seconds(run.duration_ms)}` });
-    printReport(rows, sampler.peakBytes(), loadAtStart);
-    console.log(`load average now ${loadAverage()} (other work on this machine skews the figures) · total ${seconds(Date.now() - started)}`);
+      detail: `${run.status}${run.error ? ` (${run.error})` : ''}: marked ${fmtInt(run.marked_expired)}, purged ${fmtInt(run.purged)} in ${seconds(run.duration_ms)}; ${await parts()}` });
   } finally {
     sampler.stop();
+    printReport(rows, sampler.peakBytes(), loadAtStart);
+    console.log(`load average now ${loadAverage()} (other work on this machine skews the figures) · total ${seconds(Date.now() - started)}`);
   }
 }
 

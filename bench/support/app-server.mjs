@@ -41,6 +41,7 @@ answerParent({
     eventLoopDelayP99Ms: eventLoop.percentile(99) / 1e6,
     eventLoopDelayMaxMs: eventLoop.max / 1e6,
     droppedVisits: deps.analytics?.buffer.dropped ?? 0,
+    memoryUsage: process.memoryUsage(), // the main thread's V8 heap and its external memory (bench/memory.ts)
   }),
   onReset: () => eventLoop.reset(),
   stop: () => void stop(),

@@ -4,9 +4,11 @@ import type { VisitBatch } from '../../core/visit-ports.js';
  * Distinct links the writer thread rolls up at once. Rolling a batch up costs its heap about 1 KB
  * per distinct link, and the writer's heap is capped (sqlite-writer.ts): a flush of 40,000
  * distinct links (ANALYTICS_BUFFER_MAX allows 100,000) ended the thread with "JS heap out of
- * memory", failed every write in flight with it, and its retry did the same (docs/adr/0020).
+ * memory", failed every write in flight with it, and its retry did the same. At 10,000 a slice
+ * still held ~10 MB of the writer's heap at full speed over many links; 2,000 keeps it near 2 MB,
+ * and a slice's fixed cost is a few statements (docs/adr/0020).
  */
-export const MAX_LINKS_PER_SLICE = 10_000;
+export const MAX_LINKS_PER_SLICE = 2_000;
 
 /**
  * The batch in consecutive slices of at most `maxLinks` distinct links, sharing its `facts`:
