@@ -76,9 +76,14 @@ describe('migration 004 on a database written by the old rules', () => {
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/', ids.anonymous);
     // A row written by other rules that already holds the form the #!/x row would be given.
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/#!/x', ids.holder);
-    // Back to the schema as it was before 004: 011 (breakdown order) and 010 (analytics bounds: a column
-    // and indexes of tables that go with 009 and 006), 009 (visit facts), 008 (visit ranges), 007 (cleanup
-    // visits, check order), 006 (analytics) and 005 (leaner link indexes) undone, all marked not run.
+    // Back to the schema as it was before 004: 012 (the change log), 011 (breakdown order) and 010
+    // (analytics bounds: a column and indexes of tables that go with 009 and 006), 009 (visit facts),
+    // 008 (visit ranges), 007 (cleanup visits, check order), 006 (analytics) and 005 (leaner link
+    // indexes) undone, all marked not run.
+    file.exec(`
+      drop trigger link_changes_trim; drop trigger link_changes_on_insert; drop trigger link_changes_on_update;
+      drop trigger link_changes_on_delete; drop table link_changes;
+      delete from kysely_migration where name = '012_link_changes';`);
     file.exec(`delete from kysely_migration where name in ('011_breakdown_order', '010_analytics_bounds');`);
     file.exec(`
       alter table visits drop column facts_id;
