@@ -35,7 +35,7 @@
  *   MEMORY_BENCH_SEED (1)
  *   MEMORY_BENCH_FULL_SPEED_SECONDS (60)  step 3's length; 0 leaves it out
  *   MEMORY_BENCH_APP_ENV ('')          more settings of the app, NAME=value,NAME=value
- *                                      (e.g. ANALYTICS_ENABLED=false, or LINKFORGE_HEAP_GROWING_PERCENT=100)
+ *                                      (e.g. ANALYTICS_ENABLED=false)
  *   BENCH_LOADGEN=wrk|node             wrk when it is installed, else the bench's node:http client
  */
 import fs from 'node:fs';

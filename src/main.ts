@@ -1,12 +1,25 @@
 import cluster from 'node:cluster';
 import fs from 'node:fs';
 import { buildApp } from './app.js';
-import { ConfigError, DataPathError, describeDatabase, loadConfig } from './config.js';
+import type { FastifyBaseLogger } from 'fastify';
+import { type Config, ConfigError, DataPathError, describeDatabase, loadConfig } from './config.js';
 import { createDeps, type Composition } from './deps.js';
 import { ConnectionDrain } from './http/connection-drain.js';
 import { isListenError, PortUnavailableError, reservePort } from './http/port-reservation.js';
 import { createLogging } from './logging/logger.js';
 import { runPrimary } from './primary.js';
+import { startHeapGovernor } from './heap-governor.js';
+
+/** The jobs and the flusher, once the server listens; then the ready line. */
+function startBackgroundWork(config: Config, deps: Composition, log: FastifyBaseLogger): void {
+  if (config.cleanup.enabled) deps.cleanup.scheduler.start(log.child({ job: 'reaper' }));
+  deps.analytics?.flusher.start();
+  if (config.healthcheck.enabled) deps.healthCheck.scheduler.start(log.child({ job: 'health-check' }));
+  const database = describeDatabase(config.database);
+  const redis = config.redisUrl ? 'on' : 'off';
+  const worker = cluster.isWorker ? { worker: cluster.worker!.id } : {};
+  log.info({ baseUrl: config.baseUrl, database, redis, ...worker }, `Linkforge is ready at ${config.baseUrl} (${database}, Redis ${redis})`);
+}
 
 async function main(): Promise<void> {
   if (fs.existsSync('.env')) process.loadEnvFile('.env');
@@ -15,6 +28,7 @@ async function main(): Promise<void> {
   // Said once: by the process an operator started, not again by each of its workers.
   if (!cluster.isWorker) for (const warning of config.warnings) logger.warn(warning);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
+  startHeapGovernor();
   // A worker's port is held by the primary, which checked it before forking (primary.ts).
   const port = cluster.isWorker ? { release: async () => undefined } : await reservePort(config.port, config.host);
   let deps: Composition;
@@ -60,13 +74,7 @@ async function main(): Promise<void> {
     await deps.close();
     throw isListenError(error) ? new PortUnavailableError(config.host, config.port, error) : error;
   }
-  if (config.cleanup.enabled) deps.cleanup.scheduler.start(app.log.child({ job: 'reaper' }));
-  deps.analytics?.flusher.start();
-  if (config.healthcheck.enabled) deps.healthCheck.scheduler.start(app.log.child({ job: 'health-check' }));
-  const database = describeDatabase(config.database);
-  const redis = config.redisUrl ? 'on' : 'off';
-  const worker = cluster.isWorker ? { worker: cluster.worker!.id } : {};
-  app.log.info({ baseUrl: config.baseUrl, database, redis, ...worker }, `Linkforge is ready at ${config.baseUrl} (${database}, Redis ${redis})`);
+  startBackgroundWork(config, deps, app.log);
 }
 
 main().catch((error: unknown) => {

@@ -11,7 +11,10 @@ import { answerParent } from './server-stats.mjs';
 
 const srcDir = process.argv[2];
 const load = (name) => import(pathToFileURL(path.join(srcDir, name)).href);
-const [{ buildApp }, { loadConfig }, { createDeps }] = await Promise.all([load('app.js'), load('config.js'), load('deps.js')]);
+const [{ buildApp }, { loadConfig }, { createDeps }, governor] = await Promise.all([
+  load('app.js'), load('config.js'), load('deps.js'), load('heap-governor.js').catch(() => undefined),
+]);
+governor?.startHeapGovernor(); // as main.ts does (a checkout from before it has none)
 
 const deps = await createDeps(loadConfig());
 const app = await buildApp(deps);

@@ -193,7 +193,9 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   app: ['core', 'config', 'logging', 'http', 'deps'],
   // `serve` loads main.ts, which starts the server.
   cli: ['core', 'config', 'accounts', 'links', 'jobs', 'portability', 'deps', 'main'],
-  main: ['core', 'config', 'logging', 'http', 'app', 'deps', 'primary'],
+  main: ['core', 'config', 'logging', 'http', 'app', 'deps', 'primary', 'heap-governor'],
+  // Sets V8's old-generation growth from the resident size; started by main.ts.
+  'heap-governor': [],
   // The process that forks WORKERS servers and passes signals on; it opens no database.
   primary: ['config', 'http'],
 };
