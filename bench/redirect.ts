@@ -341,8 +341,20 @@ async function createScenarios(setup: Setup): Promise<BenchPart> {
   console.error(`measuring creates with ${LOADGEN}: ${SECONDS} s per server and scenario in ${ROUNDS} round(s) after ${WARMUP_SECONDS} s warm-up, ${CREATE_CONNECTIONS} connections`);
   const counted = async () => ({ naive: await servedCount(naive, '201'), bare: await servedCount(bare, '201'), app: await servedCount(app, '201') });
   let created = await counted();
+  // wrk stops with requests in flight: their 201s come after it ends, so the count is read once
+  // it has stopped moving (else rows on disk outnumber the 201s counted, with nothing lost).
+  const settledCount = async () => {
+    let before = await counted();
+    for (let i = 0; i < 20; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const now = await counted();
+      if (now.naive === before.naive && now.bare === before.bare && now.app === before.app) return now;
+      before = now;
+    }
+    return before;
+  };
   const createdSince = async () => {
-    const now = await counted();
+    const now = await settledCount();
     const delta = { naive: now.naive - created.naive, bare: now.bare - created.bare, app: now.app - created.app };
     created = now;
     return delta;
