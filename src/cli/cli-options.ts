@@ -2,7 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import ms from 'ms';
 import { findSoleWorkspaceId } from '../links/find-sole-workspace.js';
 import { LinkforgeError } from '../core/errors.js';
-import { NO_USERS_YET } from './commands/user-command.js';
+import { NO_USERS_YET } from './print-listing.js';
 import type { LinkTransferDeps } from '../links/link-services.js';
 import { UsageError } from './cli-errors.js';
 

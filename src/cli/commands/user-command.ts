@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { listUsers } from '../../accounts/list-accounts.js';
 import { registerUser } from '../../accounts/register-user.js';
 import { withDeps } from '../cli-context.js';
+import { printListing } from '../print-listing.js';
 import { readPassword } from '../read-password.js';
 
 export function registerUserCommand(program: Command): void {
@@ -21,13 +22,8 @@ export function registerUserCommand(program: Command): void {
     .option('--json', 'print JSON instead of text')
     .action(async (options: { json?: boolean }) => {
       await withDeps(async ({ accounts }) => {
-        const users = await listUsers(accounts);
-        if (options.json) console.log(JSON.stringify(users.map((u) => ({ ...u, createdAt: new Date(u.createdAt).toISOString() })), null, 2));
-        else if (users.length === 0) console.log(NO_USERS_YET);
-        else for (const u of users) console.log(`${u.id}\t${u.role}\t${u.email}\t${new Date(u.createdAt).toISOString()}`);
+        printListing(await listUsers(accounts), options.json, (u) => `${u.id}\t${u.role}\t${u.email}\t${new Date(u.createdAt).toISOString()}`);
       });
     });
 }
 
-/** What an empty database tells the operator to do first. */
-export const NO_USERS_YET = 'The database holds no user yet: create one with `linkforge user create EMAIL` (it gets a personal workspace).';
