@@ -48,7 +48,7 @@ export interface VisitsByLink {
  * heap gets nothing per visit, where a sort of the positions with a comparator was a tenth of its
  * time and an array per link kept its collector busy.
  */
-export function visitsByLink(batch: VisitBatch, existing: ReadonlySet<number>): VisitsByLink {
+export function visitsByLink(batch: VisitBatch, existing: { has(linkId: number): boolean }): VisitsByLink {
   const slotOf = new Map<number, number>();
   const counts: number[] = [];
   const slots = new Int32Array(batch.size);
@@ -84,9 +84,10 @@ export function visitsByLink(batch: VisitBatch, existing: ReadonlySet<number>): 
   return { order, linkIds, starts };
 }
 
-/** How much one write of a batch may carry: visits, distinct sets of facts, and the characters of those facts. */
+/** How much one write of a batch may carry: visits, distinct links, distinct sets of facts, and the characters of those facts. */
 export interface BatchPartLimits {
   readonly visits: number;
+  readonly links: number;
   readonly facts: number;
   readonly factsChars: number;
 }
@@ -94,48 +95,84 @@ export interface BatchPartLimits {
 const factsChars = (f: VisitFacts) =>
   f.visitorClass.length + (f.referrerHost?.length ?? 0) + (f.browser?.length ?? 0) + (f.os?.length ?? 0) + (f.device?.length ?? 0);
 
+const EVERY_LINK = { has: () => true };
+
+function fitsWhole(batch: VisitBatch, limits: BatchPartLimits): boolean {
+  if (batch.size > limits.visits || batch.facts.length > limits.facts) return false;
+  if (batch.facts.reduce((sum, f) => sum + factsChars(f), 0) > limits.factsChars) return false;
+  const links = new Set<number>();
+  for (let i = 0; i < batch.size && links.size <= limits.links; i++) links.add(batch.linkIds[i]!);
+  return links.size <= limits.links;
+}
+
 /**
- * `batch` cut into consecutive parts, each within `limits` (a visit whose facts alone pass
- * `factsChars` still goes, alone in its part). A part's facts are only those its visits use, so what
- * one write carries is bounded in bytes as well as in visits, whatever the headers were (ADR 0013,
- * "Bounded writes").
+ * `batch` cut into parts, each within `limits` (a visit whose facts alone pass `factsChars` still
+ * goes, alone in its part). A part's facts are only those its visits use, so what one write
+ * carries is bounded in bytes as well as in visits, whatever the headers were (ADR 0013, "Bounded
+ * writes"); its distinct links are bounded too, so that one write of a flush over many links is
+ * short work for the embedded writer, and a client's write queued behind it waits for little
+ * (ADR 0023). A batch that fits stays whole, in arrival order. One that does not is cut link by
+ * link (in ascending id order, each link's visits in arrival order): a link's visits all go in one
+ * part unless they alone pass `visits`, so its counters and roll-up rows are written once per
+ * flush however many links the flush holds.
  */
 export function splitBatch(batch: VisitBatch, limits: BatchPartLimits): VisitBatch[] {
   if (batch.size === 0) return [];
-  if (batch.size <= limits.visits && batch.facts.length <= limits.facts
-    && batch.facts.reduce((sum, f) => sum + factsChars(f), 0) <= limits.factsChars) return [batch];
+  if (fitsWhole(batch, limits)) return [batch];
+  const { order, linkIds, starts } = visitsByLink(batch, EVERY_LINK);
   const parts: VisitBatch[] = [];
   const local = new Map<number, number>();
-  let start = 0;
+  let positions: number[] = [];
+  let links = 0;
   let chars = 0;
-  const cut = (end: number) => {
-    const facts = new Array<VisitFacts>(local.size);
-    for (const [index, at] of local) facts[at] = batch.facts[index]!;
-    const factsIndex = new Uint32Array(end - start);
-    for (let i = start; i < end; i++) factsIndex[i - start] = local.get(batch.factsIndex[i]!)!;
-    parts.push({
-      size: end - start,
-      // Copies, not views: a view is cloned to the writer thread with the whole buffer under it.
-      linkIds: batch.linkIds.slice(start, end),
-      visitedAt: batch.visitedAt.slice(start, end),
-      latencyMs: batch.latencyMs.slice(start, end),
-      factsIndex,
-      facts,
-    });
+  const cut = () => {
+    parts.push(gathered(batch, positions, local));
+    positions = [];
     local.clear();
+    links = 0;
     chars = 0;
-    start = end;
   };
-  for (let i = 0; i < batch.size; i++) {
-    const index = batch.factsIndex[i]!;
-    if (!local.has(index)) {
-      const more = factsChars(batch.facts[index]!);
-      if (i > start && (local.size + 1 > limits.facts || chars + more > limits.factsChars)) cut(i);
-      local.set(index, local.size);
-      chars += more;
+  for (let k = 0; k < linkIds.length; k++) {
+    if (links === limits.links) cut();
+    let inPart = false;
+    for (let at = starts[k]!; at < starts[k + 1]!; at++) {
+      const i = order[at]!;
+      const index = batch.factsIndex[i]!;
+      if (!local.has(index)) {
+        const more = factsChars(batch.facts[index]!);
+        if (positions.length > 0 && (local.size + 1 > limits.facts || chars + more > limits.factsChars)) {
+          cut();
+          inPart = false;
+        }
+        local.set(index, local.size);
+        chars += more;
+      }
+      positions.push(i);
+      if (!inPart) {
+        links += 1;
+        inPart = true;
+      }
+      if (positions.length >= limits.visits) {
+        cut();
+        inPart = false;
+      }
     }
-    if (i + 1 - start >= limits.visits) cut(i + 1);
   }
-  if (start < batch.size) cut(batch.size);
+  if (positions.length > 0) cut();
   return parts;
+}
+
+/** The visits at `positions` as a batch of their own, with the facts `local` numbers. Copies, not views: a view is cloned to the writer thread with the whole buffer under it. */
+function gathered(batch: VisitBatch, positions: readonly number[], local: ReadonlyMap<number, number>): VisitBatch {
+  const size = positions.length;
+  const facts = new Array<VisitFacts>(local.size);
+  for (const [index, at] of local) facts[at] = batch.facts[index]!;
+  const part = { size, linkIds: new Float64Array(size), visitedAt: new Float64Array(size), latencyMs: new Float64Array(size), factsIndex: new Uint32Array(size), facts };
+  positions.forEach((i, k) => {
+    part.linkIds[k] = batch.linkIds[i]!;
+    part.visitedAt[k] = batch.visitedAt[i]!;
+    part.latencyMs[k] = batch.latencyMs[i]!;
+    part.factsIndex[k] = local.get(batch.factsIndex[i]!)!;
+  });
+  return part;
 }

@@ -21,6 +21,13 @@ export interface VisitFlusherOptions {
  * the headers were, where a hundred thousand new referrer hosts in one write ran it out of memory.
  */
 const MAX_FACTS_PER_WRITE = 10_000;
+/**
+ * Distinct links one write carries at most. Each costs the embedded writer a counter update and
+ * its roll-up rows (docs/adr/0022), and a write of a flush is one job the writer does not interrupt: at a thousand links it is tens of milliseconds, where a flush of
+ * 50,000 distinct links written at once kept a client's write waiting behind it for 40–70 s on a
+ * host whose CPU was taken (ADR 0023).
+ */
+const MAX_LINKS_PER_WRITE = 1_000;
 const MAX_FACTS_CHARS_PER_WRITE = 2 * 1024 * 1024;
 
 /** Writes a part of a flush may fail before its visits are given up on (ADR 0013, "Bounded writes"). */
@@ -50,7 +57,7 @@ export class VisitFlusher {
   private readonly limits: BatchPartLimits;
 
   constructor(private readonly options: VisitFlusherOptions) {
-    this.limits = { visits: options.maxEvents, facts: MAX_FACTS_PER_WRITE, factsChars: MAX_FACTS_CHARS_PER_WRITE };
+    this.limits = { visits: options.maxEvents, links: MAX_LINKS_PER_WRITE, facts: MAX_FACTS_PER_WRITE, factsChars: MAX_FACTS_CHARS_PER_WRITE };
     options.buffer.onReach(options.maxEvents, () => setImmediate(() => void this.flush()));
   }
 

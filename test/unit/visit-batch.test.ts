@@ -78,29 +78,56 @@ describe('a batch cut into parts for the writer', () => {
     os: fc.constant(null),
     device: fc.constant(null),
   }), { maxLength: 200 }).map((visits) => batchOfVisits(visits as Visit[]));
-  const limits = fc.record({ visits: fc.integer({ min: 1, max: 60 }), facts: fc.integer({ min: 1, max: 20 }), factsChars: fc.integer({ min: 1, max: 400 }) });
+  const limits = fc.record({
+    visits: fc.integer({ min: 1, max: 60 }), links: fc.integer({ min: 1, max: 6 }), facts: fc.integer({ min: 1, max: 20 }), factsChars: fc.integer({ min: 1, max: 400 }),
+  });
   const factsOf = (batch: VisitBatch, i: number) => batch.facts[batch.factsIndex[i]!];
   const chars = (batch: VisitBatch) => batch.facts.reduce((sum, f) => sum + [f.visitorClass, f.referrerHost, f.browser, f.os, f.device].join('').length, 0);
+  const visitsOf = (batch: VisitBatch) => Array.from({ length: batch.size }, (_, i) => [batch.linkIds[i], batch.visitedAt[i], batch.latencyMs[i], factsOf(batch, i)] as const);
+  const byLink = (visits: readonly (readonly [number | undefined, ...unknown[]])[]) => {
+    const links = new Map<unknown, unknown[]>();
+    for (const visit of visits) links.set(visit[0], [...(links.get(visit[0]) ?? []), visit]);
+    return new Map([...links].sort(([a], [b]) => Number(a) - Number(b)));
+  };
 
-  test('the parts hold every visit once, in order, with its facts, and each part stays within the limits', () => {
+  test('the parts hold every visit once, each link\'s in order, with its facts, and each part stays within the limits', () => {
     fc.assert(fc.property(arbitraryBatch, limits, (batch, limit) => {
       const parts = splitBatch(batch, limit);
-      const visits = parts.flatMap((part) => Array.from({ length: part.size }, (_, i) => [part.linkIds[i], part.visitedAt[i], part.latencyMs[i], factsOf(part, i)]));
-      assert.deepEqual(visits, Array.from({ length: batch.size }, (_, i) => [batch.linkIds[i], batch.visitedAt[i], batch.latencyMs[i], factsOf(batch, i)]));
+      assert.deepEqual(byLink(parts.flatMap(visitsOf)), byLink(visitsOf(batch)));
       for (const part of parts) {
         assert.ok(part.size >= 1 && part.size <= limit.visits);
+        assert.ok(new Set(part.linkIds).size <= limit.links);
         assert.equal(new Set(part.factsIndex).size, part.facts.length, 'a part carries only the facts its visits use');
         // A single visit whose facts alone pass the character limit goes alone.
         if (part.facts.length > 1) assert.ok(part.facts.length <= limit.facts && chars(part) <= limit.factsChars);
       }
+      if (parts.length === 1) assert.deepEqual(visitsOf(parts[0]!), visitsOf(batch), 'a batch that fits stays whole, in arrival order');
     }));
+  });
+
+  test('cut by links, each link\'s visits go in one part when the visit and facts limits allow it, so its counters are written once', () => {
+    fc.assert(fc.property(arbitraryBatch, fc.integer({ min: 1, max: 4 }), (batch, links) => {
+      const parts = splitBatch(batch, { visits: 1_000, links, facts: 1_000, factsChars: 100_000 });
+      const partsOfLink = new Map<number, number>();
+      for (const part of parts) for (const linkId of new Set(part.linkIds)) partsOfLink.set(linkId, (partsOfLink.get(linkId) ?? 0) + 1);
+      assert.ok([...partsOfLink.values()].every((count) => count === 1), JSON.stringify([...partsOfLink]));
+      assert.equal(parts.length, Math.ceil(partsOfLink.size / links));
+    }));
+  });
+
+  test('50,000 visits over 5,000 links interleaved go in parts of at most 1,000 links, each link in one part', () => {
+    const visits: Visit[] = Array.from({ length: 50_000 }, (_, i) => ({
+      linkId: 1 + (i % 5_000), visitedAt: i, latencyMs: 1, visitorClass: 'human', referrerHost: null, browser: 'Firefox', os: 'Linux', device: 'desktop',
+    }));
+    const parts = splitBatch(batchOfVisits(visits), { visits: 50_000, links: 1_000, facts: 10_000, factsChars: 2 * 1024 * 1024 });
+    assert.deepEqual(parts.map((part) => [part.size, new Set(part.linkIds).size]), Array(5).fill([10_000, 1_000]));
   });
 
   test('100,000 visits, each from a new referrer host, go in parts of at most 10,000 distinct facts', () => {
     const visits: Visit[] = Array.from({ length: 100_000 }, (_, i) => ({
       linkId: 1, visitedAt: i, latencyMs: 1, visitorClass: 'human', referrerHost: `${'a'.repeat(230)}${i}.example.org`, browser: 'Firefox', os: 'Linux', device: 'desktop',
     }));
-    const parts = splitBatch(batchOfVisits(visits), { visits: 50_000, facts: 10_000, factsChars: 2 * 1024 * 1024 });
+    const parts = splitBatch(batchOfVisits(visits), { visits: 50_000, links: 1_000, facts: 10_000, factsChars: 2 * 1024 * 1024 });
     assert.equal(parts.reduce((sum, part) => sum + part.size, 0), 100_000);
     assert.ok(parts.every((part) => part.facts.length <= 10_000 && chars(part) <= 2 * 1024 * 1024));
   });

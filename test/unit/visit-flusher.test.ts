@@ -42,6 +42,18 @@ describe('the visit flusher', () => {
     assert.deepEqual(referrersOf(store.written), Array.from({ length: 25_000 }, (_, i) => `h${i}.example.org`));
   });
 
+  test('a flush of 5,500 visits over 2,500 links reaches the store in writes of at most 1,000 links, each link in one write', async () => {
+    const store = storeThatFails(0);
+    const { buffer, flusher } = flusherWith(store);
+    for (let i = 0; i < 5_500; i++) buffer.record(1 + (i % 2_500), i, FIREFOX, undefined);
+    await flusher.flushNow();
+    assert.deepEqual(store.written.map((batch) => new Set(batch.linkIds).size), [1_000, 1_000, 500]);
+    assert.equal(writtenVisits(store.written), 5_500);
+    const writesOfLink = new Map<number, number>();
+    for (const batch of store.written) for (const linkId of new Set(batch.linkIds)) writesOfLink.set(linkId, (writesOfLink.get(linkId) ?? 0) + 1);
+    assert.ok([...writesOfLink.values()].every((writes) => writes === 1));
+  });
+
   test(`visits whose writes failed ${MAX_ATTEMPTS} times are given up on and counted as dropped, never retried for ever`, async () => {
     // This store refuses every batch that holds a visit of link 1 (a batch it can never write).
     const attempts: number[][] = [];
