@@ -42,42 +42,58 @@ export interface VisitsByLink {
 }
 
 /**
- * The visits of the links in `existing`, grouped by link. A flush writes its visit rows in this
+ * The visits of the links in `existing` (of every link without it), grouped by link. A flush writes its visit rows in this
  * order, so each link's rows get consecutive ids and one visit range covers exactly them
  * (storage/visit-ranges.ts, ADR 0016). A counting sort into typed arrays: the writer thread's
  * heap gets nothing per visit, where a sort of the positions with a comparator was a tenth of its
  * time and an array per link kept its collector busy.
  */
-export function visitsByLink(batch: VisitBatch, existing: { has(linkId: number): boolean }): VisitsByLink {
+export function visitsByLink(batch: VisitBatch, existing?: ReadonlySet<number>): VisitsByLink {
+  const steps = groupedByLink(batch, existing);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Visits between two pause points of a long computation (`undefined` yielded: the caller may let the event loop run). */
+const PAUSE_EVERY = 4_096;
+
+function* groupedByLink(batch: VisitBatch, existing?: ReadonlySet<number>): Generator<undefined, VisitsByLink> {
   const slotOf = new Map<number, number>();
-  const counts: number[] = [];
+  const counts = new Uint32Array(batch.size);
   const slots = new Int32Array(batch.size);
   for (let i = 0; i < batch.size; i++) {
+    if (i % PAUSE_EVERY === PAUSE_EVERY - 1) yield undefined;
     const linkId = batch.linkIds[i]!;
-    if (!existing.has(linkId)) {
+    if (existing !== undefined && !existing.has(linkId)) {
       slots[i] = -1;
       continue;
     }
     let slot = slotOf.get(linkId);
     if (slot === undefined) {
-      slot = counts.push(0) - 1;
+      slot = slotOf.size;
       slotOf.set(linkId, slot);
     }
     slots[i] = slot;
     counts[slot]! += 1;
   }
-  const linkIds = [...slotOf.keys()].sort((a, b) => a - b);
+  const sorted = Float64Array.from(slotOf.keys()).sort();
+  yield undefined;
+  const linkIds = Array.from(sorted);
   const starts = new Uint32Array(linkIds.length + 1);
-  const next = new Uint32Array(counts.length);
+  const next = new Uint32Array(slotOf.size);
   let at = 0;
-  linkIds.forEach((linkId, k) => {
-    const slot = slotOf.get(linkId)!;
+  for (let k = 0; k < sorted.length; k++) {
+    const slot = slotOf.get(sorted[k]!)!;
     starts[k] = next[slot] = at;
     at += counts[slot]!;
-  });
+  }
   starts[linkIds.length] = at;
+  yield undefined;
   const order = new Uint32Array(at);
   for (let i = 0; i < batch.size; i++) {
+    if (i % PAUSE_EVERY === PAUSE_EVERY - 1) yield undefined;
     const slot = slots[i]!;
     if (slot >= 0) order[next[slot]!++] = i;
   }
@@ -94,8 +110,6 @@ export interface BatchPartLimits {
 
 const factsChars = (f: VisitFacts) =>
   f.visitorClass.length + (f.referrerHost?.length ?? 0) + (f.browser?.length ?? 0) + (f.os?.length ?? 0) + (f.device?.length ?? 0);
-
-const EVERY_LINK = { has: () => true };
 
 function fitsWhole(batch: VisitBatch, limits: BatchPartLimits): boolean {
   if (batch.size > limits.visits || batch.facts.length > limits.facts) return false;
@@ -117,62 +131,74 @@ function fitsWhole(batch: VisitBatch, limits: BatchPartLimits): boolean {
  * flush however many links the flush holds.
  */
 export function splitBatch(batch: VisitBatch, limits: BatchPartLimits): VisitBatch[] {
-  if (batch.size === 0) return [];
-  if (fitsWhole(batch, limits)) return [batch];
-  const { order, linkIds, starts } = visitsByLink(batch, EVERY_LINK);
+  return [...batchParts(batch, limits)].filter((part) => part !== undefined);
+}
+
+/**
+ * splitBatch's parts one by one, with pause points (`undefined`) every few thousand visits, so
+ * that the thread that answers redirects can cut a flush of 50,000 distinct links without holding
+ * its event loop for the whole of it.
+ */
+export function* batchParts(batch: VisitBatch, limits: BatchPartLimits): Generator<VisitBatch | undefined> {
+  if (batch.size === 0) return;
+  if (fitsWhole(batch, limits)) {
+    yield batch;
+    return;
+  }
+  const { order, linkIds, starts } = yield* groupedByLink(batch);
   const parts: VisitBatch[] = [];
   const local = new Map<number, number>();
-  let positions: number[] = [];
+  let from = 0;
   let links = 0;
   let chars = 0;
-  const cut = () => {
-    parts.push(gathered(batch, positions, local));
-    positions = [];
+  const cut = (to: number) => {
+    parts.push(gathered(batch, order.subarray(from, to), local));
+    from = to;
     local.clear();
     links = 0;
     chars = 0;
   };
   for (let k = 0; k < linkIds.length; k++) {
-    if (links === limits.links) cut();
+    if (links === limits.links) cut(starts[k]!);
+    while (parts.length > 0) yield parts.shift();
     let inPart = false;
     for (let at = starts[k]!; at < starts[k + 1]!; at++) {
-      const i = order[at]!;
-      const index = batch.factsIndex[i]!;
+      const index = batch.factsIndex[order[at]!]!;
       if (!local.has(index)) {
         const more = factsChars(batch.facts[index]!);
-        if (positions.length > 0 && (local.size + 1 > limits.facts || chars + more > limits.factsChars)) {
-          cut();
+        if (at > from && (local.size + 1 > limits.facts || chars + more > limits.factsChars)) {
+          cut(at);
           inPart = false;
         }
         local.set(index, local.size);
         chars += more;
       }
-      positions.push(i);
       if (!inPart) {
         links += 1;
         inPart = true;
       }
-      if (positions.length >= limits.visits) {
-        cut();
+      if (at + 1 - from >= limits.visits) {
+        cut(at + 1);
         inPart = false;
       }
     }
   }
-  if (positions.length > 0) cut();
-  return parts;
+  if (from < order.length) cut(order.length);
+  yield* parts;
 }
 
 /** The visits at `positions` as a batch of their own, with the facts `local` numbers. Copies, not views: a view is cloned to the writer thread with the whole buffer under it. */
-function gathered(batch: VisitBatch, positions: readonly number[], local: ReadonlyMap<number, number>): VisitBatch {
+function gathered(batch: VisitBatch, positions: Uint32Array, local: ReadonlyMap<number, number>): VisitBatch {
   const size = positions.length;
   const facts = new Array<VisitFacts>(local.size);
   for (const [index, at] of local) facts[at] = batch.facts[index]!;
   const part = { size, linkIds: new Float64Array(size), visitedAt: new Float64Array(size), latencyMs: new Float64Array(size), factsIndex: new Uint32Array(size), facts };
-  positions.forEach((i, k) => {
+  for (let k = 0; k < size; k++) {
+    const i = positions[k]!;
     part.linkIds[k] = batch.linkIds[i]!;
     part.visitedAt[k] = batch.visitedAt[i]!;
     part.latencyMs[k] = batch.latencyMs[i]!;
     part.factsIndex[k] = local.get(batch.factsIndex[i]!)!;
-  });
+  }
   return part;
 }

@@ -1,5 +1,6 @@
 import type { VisitBatch, VisitWriter } from '../core/visit-ports.js';
-import { splitBatch, type BatchPartLimits } from '../core/visit-batch.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { batchParts, splitBatch, type BatchPartLimits } from '../core/visit-batch.js';
 import { classifiedBatch } from './classified-batch.js';
 import type { VisitBuffer } from './visit-buffer.js';
 
@@ -29,6 +30,9 @@ const MAX_FACTS_PER_WRITE = 10_000;
  */
 const MAX_LINKS_PER_WRITE = 1_000;
 const MAX_FACTS_CHARS_PER_WRITE = 2 * 1024 * 1024;
+
+/** The longest the cutting of a flush into parts runs before it lets the event loop answer what waits (as classification does). */
+const SLICE_MS = 4;
 
 /** Writes a part of a flush may fail before its visits are given up on (ADR 0013, "Bounded writes"). */
 export const MAX_ATTEMPTS = 5;
@@ -87,7 +91,7 @@ export class VisitFlusher {
     this.running = new Promise((resolve) => { done = resolve; });
     try {
       if (visits.size > 0) {
-        for (const batch of splitBatch(await classifiedBatch(visits), this.limits)) this.pending.push({ batch, attempts: 0 });
+        await this.cutIntoParts(await classifiedBatch(visits));
       }
       const failed = await this.writePending();
       // The threshold fires once, when it is reached: events that reached it again while this flush
@@ -97,6 +101,18 @@ export class VisitFlusher {
     } finally {
       this.running = undefined;
       done();
+    }
+  }
+
+  /** Queues the batch's parts, letting the event loop run every few milliseconds (a flush over many links is cut link by link). */
+  private async cutIntoParts(batch: VisitBatch): Promise<void> {
+    let sliceStart = performance.now();
+    for (const part of batchParts(batch, this.limits)) {
+      if (part !== undefined) this.pending.push({ batch: part, attempts: 0 });
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await nextTurn();
+        sliceStart = performance.now();
+      }
     }
   }
 

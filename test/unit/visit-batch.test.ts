@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { classifyVisit } from '../../src/visits/visit-classifier.js';
 import { classifiedBatch } from '../../src/visits/classified-batch.js';
 import { VisitBuffer } from '../../src/visits/visit-buffer.js';
-import { batchOfVisits, splitBatch } from '../../src/core/visit-batch.js';
+import { batchOfVisits, batchParts, splitBatch } from '../../src/core/visit-batch.js';
 import type { VisitBatch, Visit, VisitorClass } from '../../src/core/visit-ports.js';
 import { dayStartOf, hourStartOf, rollUp } from '../../src/core/visit-rollups.js';
 import { BOT_AGENTS, HUMAN_AGENTS, PREVIEW_USER_AGENTS } from '../fixtures/user-agents.js';
@@ -121,6 +121,19 @@ describe('a batch cut into parts for the writer', () => {
     }));
     const parts = splitBatch(batchOfVisits(visits), { visits: 50_000, links: 1_000, facts: 10_000, factsChars: 2 * 1024 * 1024 });
     assert.deepEqual(parts.map((part) => [part.size, new Set(part.linkIds).size]), Array(5).fill([10_000, 1_000]));
+  });
+
+  test('cutting 50,000 visits of distinct links offers a pause point every few thousand visits, and the parts between them are splitBatch\'s', () => {
+    const visits: Visit[] = Array.from({ length: 50_000 }, (_, i) => ({
+      linkId: 50_000 - i, visitedAt: i, latencyMs: 1, visitorClass: 'human', referrerHost: null, browser: 'Firefox', os: 'Linux', device: 'desktop',
+    }));
+    const batch = batchOfVisits(visits);
+    const limits = { visits: 50_000, links: 1_000, facts: 10_000, factsChars: 2 * 1024 * 1024 };
+    const steps = [...batchParts(batch, limits)];
+    const parts = steps.filter((step) => step !== undefined);
+    assert.ok(steps.length - parts.length >= 2 * Math.floor(50_000 / 4_096), `${steps.length - parts.length} pause points`);
+    assert.deepEqual(parts.map(visitsOf), splitBatch(batch, limits).map(visitsOf));
+    assert.equal(parts.length, 50);
   });
 
   test('100,000 visits, each from a new referrer host, go in parts of at most 10,000 distinct facts', () => {
