@@ -52,6 +52,8 @@ export interface VisitBatch {
  */
 export interface VisitWriter {
   recordBatch(batch: VisitBatch): Promise<void>;
+  /** Batches the flusher may have in flight at once (1 when absent): each is still written whole or not at all. */
+  readonly writesAtOnce?: number;
 }
 
 /** A batch's visits of one link, or of all links: how many, their latency sum, their split by class. */

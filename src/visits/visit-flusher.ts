@@ -116,28 +116,46 @@ export class VisitFlusher {
     }
   }
 
-  /** Writes the pending parts in order; stops at the first that fails and answers its error. */
+  /**
+   * Writes the pending parts in order, up to the writer's `writesAtOnce` at a time; stops after
+   * the first window in which a part failed, and answers that error. Failed parts go back first
+   * in line (cut in two), or are given up on after MAX_ATTEMPTS.
+   */
   private async writePending(): Promise<unknown> {
     const { buffer, writer } = this.options;
     while (this.pending.length > 0) {
-      const part = this.pending.shift()!;
-      try {
-        await writer.recordBatch(part.batch);
-        buffer.release(part.batch.size);
-      } catch (error) {
-        const attempts = part.attempts + 1;
-        if (attempts >= MAX_ATTEMPTS) {
-          buffer.release(part.batch.size, true);
-          this.options.onGiveUp?.(part.batch.size, error);
-        } else {
-          const halves = part.batch.size > 1 ? splitBatch(part.batch, { ...this.limits, visits: Math.ceil(part.batch.size / 2) }) : [part.batch];
-          this.pending.unshift(...halves.map((batch) => ({ batch, attempts })));
-          this.options.onError?.(error);
+      const window = this.pending.splice(0, Math.max(1, writer.writesAtOnce ?? 1));
+      const results = await Promise.allSettled(window.map((part) => writer.recordBatch(part.batch)));
+      const retries: PendingPart[] = [];
+      let failed: { error: unknown } | undefined;
+      results.forEach((result, k) => {
+        const part = window[k]!;
+        if (result.status === 'fulfilled') {
+          buffer.release(part.batch.size);
+          return;
         }
-        return error;
+        failed ??= { error: result.reason };
+        retries.push(...this.afterFailure(part, result.reason));
+      });
+      if (failed !== undefined) {
+        this.pending.unshift(...retries);
+        if (retries.length > 0) this.options.onError?.(failed.error);
+        return failed.error;
       }
     }
     return undefined;
+  }
+
+  /** What a part whose write failed becomes: its halves to retry, or nothing (given up on, counted as dropped). */
+  private afterFailure(part: PendingPart, error: unknown): PendingPart[] {
+    const attempts = part.attempts + 1;
+    if (attempts >= MAX_ATTEMPTS) {
+      this.options.buffer.release(part.batch.size, true);
+      this.options.onGiveUp?.(part.batch.size, error);
+      return [];
+    }
+    const halves = part.batch.size > 1 ? splitBatch(part.batch, { ...this.limits, visits: Math.ceil(part.batch.size / 2) }) : [part.batch];
+    return halves.map((batch) => ({ batch, attempts }));
   }
 
   /** Stops the timer and writes everything buffered; rejects when that last write fails. */

@@ -54,6 +54,54 @@ describe('the visit flusher', () => {
     assert.ok([...writesOfLink.values()].every((writes) => writes === 1));
   });
 
+  test('the parts of one flush are in flight together up to the writer\'s writesAtOnce, one at a time without it', async () => {
+    for (const writesAtOnce of [undefined, 2, 64]) {
+      let inFlight = 0;
+      let most = 0;
+      const written: VisitBatch[] = [];
+      const store: VisitWriter = {
+        writesAtOnce,
+        async recordBatch(batch) {
+          most = Math.max(most, ++inFlight);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          inFlight -= 1;
+          written.push(batch);
+        },
+      };
+      const { buffer, flusher } = flusherWith(store);
+      for (let i = 0; i < 5_500; i++) buffer.record(1 + (i % 2_500), i, FIREFOX, undefined);
+      await flusher.flushNow();
+      assert.equal(most, Math.min(writesAtOnce ?? 1, 3), `writesAtOnce ${writesAtOnce}`);
+      assert.equal(writtenVisits(written), 5_500);
+    }
+  });
+
+  test('a part that fails beside others that were written is retried alone; the others are written once', async () => {
+    const attempts: number[] = [];
+    const written: VisitBatch[] = [];
+    let failNext = true;
+    const store: VisitWriter = {
+      writesAtOnce: 64,
+      async recordBatch(batch) {
+        attempts.push(batch.size);
+        if (batch.linkIds.includes(1_500) && failNext) {
+          failNext = false;
+          throw new Error('disk I/O error');
+        }
+        written.push(batch);
+      },
+    };
+    const { buffer, flusher } = flusherWith(store);
+    for (let i = 0; i < 2_500; i++) buffer.record(1 + i, i, FIREFOX, undefined);
+    await assert.rejects(flusher.flushNow());
+    assert.deepEqual(written.map((batch) => batch.size), [1_000, 500]);
+    await flusher.flushNow();
+    assert.deepEqual(attempts, [1_000, 1_000, 500, 500, 500]);
+    assert.deepEqual(new Set(written.flatMap((batch) => Array.from(batch.linkIds))).size, 2_500);
+    assert.equal(writtenVisits(written), 2_500);
+    assert.equal(buffer.dropped, 0);
+  });
+
   test(`visits whose writes failed ${MAX_ATTEMPTS} times are given up on and counted as dropped, never retried for ever`, async () => {
     // This store refuses every batch that holds a visit of link 1 (a batch it can never write).
     const attempts: number[][] = [];
