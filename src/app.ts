@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { AppDeps } from './deps.js';
+import { clientAddressOf, trustedHop } from './http/client-address.js';
 import { ConnectionDrain } from './http/connection-drain.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerStrictJsonParser } from './http/json-body-parser.js';
@@ -77,7 +78,7 @@ function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger): RedirectRe
     temporaryStatus: config.redirect.temporaryStatus,
     maxAgeSeconds: config.redirect.maxAgeSeconds,
     rateLimit: config.rateLimit.redirectsPerMinute > 0
-      ? new RedirectRateLimit(config.rateLimit.redirectsPerMinute, deps.clock, config.trustProxy)
+      ? new RedirectRateLimit(config.rateLimit.redirectsPerMinute, deps.clock, clientAddressOf(trustedHop(config.trustProxy)))
       : undefined,
     onError: (error, reqId) => logger.error({ err: error, reqId }, 'redirect lookup failed'),
     recordVisit: deps.redirects.recordVisit,
@@ -96,7 +97,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     genReqId: (req) => requestIdOf(req.headers),
     // A request's child logger is made when it first writes a line, not for every request.
     childLoggerFactory: lazyChildLoggerFactory as unknown as FastifyServerOptions['childLoggerFactory'],
-    trustProxy: config.trustProxy,
+    trustProxy: trustedHop(config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: 200 },
     serverFactory: redirectFirst(responder, drain),

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Config } from './config-shape.js';
 import type { EnvReader } from './config-env-reader.js';
+import { readTrustProxy } from './config-trust-proxy.js';
 import { parseBaseUrl, parseBlocklistFile, parseDatabase, parseJwt, parseRedisUrl } from './config-values.js';
 
 /**
@@ -26,7 +27,7 @@ export function readConfig(read: EnvReader): Omit<Config, 'warnings'> {
     },
     ...readDatabaseLimits(read),
     logLevel: read.oneOf('LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
-    trustProxy: read.bool('TRUST_PROXY', false),
+    trustProxy: readTrustProxy(read),
     shutdownGraceMs: read.duration('SHUTDOWN_GRACE', '10s'),
     jwt: parseJwt(read, database),
     adminEmails: (read.optional('ADMIN_EMAILS') ?? '')

@@ -1,3 +1,5 @@
+import type { TrustProxy } from './config-trust-proxy.js';
+
 /**
  * What the application is configured with: typed, in the units the code uses (milliseconds,
  * bytes), frozen by `loadConfig` (config.ts), which is the only way to make one from the environment.
@@ -29,7 +31,7 @@ export interface Config {
   /** How long a write may wait for the database (a lock held elsewhere) before it is answered 503. */
   readonly dbWriteTimeoutMs: number;
   readonly logLevel: string;
-  readonly trustProxy: boolean;
+  readonly trustProxy: TrustProxy;
   readonly shutdownGraceMs: number;
   readonly jwt: { readonly secret: string | undefined; readonly ttlMs: number };
   readonly adminEmails: readonly string[];

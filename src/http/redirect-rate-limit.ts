@@ -9,14 +9,14 @@ const MAX_CLIENTS = 100_000;
  * RATE_LIMIT_REDIRECTS: redirects per client and minute, in fixed one-minute windows counted in
  * this instance's memory. The redirect path answers synchronously from the cache, so a shared
  * (Redis) count would add a round trip to every redirect; behind N instances a client may get up
- * to N times the limit. The client is the socket's address, or with TRUST_PROXY the first
- * X-Forwarded-For address, as Fastify's `request.ip` would say.
+ * to N times the limit. The client is who `clientOf` says (client-address.ts: the hops TRUST_PROXY
+ * believes, as Fastify's `request.ip`).
  */
 export class RedirectRateLimit {
   private counts = new Map<string, number>();
   private windowEnd = 0;
 
-  constructor(private readonly perMinute: number, private readonly clock: Clock, private readonly trustProxy: boolean) {}
+  constructor(private readonly perMinute: number, private readonly clock: Clock, private readonly clientOf: (req: IncomingMessage) => string) {}
 
   /** Counts the request; the seconds to wait when it is over the limit, else 0. */
   retryAfterSeconds(req: IncomingMessage): number {
@@ -30,14 +30,5 @@ export class RedirectRateLimit {
     if (count > this.perMinute) return Math.max(1, Math.ceil((this.windowEnd - now) / 1000));
     if (count > 1 || this.counts.size < MAX_CLIENTS) this.counts.set(client, count);
     return 0;
-  }
-
-  private clientOf(req: IncomingMessage): string {
-    if (this.trustProxy) {
-      const forwarded = req.headers['x-forwarded-for'];
-      const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-      if (first) return first;
-    }
-    return req.socket.remoteAddress ?? '';
   }
 }
