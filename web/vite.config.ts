@@ -60,6 +60,8 @@ export default defineConfig({
       },
       output: {
         assetFileNames: (asset) => (asset.names.includes(RECIPIENT_STYLESHEET) ? RECIPIENT_STYLESHEET : 'assets/[name]-[hash][extname]'),
+        // The QR library is loaded on demand (components/qr-code.tsx): a chunk named after it, not after its entry file.
+        manualChunks: (id) => (id.includes('/node_modules/qrcode/') ? 'qrcode' : undefined),
       },
     },
   },
