@@ -152,6 +152,13 @@ describe('web UI: the analytics range picker', () => {
       const legend = await page.locator('.u-legend .u-label').allTextContents();
       assert.deepEqual(legend.slice(1), ['People', 'Bots', 'Previews'], 'after the time');
       await assertAccessible(`look-breakdowns-${width}`);
+
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.reload();
+      await page.locator('.chart canvas').first().waitFor();
+      assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), 'rgb(17, 20, 24)');
+      await assertAccessible(`look-dark-link-page-${width}`);
+      await page.emulateMedia({ colorScheme: 'light' });
     });
   }
 

@@ -3,6 +3,13 @@ import 'uplot/dist/uPlot.min.css';
 import type { LinkStats } from '../api.js';
 import { axisFormat, bucketFormat } from '../format.js';
 
+const HOUR_S = 3600;
+const DAY_S = 24 * HOUR_S;
+const TICK_STEPS = {
+  hour: [HOUR_S, 2 * HOUR_S, 3 * HOUR_S, 6 * HOUR_S, 12 * HOUR_S, DAY_S],
+  day: [DAY_S, 2 * DAY_S, 7 * DAY_S, 14 * DAY_S, 30 * DAY_S, 60 * DAY_S, 90 * DAY_S],
+};
+
 /**
  * Draws the clicks chart with uPlot on a canvas; loaded on demand (clicks-chart.tsx), so that uPlot
  * is a chunk of its own that only the link page fetches. Colours come from the theme's custom
@@ -34,7 +41,8 @@ export function drawClicksPlot(element: HTMLElement, stats: LinkStats): () => vo
       { label: 'Previews', stroke: color('--series-preview'), width: 2 },
     ],
     axes: [
-      { ...axis, values: (_u, splits) => splits.map((ts) => axisLabel(ts * 1000)) },
+      // Ticks only on whole buckets: never two "Nov 20" under one day.
+      { ...axis, incrs: TICK_STEPS[stats.interval], values: (_u, splits) => splits.map((ts) => axisLabel(ts * 1000)) },
       { ...axis, label: 'Clicks' },
     ],
     scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
