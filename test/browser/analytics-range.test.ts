@@ -162,6 +162,40 @@ describe('web UI: the analytics range picker', () => {
     });
   }
 
+  for (const width of [1280, 375]) {
+    test(`at ${width} px: while a range loads the chart is marked busy; an error replaces a success notice`, async () => {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await page.goto(`/app/links/${linkId}?range=30d`);
+      await page.locator('.chart canvas').first().waitFor();
+      // Hold the next stats answer until the busy state has been seen: no race, no timer.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => { release = resolve; });
+      await page.route('**/stats?*', async (route) => { await held; await route.continue(); });
+      await page.getByRole('button', { name: '7 days', exact: true }).click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="clicks-body"]')?.getAttribute('aria-busy') === 'true');
+      await screenshot(page, `look-loading-${width}`);
+      assert.deepEqual(await seriousAxeViolations(page), [], 'axe-core while loading');
+      release();
+      await page.waitForFunction(() => document.querySelector('[data-testid="clicks-body"]')?.getAttribute('aria-busy') === 'false');
+      assert.ok(['7', '8'].includes((await page.getByTestId('clicks-chart').getAttribute('data-points'))!), 'seven days, in UTC days');
+      await page.unroute('**/stats?*');
+
+      await page.getByRole('button', { name: 'Delete link' }).click();
+      await page.getByText('Link deleted.', { exact: false }).waitFor();
+      await page.route('**/restore', (route) => route.fulfill({
+        status: 503, contentType: 'application/problem+json', headers: { 'retry-after': '5' },
+        body: JSON.stringify({ type: 'about:blank', title: 'Service unavailable', status: 503, detail: 'The database cannot be reached right now.', code: 'store_unavailable' }),
+      }));
+      await page.getByRole('button', { name: 'Restore link' }).click();
+      await page.getByRole('alert').filter({ hasText: 'The database cannot be reached right now.' }).waitFor();
+      assert.equal(await page.getByText('Link deleted.', { exact: false }).count(), 0, 'the success notice is gone with the error');
+      await page.unroute('**/restore');
+      await page.getByRole('button', { name: 'Restore link' }).click();
+      await page.getByText('Link restored.').waitFor();
+      assert.equal(await page.getByRole('alert').count(), 0, 'and the error is gone with the next success');
+    });
+  }
+
   test('nothing broke the Content-Security-Policy (the bars\' widths included) and no page threw', () => {
     assert.deepEqual(ui.problems, [], 'no CSP violation and no page error');
   });

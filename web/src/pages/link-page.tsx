@@ -77,6 +77,7 @@ export function LinkPage({ id }: { id: string }) {
         <RangePicker range={range} onChange={pickRange} />
         {stats ? (
           <div aria-busy={statsLoading} data-testid="clicks-body">
+            {statsLoading && <p class="loading-note">Updating the clicks for this range…</p>}
             <p data-testid="click-totals">{count(stats.totals.total)} clicks: {count(stats.totals.human)} people, {count(stats.totals.bot)} bots, {count(stats.totals.preview)} link previews</p>
             <ClicksChart stats={stats} />
           </div>
