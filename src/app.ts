@@ -29,7 +29,9 @@ import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.j
 import { registerStatsRoutes } from './http/routes/stats-routes.js';
 import { registerImportRoutes } from './http/routes/import-routes.js';
 import { registerUiRoutes } from './http/routes/ui-routes.js';
-import { loadUiBuild } from './http/ui-assets.js';
+import { loadUiBuild, type UiBuild } from './http/ui-assets.js';
+import { failureResponses } from './http/redirect-pages.js';
+import { registerCompression } from './http/compression.js';
 import { registerHtmlSecurityHeaders, SWAGGER_UI_CSP } from './http/security-headers.js';
 import { createLogging } from './logging/logger.js';
 import { requestIdOf } from './logging/request-id.js';
@@ -68,7 +70,7 @@ function redirectFirst(responder: RedirectResponder, drain: ConnectionDrain): Fa
 }
 
 /** The hot path's responder, with every per-request choice (rate limit, debug line) made once here (ADR 0006, ADR 0018). */
-function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger): RedirectResponder {
+function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger, ui: UiBuild | undefined): RedirectResponder {
   const { config } = deps;
   return new RedirectResponder({
     resolver: deps.redirects.resolver,
@@ -84,6 +86,11 @@ function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger): RedirectRe
     recordVisit: deps.redirects.recordVisit,
     metrics: deps.server.metrics?.redirects,
     debugLog: logger.level === 'debug' || logger.level === 'trace' ? (fields, message) => logger.debug(fields, message) : undefined,
+    failures: failureResponses({
+      stylesheet: ui?.recipientStylesheetVersion && `/page.css?v=${ui.recipientStylesheetVersion}`,
+      notFoundRedirectUrl: config.redirect.notFoundRedirectUrl,
+      expiredRedirectUrl: config.redirect.expiredRedirectUrl,
+    }),
   });
 }
 
@@ -91,7 +98,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   const { config } = deps;
   const drain = options.drain ?? new ConnectionDrain();
   const logger = options.logger ?? createLogging(config.logLevel).logger;
-  const responder = redirectResponder(deps, logger);
+  const ui = loadUiBuild();
+  const responder = redirectResponder(deps, logger, ui);
   const app = Fastify({
     loggerInstance: logger,
     genReqId: (req) => requestIdOf(req.headers),
@@ -112,6 +120,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerRequestIdHeader(app);
   if (deps.server.metrics) registerMetrics(app, deps.server.metrics, config.metrics.token);
   registerHtmlSecurityHeaders(app);
+  await registerCompression(app);
   await registerRateLimits(app, deps.server.rateLimitStore);
   await app.register(swagger, openApiOptions(config.baseUrl));
   // The docs page keeps Swagger UI's own policy (it needs inline styles); no request ever leaves for its online validator.
@@ -131,7 +140,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerAdminCleanupRoutes(app, deps.cleanup, context);
   registerStatsRoutes(app, deps.stats, context);
   registerImportRoutes(app, deps.links.transfer, importSettings, context, drain);
-  registerUiRoutes(app, loadUiBuild());
+  registerUiRoutes(app, ui);
   registerRedirectRoutes(app, responder, config.redirect);
   return app;
 }

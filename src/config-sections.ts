@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Config } from './config-shape.js';
 import type { EnvReader } from './config-env-reader.js';
 import { readTrustProxy } from './config-trust-proxy.js';
-import { parseBaseUrl, parseBlocklistFile, parseDatabase, parseJwt, parseRedisUrl } from './config-values.js';
+import { parseBaseUrl, parseBlocklistFile, parseDatabase, parseFailureRedirectUrl, parseJwt, parseRedisUrl } from './config-values.js';
 
 /**
  * Every variable, its default and its bounds, one section of `Config` at a time; docs/configuration.md
@@ -39,6 +39,8 @@ export function readConfig(read: EnvReader): Omit<Config, 'warnings'> {
       maxAgeSeconds: read.int('REDIRECT_MAX_AGE', 300),
       permanentStatus: read.oneOf('PERMANENT_REDIRECT_STATUS', 301, [301, 302, 307, 308] as const),
       temporaryStatus: read.oneOf('TEMPORARY_REDIRECT_STATUS', 302, [302, 307] as const),
+      notFoundRedirectUrl: parseFailureRedirectUrl(read, 'NOT_FOUND_REDIRECT_URL'),
+      expiredRedirectUrl: parseFailureRedirectUrl(read, 'EXPIRED_REDIRECT_URL'),
     },
     cache: readCache(read),
     rateLimit: {

@@ -62,6 +62,10 @@ export interface Config {
     readonly maxAgeSeconds: number;
     readonly permanentStatus: 301 | 302 | 307 | 308;
     readonly temporaryStatus: 302 | 307;
+    /** Where an unknown code sends a visitor (302) instead of the 404 page; unset: the page. */
+    readonly notFoundRedirectUrl: string | undefined;
+    /** Where an expired or deleted link sends a visitor (302) instead of the 410 page; unset: the page. */
+    readonly expiredRedirectUrl: string | undefined;
   };
   readonly cache: {
     readonly maxEntries: number;

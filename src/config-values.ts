@@ -78,3 +78,12 @@ export function parseJwt(read: EnvReader, database: Config['database']): Config[
   }
   return { secret, ttlMs: read.duration('JWT_TTL', '24h') };
 }
+
+/** NOT_FOUND_REDIRECT_URL, EXPIRED_REDIRECT_URL: an absolute http(s) URL, sent as a Location header as it is. */
+export function parseFailureRedirectUrl(read: EnvReader, name: string): string | undefined {
+  const text = read.optional(name);
+  if (text === undefined) return undefined;
+  if (isUrl(text, ['http:', 'https:']) && !/[\s\u0000-\u001f\u007f]/.test(text)) return new URL(text).href;
+  read.problems.push(`${name} must be an absolute http:// or https:// URL, like https://example.com/link-not-found (got "${text}")`);
+  return undefined;
+}

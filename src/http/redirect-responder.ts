@@ -9,7 +9,7 @@ import type { RecordVisit } from '../visits/visit-buffer.js';
 import type { RedirectRateLimit } from './redirect-rate-limit.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../logging/request-id.js';
 import { prefersHtml } from './accept.js';
-import { FAILURE_PAGE_HEADERS, FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type RedirectFailure } from './redirect-pages.js';
+import { FAILURE_PAGE_HEADERS, FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type FailureResponse, type RedirectFailure } from './redirect-pages.js';
 
 export interface RedirectResponderOptions {
   readonly resolver: LinkResolver;
@@ -30,9 +30,13 @@ export interface RedirectResponderOptions {
   readonly metrics?: RedirectMetrics;
   /** One line per answer, given only when the log level is `debug` or finer: at info the responder logs nothing. */
   readonly debugLog?: (fields: { reqId: string; code: string; status: number; ms: number }, message: string) => void;
+  /** The failure answers, built once at start-up (styled pages, the operator's redirect URLs); plain ones by default. */
+  readonly failures?: Record<RedirectFailure, FailureResponse>;
 }
 
 const NOSNIFF = { 'x-content-type-options': 'nosniff' };
+/** A failure sent elsewhere by the operator: not cached, as the code may yet be created or restored. */
+const FAILURE_REDIRECT_STATUS = 302;
 
 // One optional trailing slash: people paste `/{code}/` and it names the same link.
 const CODE_PATH = /^\/([A-Za-z0-9_-]{1,64})\/?(?:\?|$)/;
@@ -47,9 +51,11 @@ export class RedirectResponder {
   private readonly permanentCacheControl: string;
   /** Whether answers are timed: for the visit's latency, the metrics or the debug line. */
   private readonly timed: boolean;
+  private readonly failures: Record<RedirectFailure, FailureResponse>;
 
   constructor(private readonly options: RedirectResponderOptions) {
     this.permanentCacheControl = `public, max-age=${options.maxAgeSeconds}`;
+    this.failures = options.failures ?? FAILURE_RESPONSES;
     this.timed = options.recordVisit !== undefined || options.metrics !== undefined || options.debugLog !== undefined;
   }
 
@@ -132,7 +138,12 @@ export class RedirectResponder {
 
   /** Answers one of the precomputed failures; returns its status. */
   fail(req: IncomingMessage, res: ServerResponse, kind: RedirectFailure, retryAfterSeconds?: number): number {
-    const failure = FAILURE_RESPONSES[kind];
+    const failure = this.failures[kind];
+    if (failure.location !== undefined) {
+      res.writeHead(FAILURE_REDIRECT_STATUS, { location: failure.location, 'cache-control': 'no-store', 'content-length': '0' });
+      res.end();
+      return FAILURE_REDIRECT_STATUS;
+    }
     const html = prefersHtml(req.headers.accept);
     const body = html ? failure.html : failure.json;
     const headers: Record<string, string> = {

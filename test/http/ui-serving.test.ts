@@ -92,7 +92,7 @@ describe('serving the web UI', () => {
     assert.equal(custom.statusCode, 201);
   });
 
-  test('the expired, deleted and not-found pages carry the security headers and link back into the UI', async () => {
+  test('the expired, deleted and not-found pages carry the security headers, use the product\'s stylesheet and link only to the home page', async () => {
     const expired = await insertLink(t.deps, { linkType: 'TEMPORARY', expiresAt: t.clock.now() - HOUR });
     const deleted = await insertLink(t.deps);
     await setLinkColumns(t.deps, deleted.id, { status: 'DELETED', deleted_at: t.clock.now() });
@@ -102,8 +102,9 @@ describe('serving the web UI', () => {
       assert.equal(res.headers['content-type'], 'text/html; charset=utf-8', url);
       assertSecurityHeaders(res.headers, url);
       assert.match(res.body, /<a href="\/">Shorten a link<\/a>/, url);
-      assert.match(res.body, /<a href="\/app\/dashboard">Your links<\/a>/, url);
-      assert.doesNotMatch(res.body, /<style|<script/, `${url}: nothing the policy would refuse`);
+      assert.doesNotMatch(res.body, /href="\/app/, `${url}: no link into pages that need a session`);
+      assert.match(res.body, new RegExp(`<link rel="stylesheet" href="/page\\.css\\?v=${build!.recipientStylesheetVersion}">`), url);
+      assert.doesNotMatch(res.body, /<style|<script|style=/, `${url}: nothing the policy would refuse`);
       const json = await t.app.inject({ url, headers: { accept: 'application/json' } });
       assert.equal(json.headers['content-security-policy'], undefined, `${url} as JSON`);
       assert.equal(json.headers['x-content-type-options'], 'nosniff', `${url} as JSON`);

@@ -115,6 +115,23 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ DATABASE_URL: 'postgresql://u:p@db.local:5432/links', ...secret }).database.kind, 'postgres');
   });
 
+  test('NOT_FOUND_REDIRECT_URL and EXPIRED_REDIRECT_URL: unset by default, absolute http(s) URLs kept, anything else listed at start-up', () => {
+    const defaults = loadConfig({});
+    assert.equal(defaults.redirect.notFoundRedirectUrl, undefined);
+    assert.equal(defaults.redirect.expiredRedirectUrl, undefined);
+    const set = loadConfig({ NOT_FOUND_REDIRECT_URL: 'https://example.com/missing', EXPIRED_REDIRECT_URL: 'http://example.com/gone?from=short' });
+    assert.equal(set.redirect.notFoundRedirectUrl, 'https://example.com/missing');
+    assert.equal(set.redirect.expiredRedirectUrl, 'http://example.com/gone?from=short');
+    assert.throws(() => loadConfig({ NOT_FOUND_REDIRECT_URL: '/relative', EXPIRED_REDIRECT_URL: 'javascript:alert(1)' }), (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.deepEqual(error.problems, [
+        'NOT_FOUND_REDIRECT_URL must be an absolute http:// or https:// URL, like https://example.com/link-not-found (got "/relative")',
+        'EXPIRED_REDIRECT_URL must be an absolute http:// or https:// URL, like https://example.com/link-not-found (got "javascript:alert(1)")',
+      ]);
+      return true;
+    });
+  });
+
   test('refuses a REDIS_URL that does not parse, and keeps one that does', () => {
     for (const url of ['localhost:6379', 'redis://', 'http://cache:6379', 'redis://cache:99999']) {
       assert.throws(() => loadConfig({ REDIS_URL: url }), (error: unknown) => {

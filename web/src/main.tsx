@@ -3,12 +3,15 @@ import { useEffect } from 'preact/hooks';
 import './styles.css';
 import { Layout } from './components/layout.js';
 import { AuthPage } from './pages/auth.js';
-import { DashboardPage } from './pages/dashboard.js';
 import { HomePage } from './pages/home.js';
-import { LinkPage } from './pages/link-page.js';
-import { WorkspacesPage } from './pages/workspaces.js';
+import { lazyPage } from './lazy-page.js';
 import { Link, navigate, usePath } from './router.js';
 import { currentSession } from './session.js';
+
+// The signed-in pages are chunks of their own: the first load of `/` does not carry them.
+const DashboardPage = lazyPage(() => import('./pages/dashboard.js').then((m) => m.DashboardPage));
+const LinkPage = lazyPage(() => import('./pages/link-page.js').then((m) => m.LinkPage));
+const WorkspacesPage = lazyPage(() => import('./pages/workspaces.js').then((m) => m.WorkspacesPage));
 
 /** Pages that need a session send the visitor to sign in first. */
 function SignedIn({ children }: { children: ComponentChildren }) {

@@ -21,7 +21,8 @@ export function registerRedirectRoutes(app: FastifyInstance, responder: Redirect
   app.get('/:code', {
     schema: redirectRouteSchema(statuses),
     config: { swagger: { exposeHeadRoute: true } },
+    compress: false,
   }, redirect);
   // `/{code}/` is the same link, as pasted with a trailing slash; documented once, under `/{code}`.
-  app.get('/:code/', { schema: { hide: true } }, redirect);
+  app.get('/:code/', { schema: { hide: true }, compress: false }, redirect);
 }

@@ -1,32 +1,50 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Negotiator } from '@fastify/accept-negotiator';
 import { problem, PROBLEM_CONTENT_TYPE } from '../problem.js';
-import type { UiBuild, UiFile } from '../ui-assets.js';
+import { PRECOMPRESSED_ENCODINGS, type ContentEncoding, type UiBuild, type UiFile } from '../ui-assets.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-const hidden = { schema: { hide: true } };
+/** The recipient pages' stylesheet has a fixed name; the pages link it with its version (`?v=`), so a day is safe. */
+const RECIPIENT_STYLESHEET_CACHE = 'public, max-age=86400';
+/** These files are compressed at build time: the compression hook must not encode them again. */
+const hidden = { schema: { hide: true }, compress: false as const };
+const encodings = new Negotiator({ supportedValues: [...PRECOMPRESSED_ENCODINGS], cache: new Map() });
 
 /**
  * The single-page UI (docs/adr/0017-web-ui.md): `/` and `/app/*` answer its index.html, which the
- * browser must revalidate; `/assets/*` are Vite's content-hashed files, cached for a year. None of
- * these paths can be a short code: `app` and `assets` are reserved words (ADR 0017).
+ * browser must revalidate; `/assets/*` are Vite's content-hashed files, cached for a year; `/page.css`
+ * styles the redirect failure pages. None of these paths can be a short code: `app` and `assets` are
+ * reserved words (ADR 0017) and a code has no dot. Each file goes in the encoding the client accepts
+ * best among those the build wrote, with `Vary: Accept-Encoding` so that caches keep them apart.
  */
 export function registerUiRoutes(app: FastifyInstance, build: UiBuild | undefined): void {
-  const page = (reply: FastifyReply) => {
+  const page = (request: FastifyRequest, reply: FastifyReply) => {
     if (!build) return notBuilt(reply);
-    return send(reply, build.index, 'no-cache');
+    return send(request, reply, build.index, 'no-cache');
   };
-  app.get('/', hidden, (_request, reply) => page(reply));
-  app.get('/app', hidden, (_request, reply) => page(reply));
-  app.get('/app/*', hidden, (_request, reply) => page(reply));
+  app.get('/', hidden, page);
+  app.get('/app', hidden, page);
+  app.get('/app/*', hidden, page);
   app.get('/assets/*', hidden, (request, reply) => {
     const file = build?.assets.get(request.url.split('?')[0]!);
     if (!file) return reply.callNotFound();
-    return send(reply, file, IMMUTABLE);
+    return send(request, reply, file, IMMUTABLE);
+  });
+  app.get('/page.css', hidden, (request, reply) => {
+    if (!build?.recipientStylesheet) return reply.callNotFound();
+    return send(request, reply, build.recipientStylesheet, RECIPIENT_STYLESHEET_CACHE);
   });
 }
 
-function send(reply: FastifyReply, file: UiFile, cacheControl: string) {
-  return reply.header('content-type', file.contentType).header('cache-control', cacheControl).send(file.body);
+function send(request: FastifyRequest, reply: FastifyReply, file: UiFile, cacheControl: string) {
+  reply.header('content-type', file.contentType).header('cache-control', cacheControl);
+  if (file.encoded.size === 0) return reply.send(file.body);
+  reply.header('vary', 'accept-encoding');
+  const accepted = request.headers['accept-encoding'];
+  const encoding = accepted ? encodings.negotiate(accepted) as ContentEncoding | null : null;
+  const encoded = encoding ? file.encoded.get(encoding) : undefined;
+  if (!encoding || !encoded) return reply.send(file.body);
+  return reply.header('content-encoding', encoding).send(encoded);
 }
 
 function notBuilt(reply: FastifyReply) {

@@ -1,16 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
-import QRCode from 'qrcode';
 
 /**
  * The QR code of a short URL, drawn by the qrcode library in the browser: shown as an image and
- * offered for download as PNG and SVG (data URLs, which the CSP allows for images only).
+ * offered for download as PNG and SVG (data URLs, which the CSP allows for images only). The library
+ * is loaded when the first code is drawn, a chunk of its own, so that a first visit to `/` does not pay for it.
  */
 export function QrCode({ url, code }: { url: string; code: string }) {
   const [images, setImages] = useState<{ png: string; svg: string }>();
   useEffect(() => {
     let current = true;
     const options = { errorCorrectionLevel: 'M' as const, margin: 2, width: 256 };
-    Promise.all([QRCode.toDataURL(url, options), QRCode.toString(url, { ...options, type: 'svg' })]).then(([png, svg]) => {
+    import('qrcode').then(({ default: QRCode }) => Promise.all([QRCode.toDataURL(url, options), QRCode.toString(url, { ...options, type: 'svg' })])).then(([png, svg]) => {
       if (current) setImages({ png, svg: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` });
     }, () => setImages(undefined));
     return () => { current = false; };

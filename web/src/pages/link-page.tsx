@@ -1,24 +1,32 @@
 import { useState } from 'preact/hooks';
-import { api, errorText, type LinkJson, type LinkStats, type TopValue } from '../api.js';
+import { api, errorText, type LinkJson, type LinkStats } from '../api.js';
+import { BreakdownTable } from '../components/breakdown-table.js';
 import { ClicksChart } from '../components/clicks-chart.js';
 import { CopyButton } from '../components/copy-button.js';
 import { ExternalUrl } from '../components/external-url.js';
 import { FormError } from '../components/field.js';
 import { Layout } from '../components/layout.js';
 import { QrCode } from '../components/qr-code.js';
-import { dateTime, health, latency } from '../format.js';
+import { RangePicker } from '../components/range-picker.js';
+import { count, dateTime, health, latency } from '../format.js';
 import { Link } from '../router.js';
+import { rangeFromSearch, searchOfRange, statsQuery, type StatsRange } from '../stats-range.js';
 import { useApi } from '../use-api.js';
 
 /** `/app/links/:id`: one link, its clicks over time, the breakdowns and its QR code. */
 export function LinkPage({ id }: { id: string }) {
-  const [interval, setInterval] = useState<'day' | 'hour'>('day');
+  const [range, setRange] = useState<StatsRange>(() => rangeFromSearch(new URLSearchParams(location.search)));
   const [actionError, setActionError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const linkPath = `/api/urls/${encodeURIComponent(id)}`;
   const { data: link, error: linkError, reload } = useApi<LinkJson>(linkPath);
-  const { data: stats, error: statsError } = useApi<LinkStats>(`${linkPath}/stats?interval=${interval}`);
+  const { data: stats, error: statsError, loading: statsLoading } = useApi<LinkStats>(`${linkPath}/stats?${statsQuery(range)}`);
   const error = actionError ?? linkError ?? statsError;
+  const pickRange = (next: StatsRange) => {
+    setRange(next);
+    // In place, not navigate(): the page stays, focus stays on the picker; reload and sharing keep the range.
+    history.replaceState(null, '', `${location.pathname}${searchOfRange(next)}`);
+  };
 
   const act = async (method: 'DELETE' | 'POST', path: string, done: string) => {
     try {
@@ -27,6 +35,8 @@ export function LinkPage({ id }: { id: string }) {
       setNotice(done);
       setActionError(undefined);
     } catch (caught) {
+      // The error replaces an earlier success notice: both at once would contradict each other.
+      setNotice(undefined);
       setActionError(errorText(caught));
     }
   };
@@ -46,7 +56,7 @@ export function LinkPage({ id }: { id: string }) {
               <dt>Status</dt><dd><span class={`badge status-${link.status.toLowerCase()}`} data-testid="link-status">{link.status}</span></dd>
               <dt>Created</dt><dd>{dateTime(link.createdAt)}</dd>
               <dt>Expires</dt><dd>{link.expiresAt ? dateTime(link.expiresAt) : 'Never'}</dd>
-              <dt>Clicks</dt><dd>{link.humanCount} by people, {link.redirectCount} in all</dd>
+              <dt>Clicks</dt><dd>{count(link.humanCount)} by people, {count(link.redirectCount)} in all</dd>
               <dt>Average latency</dt><dd>{latency(link.avgRedirectMs)}</dd>
               <dt>Destination health</dt><dd>{health(link).text}{link.lastCheckedAt && <span class="muted"> (checked {dateTime(link.lastCheckedAt)})</span>}</dd>
             </dl>
@@ -62,55 +72,28 @@ export function LinkPage({ id }: { id: string }) {
           </section>
         </div>
       )}
-      {stats && (
-        <>
-          <section class="card" aria-labelledby="clicks-heading">
-            <h2 id="clicks-heading">Clicks over time</h2>
-            <div class="field inline">
-              <label for="interval">Per</label>
-              <select id="interval" value={interval} onChange={(e) => setInterval(e.currentTarget.value as 'day' | 'hour')}>
-                <option value="day">day</option>
-                <option value="hour">hour</option>
-              </select>
-            </div>
-            <p data-testid="click-totals">{stats.totals.total} clicks: {stats.totals.human} people, {stats.totals.bot} bots, {stats.totals.preview} link previews</p>
+      <section class="card" aria-labelledby="clicks-heading">
+        <h2 id="clicks-heading">Clicks over time</h2>
+        <RangePicker range={range} onChange={pickRange} />
+        {stats ? (
+          <div aria-busy={statsLoading} data-testid="clicks-body">
+            {statsLoading && <p class="loading-note">Updating the clicks for this range…</p>}
+            <p data-testid="click-totals">{count(stats.totals.total)} clicks: {count(stats.totals.human)} people, {count(stats.totals.bot)} bots, {count(stats.totals.preview)} link previews</p>
             <ClicksChart stats={stats} />
-          </section>
-          <section aria-labelledby="breakdowns-heading">
-            <h2 id="breakdowns-heading">Where the clicks came from</h2>
-            <div class="breakdowns">
-              <Breakdown title="Referrers" rows={stats.breakdowns.referrers} empty="Direct" />
-              <Breakdown title="Browsers" rows={stats.breakdowns.browsers} empty="Unknown" />
-              <Breakdown title="Operating systems" rows={stats.breakdowns.oses} empty="Unknown" />
-              <Breakdown title="Devices" rows={stats.breakdowns.devices} empty="Unknown" />
-            </div>
-          </section>
-        </>
+          </div>
+        ) : !statsError && <p class="loading-note">Loading clicks…</p>}
+      </section>
+      {stats && (
+        <section aria-labelledby="breakdowns-heading" aria-busy={statsLoading}>
+          <h2 id="breakdowns-heading">Where the clicks came from</h2>
+          <div class="breakdowns">
+            <BreakdownTable title="Referrers" rows={stats.breakdowns.referrers} empty="Direct" total={stats.totals.total} />
+            <BreakdownTable title="Browsers" rows={stats.breakdowns.browsers} empty="Unknown" total={stats.totals.total} />
+            <BreakdownTable title="Operating systems" rows={stats.breakdowns.oses} empty="Unknown" total={stats.totals.total} />
+            <BreakdownTable title="Devices" rows={stats.breakdowns.devices} empty="Unknown" total={stats.totals.total} />
+          </div>
+        </section>
       )}
     </Layout>
-  );
-}
-
-/** The stats API's name for the clicks of values past the ones a link keeps each day. */
-const FOLDED_VALUE = '(other)';
-
-function Breakdown({ title, rows, empty }: { title: string; rows: TopValue[]; empty: string }) {
-  return (
-    <div class="card" role="region" aria-label={title} tabIndex={0}>
-      <table class="breakdown">
-        <caption>{title}</caption>
-        <thead><tr><th scope="col">{title.replace(/s$/, '')}</th><th scope="col">People</th><th scope="col">Bots</th><th scope="col">Previews</th><th scope="col">All</th></tr></thead>
-        <tbody>
-          {rows.length === 0
-            ? <tr><td colSpan={5} class="muted">No clicks yet</td></tr>
-            : rows.map((row) => (
-              <tr key={row.value ?? ''}>
-                <th scope="row">{row.value === FOLDED_VALUE ? <span title="The values past the ones a link keeps each day, together">All others</span> : row.value ?? empty}</th>
-                <td>{row.clicks.human}</td><td>{row.clicks.bot}</td><td>{row.clicks.preview}</td><td>{row.clicks.total}</td>
-              </tr>
-            ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
