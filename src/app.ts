@@ -25,6 +25,7 @@ import { registerLinkRoutes } from './http/routes/link-routes.js';
 import { registerWorkspaceLinkRoutes } from './http/routes/workspace-link-routes.js';
 import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
 import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
+import { registerAdminRoutes } from './http/routes/admin-routes.js';
 import { registerStatsRoutes } from './http/routes/stats-routes.js';
 import { registerImportRoutes } from './http/routes/import-routes.js';
 import { registerUiRoutes } from './http/routes/ui-routes.js';
@@ -128,6 +129,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerAuthRoutes(app, deps.accounts, context);
   registerWorkspaceRoutes(app, deps.accounts, context);
   registerAdminCleanupRoutes(app, deps.cleanup, context);
+  registerAdminRoutes(app, deps.admin, context);
   registerStatsRoutes(app, deps.stats, context);
   registerImportRoutes(app, deps.links.transfer, importSettings, context, drain);
   registerUiRoutes(app, loadUiBuild());

@@ -24,6 +24,8 @@ import { KyselyHealthCheckStore } from './storage/health-check-store.js';
 import { migrateToLatest } from './storage/migrations/index.js';
 import { createAccountServices, type AccountServices } from './accounts/account-services.js';
 import type { PasswordHashing } from './accounts/password-hasher.js';
+import type { AdminServices } from './admin/admin-services.js';
+import { KyselyOperatorStore } from './storage/operator-store.js';
 import type { WorkspaceAccess } from './accounts/workspace-access.js';
 import type { RecordVisit } from './visits/visit-buffer.js';
 import { KyselyAccountStore } from './storage/account-store.js';
@@ -65,6 +67,8 @@ export interface AppDeps {
   readonly stats: StatsDeps;
   /** The cleanup job, its scheduler (started by main.ts) and its statistics (src/jobs). */
   readonly cleanup: CleanupJobs;
+  /** What the service's operator reads and changes across every workspace (src/admin). */
+  readonly admin: AdminServices;
   readonly server: ServerServices;
 }
 
@@ -170,10 +174,10 @@ function followOtherProcesses(config: Config, localCache: MemoryLinkCache): Sqli
 
 /** The links module's bag: every family shares the link store, the cache invalidation and the URL policy. */
 function buildLinkServices(
-  config: Config, database: OpenDatabase, shared: { store: LinkStore; cache: CacheInvalidation; clock: Clock; workspaces: WorkspaceAccess },
+  config: Config, database: OpenDatabase,
+  shared: { store: LinkStore; cache: CacheInvalidation; clock: Clock; workspaces: WorkspaceAccess; urlPolicy: UrlPolicy },
 ): LinkServices {
-  const { store, cache, clock, workspaces } = shared;
-  const urlPolicy = buildUrlPolicy(config);
+  const { store, cache, clock, workspaces, urlPolicy } = shared;
   const domain = DEFAULT_DOMAIN;
   return {
     anonymous: { store, cache, clock, urlPolicy, domain, anonTtlMs: config.links.anonTtlMs, anonCodeLength: config.links.anonCodeLength },
@@ -220,15 +224,21 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
     lockStore: new KyselyJobLockStore(database.backgroundDb), store: new KyselyHealthCheckStore(database.backgroundDb),
   });
-  const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces });
+  const urlPolicy = buildUrlPolicy(config);
+  const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces, urlPolicy });
+  const statsStore = new KyselyStatsReadStore(database.db);
   return {
     config,
     clock,
     redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain: DEFAULT_DOMAIN, recordVisit: analytics?.buffer.record },
     links,
     accounts,
-    stats: { store: new KyselyStatsReadStore(database.db), clock, links: links.owned },
+    stats: { store: statsStore, clock, links: links.owned },
     cleanup,
+    admin: {
+      store: new KyselyOperatorStore(database.db), stats: statsStore, cache, clock, domain: DEFAULT_DOMAIN,
+      blocklist: { file: config.links.blocklistFile ?? null, domains: urlPolicy.blockedDomains },
+    },
     server: { readiness: store, rateLimitStore: redis?.rateLimitStore, metrics },
     database,
     store,

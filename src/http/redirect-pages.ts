@@ -4,7 +4,7 @@ import { HTML_SECURITY_HEADERS } from './security-headers.js';
 
 export type RedirectFailure = 'not_found' | 'expired' | 'deleted' | 'unavailable' | 'rate_limited';
 
-interface FailureResponse {
+export interface FailureResponse {
   readonly status: number;
   readonly json: Buffer;
   readonly html: Buffer;
@@ -36,6 +36,20 @@ export const FAILURE_RESPONSES: Record<RedirectFailure, FailureResponse> = Objec
     }];
   }),
 ) as Record<RedirectFailure, FailureResponse>;
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
+
+/**
+ * A link the service's operator disabled: 410 with the operator's reason, on the page and in the
+ * problem (`disabledReason`). Built per answer, since the reason is the link's own; only disabled
+ * links reach it, so a live link's answer costs nothing more.
+ */
+export function disabledLinkResponse(reason: string): FailureResponse {
+  const body = problem('link_disabled', undefined, { reason: 'disabled', disabledReason: reason });
+  const html = htmlPage('This link was disabled', `${escapeHtml(body.detail)}</p><p>Reason given: ${escapeHtml(reason)}`);
+  return { status: body.status, json: Buffer.from(JSON.stringify(body)), html: Buffer.from(html) };
+}
 
 export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 /** Sent with every failure page in HTML (the JSON bodies need only nosniff). */

@@ -9,7 +9,9 @@ import type { RecordVisit } from '../visits/visit-buffer.js';
 import type { RedirectRateLimit } from './redirect-rate-limit.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../logging/request-id.js';
 import { prefersHtml } from './accept.js';
-import { FAILURE_PAGE_HEADERS, FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type RedirectFailure } from './redirect-pages.js';
+import {
+  disabledLinkResponse, FAILURE_PAGE_HEADERS, FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type FailureResponse, type RedirectFailure,
+} from './redirect-pages.js';
 
 export interface RedirectResponderOptions {
   readonly resolver: LinkResolver;
@@ -117,6 +119,8 @@ export class RedirectResponder {
       res.end();
       if (record) record(target!.linkId, latencyMs, req.headers['user-agent'], req.headers.referer);
       this.answered(res, code, status, started, ended);
+    } else if (decision.kind === 'disabled') {
+      this.answered(res, code, this.send(req, res, disabledLinkResponse(decision.reason)), started);
     } else {
       this.answered(res, code, this.fail(req, res, decision.kind === 'gone' ? decision.reason : 'not_found'), started);
     }
@@ -132,7 +136,12 @@ export class RedirectResponder {
 
   /** Answers one of the precomputed failures; returns its status. */
   fail(req: IncomingMessage, res: ServerResponse, kind: RedirectFailure, retryAfterSeconds?: number): number {
-    const failure = FAILURE_RESPONSES[kind];
+    const wait = kind === 'unavailable' ? retryAfterSeconds ?? this.options.retryAfterSeconds ?? 5 : retryAfterSeconds;
+    return this.send(req, res, FAILURE_RESPONSES[kind], wait);
+  }
+
+  /** Answers a failure's body in JSON or HTML, as the request prefers; returns its status. */
+  private send(req: IncomingMessage, res: ServerResponse, failure: FailureResponse, retryAfterSeconds?: number): number {
     const html = prefersHtml(req.headers.accept);
     const body = html ? failure.html : failure.json;
     const headers: Record<string, string> = {
@@ -141,7 +150,6 @@ export class RedirectResponder {
       'content-length': String(body.length),
       'cache-control': 'no-store',
     };
-    if (kind === 'unavailable') headers['retry-after'] = String(this.options.retryAfterSeconds ?? 5);
     if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
     res.writeHead(failure.status, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
