@@ -38,8 +38,8 @@ describe('what may import what (STYLE.md)', () => {
     }
   });
 
-  test('use cases (links/, accounts/) never see adapters, Fastify or Kysely', () => {
-    for (const file of [...sourceFiles('src/links'), ...sourceFiles('src/accounts')]) {
+  test('use cases (links/, accounts/, admin/) never see adapters, Fastify or Kysely', () => {
+    for (const file of [...sourceFiles('src/links'), ...sourceFiles('src/accounts'), ...sourceFiles('src/admin')]) {
       assert.deepEqual(forbiddenImports(file, ADAPTERS_AND_HTTP, /^(fastify|@fastify\/|kysely|better-sqlite3|pg)$/), [], file);
     }
   });
@@ -188,8 +188,10 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   jobs: ['core', 'config'],
   accounts: ['core', 'config'],
   links: ['core', 'accounts'],
-  http: ['core', 'config', 'logging', 'accounts', 'links', 'jobs', 'visits', 'portability'],
-  deps: ['core', 'config', 'accounts', 'links', 'jobs', 'visits', 'metrics', 'storage', 'cache'],
+  // The service operator's use cases: every workspace's users and links, the instance's counters.
+  admin: ['core', 'links'],
+  http: ['core', 'config', 'logging', 'accounts', 'links', 'admin', 'jobs', 'visits', 'portability'],
+  deps: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'visits', 'metrics', 'storage', 'cache'],
   app: ['core', 'config', 'logging', 'http', 'deps'],
   // `serve` loads main.ts, which starts the server.
   cli: ['core', 'config', 'accounts', 'links', 'jobs', 'portability', 'deps', 'main'],
