@@ -132,8 +132,8 @@ function localImportsOf(file: string): string[] {
 /** The top-level folder a file of src/ belongs to, or the root file's own name (`deps`, `app` …). */
 function moduleOf(file: string): string {
   const [first, ...rest] = path.relative('src', file).split(path.sep);
-  // config.ts and the config-*.ts files it is split into are one module.
-  return rest.length > 0 ? first! : first!.replace(/\.ts$/, '').replace(/^config-.*/, 'config');
+  // config.ts and deps.ts, and the config-*.ts and deps-*.ts files they are split into, are one module each.
+  return rest.length > 0 ? first! : first!.replace(/\.ts$/, '').replace(/^(config|deps)-.*/, '$1');
 }
 
 /** One cycle of the graph, as the nodes along it (the first repeated at the end), or undefined. */
