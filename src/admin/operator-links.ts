@@ -18,9 +18,10 @@ export async function findLinkForOperator(deps: Pick<AdminServices, 'store' | 'd
 /**
  * The abuse workflow: the link answers 410 with `reason` on every instance at once (its code is
  * invalidated on every tier) until the operator enables it again. Its owner's delete, restore and
- * edits leave the disable in place. Disabling a disabled link replaces its reason.
+ * edits leave the disable in place. Disabling a disabled link replaces its reason. `operatorId` is
+ * null from the command line, whose operator is whoever runs it.
  */
-export async function disableLink(deps: AdminServices, operatorId: number, code: string, reason: string): Promise<LinkForOperator> {
+export async function disableLink(deps: AdminServices, operatorId: number | null, code: string, reason: string): Promise<LinkForOperator> {
   const text = reason.trim();
   if (text.length === 0 || text.length > MAX_REASON_LENGTH || CONTROL.test(text)) throw new LinkforgeError('disable_reason_invalid');
   const disabled = await deps.store.setLinkDisabled(deps.domain, code, { reason: text, at: deps.clock.now(), by: operatorId });

@@ -29,9 +29,9 @@ export async function searchUsers(deps: Pick<AdminServices, 'store'>, query: { s
  * A disabled user cannot sign in, and every token and API key of theirs stops working at its next
  * request (both are checked against the account on every request). Their links keep redirecting:
  * a link is disabled on its own. An operator cannot disable themselves, so an instance is never
- * left without the admin who could undo it.
+ * left without the admin who could undo it (`operatorId` is null from the command line).
  */
-export async function disableUser(deps: Pick<AdminServices, 'store' | 'clock'>, operatorId: number, userId: number): Promise<User> {
+export async function disableUser(deps: Pick<AdminServices, 'store' | 'clock'>, operatorId: number | null, userId: number): Promise<User> {
   if (userId === operatorId) throw new LinkforgeError('user_disable_self');
   const user = await deps.store.setUserDisabled(userId, deps.clock.now());
   if (!user) throw noSuchUser();

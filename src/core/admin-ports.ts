@@ -15,11 +15,11 @@ export interface LinkForOperator {
   readonly workspaceName: string | null;
 }
 
-/** What the operator disables a link with: the reason its 410 shows, when, and which operator. */
+/** What the operator disables a link with: the reason its 410 shows, when, and which operator (null: the command line). */
 export interface LinkDisabling {
   readonly reason: string;
   readonly at: number;
-  readonly by: number;
+  readonly by: number | null;
 }
 
 /** Counts of the whole instance; links by their status at `now` (a disabled link counts once, as disabled). */

@@ -194,7 +194,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   deps: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'visits', 'metrics', 'storage', 'cache'],
   app: ['core', 'config', 'logging', 'http', 'deps'],
   // `serve` loads main.ts, which starts the server.
-  cli: ['core', 'config', 'accounts', 'links', 'jobs', 'portability', 'deps', 'main'],
+  cli: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'portability', 'deps', 'main'],
   main: ['core', 'config', 'logging', 'http', 'app', 'deps', 'primary', 'heap-governor'],
   // Sets V8's old-generation growth from the resident size; started by main.ts.
   'heap-governor': [],
