@@ -28,6 +28,17 @@ const CleanupStatsJson = Type.Object({
   total_visits_deleted: Type.Integer({ minimum: 0, description: 'Raw visits deleted for being older than VISITS_RETENTION, over all runs.' }),
 }, { additionalProperties: false });
 
+/** What a run changed, as both a run's outcome and a recorded run spell it. */
+const RunTotalsJson = {
+  marked_expired: Count,
+  purged: Count,
+  archived: Count,
+  visits_deleted: Count,
+  batches: Count,
+  last_batch_size: Count,
+  error: Type.Union([Type.String(), Type.Null()]),
+};
+
 const CleanupRunJson = Type.Object({
   status: Type.Union([Type.Literal('succeeded'), Type.Literal('failed')]),
   run_id: Type.Union([Type.Integer(), Type.Null()]),
@@ -35,14 +46,8 @@ const CleanupRunJson = Type.Object({
   started_at: Timestamp,
   finished_at: Timestamp,
   duration_ms: Count,
-  marked_expired: Count,
-  purged: Count,
-  archived: Count,
-  visits_deleted: Count,
-  batches: Count,
-  last_batch_size: Count,
+  ...RunTotalsJson,
   stopped_early: Type.Union([Type.Literal('time_limit'), Type.Literal('shutdown'), Type.Null()]),
-  error: Type.Union([Type.String(), Type.Null()]),
 }, { additionalProperties: false });
 
 /** One recorded run, running ones included (their end and duration are null). */
@@ -53,13 +58,7 @@ const RecordedRunJson = Type.Object({
   started_at: Timestamp,
   finished_at: Type.Union([Timestamp, Type.Null()]),
   duration_ms: Type.Union([Count, Type.Null()]),
-  marked_expired: Count,
-  purged: Count,
-  archived: Count,
-  visits_deleted: Count,
-  batches: Count,
-  last_batch_size: Count,
-  error: Type.Union([Type.String(), Type.Null()]),
+  ...RunTotalsJson,
 }, { additionalProperties: false });
 
 const iso = (ms: number) => new Date(ms).toISOString();
