@@ -59,6 +59,8 @@ describe('what the operator does: disable links and users, read the instance', (
     const answer = await t.app.inject({ url: `/${link.shortCode}` });
     assert.equal(answer.statusCode, 410);
     assert.equal(answer.json().code, 'link_disabled');
+    const seenByOwner = await t.app.inject({ url: `/api/urls/${link.id}`, headers: bearer(owner.token) });
+    assert.deepEqual([seenByOwner.json().status, seenByOwner.json().disabledReason], ['ACTIVE', 'Malware'], 'its owner sees why it stopped');
   });
 
   test('a reason that is blank, too long or holds control characters is refused and changes nothing', async () => {

@@ -682,6 +682,8 @@ export interface components {
             deletedAt: string | null;
             /** @description HTTP status of the last destination check, 0 when unreachable; null before the first check. */
             destinationStatus: number | null;
+            /** @description Set while the service's operator has disabled the link: its redirect answers 410 with this reason. */
+            disabledReason: string | null;
             /** Format: date-time */
             expiresAt: string | null;
             /** @description Redirects of people only: crawlers and link-preview fetchers are not counted here. */
@@ -2506,6 +2508,8 @@ export interface operations {
                         deletedAt: string | null;
                         /** @description HTTP status of the last destination check, 0 when unreachable; null before the first check. */
                         destinationStatus: number | null;
+                        /** @description Set while the service's operator has disabled the link: its redirect answers 410 with this reason. */
+                        disabledReason: string | null;
                         /** Format: date-time */
                         expiresAt: string | null;
                         /** @description Redirects of people only: crawlers and link-preview fetchers are not counted here. */
