@@ -26,11 +26,12 @@ import { registerLinkRoutes } from './http/routes/link-routes.js';
 import { registerWorkspaceLinkRoutes } from './http/routes/workspace-link-routes.js';
 import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
 import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
+import { registerAdminRoutes } from './http/routes/admin-routes.js';
 import { registerStatsRoutes } from './http/routes/stats-routes.js';
 import { registerImportRoutes } from './http/routes/import-routes.js';
 import { registerUiRoutes } from './http/routes/ui-routes.js';
 import { loadUiBuild, type UiBuild } from './http/ui-assets.js';
-import { failureResponses } from './http/redirect-pages.js';
+import { disabledLinkResponses, failureResponses } from './http/redirect-pages.js';
 import { registerCompression } from './http/compression.js';
 import { registerHtmlSecurityHeaders, SWAGGER_UI_CSP } from './http/security-headers.js';
 import { createLogging } from './logging/logger.js';
@@ -72,6 +73,7 @@ function redirectFirst(responder: RedirectResponder, drain: ConnectionDrain): Fa
 /** The hot path's responder, with every per-request choice (rate limit, debug line) made once here (ADR 0006, ADR 0018). */
 function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger, ui: UiBuild | undefined): RedirectResponder {
   const { config } = deps;
+  const stylesheet = ui?.recipientStylesheetVersion && `/page.css?v=${ui.recipientStylesheetVersion}`;
   return new RedirectResponder({
     resolver: deps.redirects.resolver,
     domain: deps.redirects.domain,
@@ -86,11 +88,8 @@ function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger, ui: UiBuild
     recordVisit: deps.redirects.recordVisit,
     metrics: deps.server.metrics?.redirects,
     debugLog: logger.level === 'debug' || logger.level === 'trace' ? (fields, message) => logger.debug(fields, message) : undefined,
-    failures: failureResponses({
-      stylesheet: ui?.recipientStylesheetVersion && `/page.css?v=${ui.recipientStylesheetVersion}`,
-      notFoundRedirectUrl: config.redirect.notFoundRedirectUrl,
-      expiredRedirectUrl: config.redirect.expiredRedirectUrl,
-    }),
+    failures: failureResponses({ stylesheet, notFoundRedirectUrl: config.redirect.notFoundRedirectUrl, expiredRedirectUrl: config.redirect.expiredRedirectUrl }),
+    disabledResponse: disabledLinkResponses({ stylesheet }),
   });
 }
 
@@ -138,6 +137,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerAuthRoutes(app, deps.accounts, context);
   registerWorkspaceRoutes(app, deps.accounts, context);
   registerAdminCleanupRoutes(app, deps.cleanup, context);
+  registerAdminRoutes(app, deps.admin, context);
   registerStatsRoutes(app, deps.stats, context);
   registerImportRoutes(app, deps.links.transfer, importSettings, context, drain);
   registerUiRoutes(app, ui);

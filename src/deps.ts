@@ -1,7 +1,5 @@
-import fs from 'node:fs';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { parseBlocklist, type UrlPolicy } from './core/canonical-url.js';
 import { systemClock, type Clock, type LinkStore, type ReadinessCheck, type SharedRateLimitStore } from './core/ports.js';
 import { DEFAULT_DOMAIN } from './core/link.js';
 import { CacheInvalidation } from './cache/cache-invalidation.js';
@@ -14,7 +12,6 @@ import { KyselyLinkTransferStore } from './storage/link-transfer-store.js';
 import { KyselyStatsReadStore } from './storage/stats-read-store.js';
 import { openSqlite, type OpenDatabase } from './storage/database.js';
 import { KyselyLinkStore } from './storage/link-store.js';
-import { SqliteChangeFollower } from './storage/sqlite-change-follower.js';
 import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
 import { KyselyCleanupRunStore } from './storage/cleanup-run-store.js';
 import { KyselyJobLockStore } from './storage/job-lock-store.js';
@@ -24,6 +21,8 @@ import { KyselyHealthCheckStore } from './storage/health-check-store.js';
 import { migrateToLatest } from './storage/migrations/index.js';
 import { createAccountServices, type AccountServices } from './accounts/account-services.js';
 import type { PasswordHashing } from './accounts/password-hasher.js';
+import type { AdminServices } from './admin/admin-services.js';
+import { KyselyOperatorStore } from './storage/operator-store.js';
 import type { WorkspaceAccess } from './accounts/workspace-access.js';
 import type { RecordVisit } from './visits/visit-buffer.js';
 import { KyselyAccountStore } from './storage/account-store.js';
@@ -31,6 +30,7 @@ import { visitWriterFor } from './storage/visits/visit-writer.js';
 import { createVisitPipeline, type VisitPipeline } from './visits/create-visit-pipeline.js';
 import type { HttpMetrics } from './core/metrics-ports.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
+import { buildLocalCache, buildUrlPolicy, followOtherProcesses } from './deps-builders.js';
 
 /** What the redirect path needs: the tiered lookup (src/links/resolve-link.ts), its domain, and where visits go. */
 export interface RedirectServices {
@@ -65,6 +65,8 @@ export interface AppDeps {
   readonly stats: StatsDeps;
   /** The cleanup job, its scheduler (started by main.ts) and its statistics (src/jobs). */
   readonly cleanup: CleanupJobs;
+  /** What the service's operator reads and changes across every workspace (src/admin). */
+  readonly admin: AdminServices;
   readonly server: ServerServices;
 }
 
@@ -132,42 +134,6 @@ async function closedOnFailure<T>(database: OpenDatabase, step: () => Promise<T>
   }
 }
 
-function buildUrlPolicy(config: Config): UrlPolicy {
-  const blocklist = config.links.blocklistFile;
-  return {
-    maxLength: config.links.maxUrlLength,
-    shortHosts: [new URL(config.baseUrl).hostname],
-    allowPrivate: config.links.allowPrivateDestinations,
-    blockedDomains: blocklist ? parseBlocklist(fs.readFileSync(blocklist, 'utf8')) : new Set(),
-  };
-}
-
-/** In scaled mode an instance's memory is a short first tier: other instances change links too. */
-function buildLocalCache(config: Config, clock: Clock): MemoryLinkCache {
-  const scaled = config.database.kind === 'postgres';
-  const local = (ttl: number) => (scaled ? Math.min(ttl, config.cache.localTtlMs) : ttl);
-  return new MemoryLinkCache({
-    maxEntries: config.cache.maxEntries,
-    linkTtlMs: local(config.cache.linkTtlMs),
-    tombstoneTtlMs: local(config.cache.tombstoneTtlMs),
-    // With Redis, unknown codes are remembered there only: a code created on another instance
-    // then resolves here at once, because the create cleared the shared entry before answering.
-    negativeTtlMs: config.redisUrl ? 0 : local(config.cache.negativeTtlMs),
-    clock,
-  });
-}
-
-/**
- * On the embedded database other processes (a second server, the CLI) may write the same file:
- * this process's cache follows their changes (docs/architecture.md, "Several processes on one file").
- */
-function followOtherProcesses(config: Config, localCache: MemoryLinkCache): SqliteChangeFollower | undefined {
-  if (config.database.kind !== 'sqlite') return undefined;
-  const follower = new SqliteChangeFollower(config.database.path, localCache);
-  follower.start();
-  return follower;
-}
-
 /** The links module's bag: every family shares the link store, the cache invalidation and the URL policy. */
 function buildLinkServices(
   config: Config, database: OpenDatabase, shared: { store: LinkStore; cache: CacheInvalidation; clock: Clock; workspaces: WorkspaceAccess },
@@ -221,14 +187,17 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     lockStore: new KyselyJobLockStore(database.backgroundDb), store: new KyselyHealthCheckStore(database.backgroundDb),
   });
   const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces });
+  const stats = { store: new KyselyStatsReadStore(database.db), clock, links: links.owned };
+  const blocklist = { file: config.links.blocklistFile ?? null, domains: links.owned.urlPolicy.blockedDomains };
   return {
     config,
     clock,
     redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain: DEFAULT_DOMAIN, recordVisit: analytics?.buffer.record },
     links,
     accounts,
-    stats: { store: new KyselyStatsReadStore(database.db), clock, links: links.owned },
+    stats,
     cleanup,
+    admin: { store: new KyselyOperatorStore(database.db), stats: stats.store, cache, clock, domain: DEFAULT_DOMAIN, blocklist },
     server: { readiness: store, rateLimitStore: redis?.rateLimitStore, metrics },
     database,
     store,

@@ -12,13 +12,14 @@ export async function authenticateUserToken(deps: AccountServices, token: string
   const userId = await deps.tokens.verify(token);
   const user = await deps.store.findUserById(userId);
   if (!user) throw new LinkforgeError('authentication_required', 'The bearer token names no existing user.');
+  if (user.disabledAt !== null) throw new LinkforgeError('authentication_required', 'This account has been disabled by the operator of this service.');
   return { userId: user.id, role: user.role, apiKeyWorkspaceId: null };
 }
 
 /**
  * An API key's principal: the user who made it, confined to its workspace. Its global role is
  * always `user`, so a key never carries its maker's site-admin rights. A key stops working when its
- * maker leaves the workspace.
+ * maker leaves the workspace or is disabled.
  */
 export async function authenticateApiKey(deps: AccountServices, secret: string): Promise<Principal> {
   const owner = secret.startsWith(API_KEY_PREFIX) ? await deps.store.findApiKeyOwner(hashSecret(secret)) : undefined;

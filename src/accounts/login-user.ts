@@ -7,7 +7,8 @@ import type { SignedIn } from './register-user.js';
  * Unknown email, wrong password and a password that could never have been registered (over 72
  * bytes, NUL) all spend one bcrypt comparison and end in the same error, so neither the answer nor
  * its timing tells whether an account exists. The length rule also keeps a longer password from
- * matching through bcrypt's 72-byte truncation.
+ * matching through bcrypt's 72-byte truncation. Only the right password learns that an account is
+ * disabled, so the refusal tells nothing to anyone else.
  */
 export async function loginUser(deps: AccountServices, input: { email: string; password: string }): Promise<SignedIn> {
   const email = normalizeEmail(input.email);
@@ -15,6 +16,7 @@ export async function loginUser(deps: AccountServices, input: { email: string; p
   const acceptable = passwordProblem(input.password) === undefined;
   const matches = await deps.hasher.verify(input.password, acceptable ? user?.passwordHash : undefined);
   if (!user || !acceptable || !matches) throw new LinkforgeError('credentials_invalid');
+  if (user.disabledAt !== null) throw new LinkforgeError('account_disabled');
   const { passwordHash: _hash, ...publicUser } = user;
   return { token: await deps.tokens.issue(user.id), user: publicUser };
 }

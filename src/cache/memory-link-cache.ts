@@ -57,7 +57,8 @@ export class MemoryLinkCache implements LocalLinkCache {
     this.changes++;
     const key = localLinkKey(domain, code);
     const current = this.links?.get(key);
-    if (current) this.links!.set(key, { ...current, status }, { ttl: this.options.tombstoneTtlMs });
+    // The operator's disable outlives the row's own status: the entry keeps answering it.
+    if (current && current.status !== 'DISABLED') this.links!.set(key, { ...current, status }, { ttl: this.options.tombstoneTtlMs });
   }
 
   forget(domain: string, code: string): void {

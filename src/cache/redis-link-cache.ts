@@ -1,4 +1,4 @@
-import { effectiveStatus, type LinkStatus, type RedirectTarget } from '../core/link.js';
+import { effectiveStatus, type RedirectStatus, type RedirectTarget } from '../core/link.js';
 import type { SharedLinkCache } from '../core/ports.js';
 import { redisLinkKey } from './cache-keys.js';
 import type { RedisConnection } from './redis-connection.js';
@@ -18,13 +18,13 @@ export interface RedisLinkCacheOptions {
   readonly negativeTtlMs: number;
 }
 
-const STATUSES: readonly LinkStatus[] = ['ACTIVE', 'EXPIRED', 'DELETED'];
+const STATUSES: readonly RedirectStatus[] = ['ACTIVE', 'EXPIRED', 'DELETED', 'DISABLED'];
 
 /** An entry as stored: the target as JSON, or JSON `null` for a code known not to exist. */
 export function encodeEntry(target: RedirectTarget | undefined): string {
   if (target === undefined) return 'null';
-  const { url, expiresAt, status, linkId, permanent } = target;
-  return JSON.stringify({ url, expiresAt, status, linkId, permanent });
+  const { url, expiresAt, status, linkId, permanent, disabledReason } = target;
+  return JSON.stringify({ url, expiresAt, status, linkId, permanent, disabledReason });
 }
 
 /** `null` for a negative entry; `undefined` for a marker or anything this version cannot read. */
@@ -39,7 +39,8 @@ export function decodeEntry(text: string): RedirectTarget | null | undefined {
   if (value === null) return null;
   const entry = value as Partial<RedirectTarget>;
   const valid = typeof entry.url === 'string' && typeof entry.linkId === 'number' && typeof entry.permanent === 'boolean'
-    && (entry.expiresAt === null || typeof entry.expiresAt === 'number') && STATUSES.includes(entry.status as LinkStatus);
+    && (entry.expiresAt === null || typeof entry.expiresAt === 'number') && STATUSES.includes(entry.status as RedirectStatus)
+    && (entry.status === 'DISABLED') === (typeof entry.disabledReason === 'string');
   return valid ? (entry as RedirectTarget) : undefined;
 }
 

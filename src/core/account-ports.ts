@@ -6,6 +6,8 @@ export interface User {
   readonly email: string;
   readonly role: UserRole;
   readonly createdAt: number;
+  /** Set while the service's operator has disabled the account: it cannot sign in, and its tokens and keys stop working. */
+  readonly disabledAt: number | null;
 }
 
 export interface UserWithPasswordHash extends User {
@@ -95,7 +97,7 @@ export interface AccountStore {
   listApiKeys(workspaceId: number): Promise<ApiKey[]>;
   /** false when no such key exists in that workspace. */
   deleteApiKey(workspaceId: number, keyId: number): Promise<boolean>;
-  /** The key with this hash, while its creator is still a member of its workspace. */
+  /** The key with this hash, while its creator is still a member of its workspace and not disabled. */
   findApiKeyOwner(secretHash: string): Promise<ApiKeyOwner | undefined>;
   touchApiKey(keyId: number, usedAt: number): Promise<void>;
 }

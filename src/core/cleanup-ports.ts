@@ -120,6 +120,17 @@ export interface CleanupRunSummary {
   readonly lastFinished: { readonly finishedAt: number; readonly lastBatchSize: number } | undefined;
 }
 
+/** One row of `cleanup_runs`, as the operator's page lists it. */
+export interface RecordedCleanupRun extends Omit<RunTotals, 'factsDeleted' | 'rollupsDeleted'> {
+  readonly id: number;
+  readonly instance: string;
+  readonly status: CleanupRunStatus;
+  readonly startedAt: number;
+  readonly finishedAt: number | null;
+  readonly durationMs: number | null;
+  readonly error: string | null;
+}
+
 /** The `cleanup_runs` table: one row per run, shared by every instance. */
 export interface CleanupRunStore {
   startRun(instance: string, startedAt: number): Promise<number>;
@@ -132,4 +143,6 @@ export interface CleanupRunStore {
   /** Whether `instance` has a run in progress that started at or after `since`. */
   hasRunningRun(instance: string, since: number): Promise<boolean>;
   summarize(): Promise<CleanupRunSummary>;
+  /** The `limit` most recently started runs, newest first, running ones included. */
+  listRecentRuns(limit: number): Promise<RecordedCleanupRun[]>;
 }

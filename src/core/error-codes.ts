@@ -40,12 +40,14 @@ export const ERROR_CATALOGUE = {
   import_file_missing: { status: 400, title: 'No file', detail: 'Send the export as the multipart/form-data part named "file".' },
   import_not_utf8: { status: 400, title: 'Import not UTF-8', detail: 'The file is not valid UTF-8; bytes are never guessed or replaced.' },
   multipart_invalid: { status: 400, title: 'Malformed upload', detail: 'The multipart/form-data body could not be read.' },
+  disable_reason_invalid: { status: 400, title: 'Invalid reason', detail: 'Give the reason in 1 to 500 characters; it is shown to everyone who follows the link.' },
   owner_role_not_allowed: { status: 400, title: 'Owner role not allowed', detail: 'Members can be added as admin or member; a workspace\'s owners are fixed at creation.' },
   // 408: a client that stops sending
   upload_timeout: { status: 408, title: 'Upload stalled', detail: 'The upload sent nothing for too long.' },
   // 401, 403: who is asking, and what they may do
   authentication_required: { status: 401, title: 'Unauthorized', detail: 'A valid bearer token is required.' },
   credentials_invalid: { status: 401, title: 'Unauthorized', detail: 'The email or password is incorrect.' },
+  account_disabled: { status: 403, title: 'Account disabled', detail: 'This account has been disabled by the operator of this service.' },
   permission_denied: { status: 403, title: 'Forbidden', detail: 'Your role or credential does not allow this action.' },
   registration_disabled: { status: 403, title: 'Registration closed', detail: 'This instance does not accept new accounts; ask its administrator to create one for you.' },
   anonymous_links_disabled: { status: 403, title: 'Sign-in required', detail: 'This instance shortens links for signed-in users only; sign in to create one.' },
@@ -58,6 +60,7 @@ export const ERROR_CATALOGUE = {
   api_key_not_found: { status: 404, title: 'API key not found', detail: 'No such API key in this workspace.' },
   link_expired: { status: 410, title: 'Link expired', detail: 'This short link has expired.' },
   link_deleted: { status: 410, title: 'Link deleted', detail: 'This short link was deleted by its owner.' },
+  link_disabled: { status: 410, title: 'Link disabled', detail: 'This short link was disabled by the operator of this service.' },
   // 409: the state of things forbids it
   code_taken: { status: 409, title: 'Short code taken', detail: 'The short code is already in use.' },
   url_already_shortened: { status: 409, title: 'URL already shortened', detail: 'This workspace already has a link for this URL.' },
@@ -65,6 +68,7 @@ export const ERROR_CATALOGUE = {
   email_taken: { status: 409, title: 'Email taken', detail: 'An account with this email already exists.' },
   member_exists: { status: 409, title: 'Already a member', detail: 'This user is already a member of the workspace.' },
   workspace_owner_required: { status: 409, title: 'Last owner', detail: 'A workspace must keep at least one owner.' },
+  user_disable_self: { status: 409, title: 'Cannot disable yourself', detail: 'An operator cannot disable their own account; ask another admin.' },
   cleanup_locked: { status: 409, title: 'Cleanup locked', detail: 'Another cleanup run holds the lock; try again after it is released.' },
   // 413, 415, 429: what the server refuses to read
   body_too_large: { status: 413, title: 'Body too large', detail: 'The request body is too large.' },

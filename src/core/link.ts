@@ -6,6 +6,11 @@ export const DEFAULT_DOMAIN = 'default';
 
 export type LinkType = 'TEMPORARY' | 'PERMANENT';
 export type LinkStatus = 'ACTIVE' | 'EXPIRED' | 'DELETED';
+/**
+ * What a redirect reads as a link's status: its row's, or `DISABLED` while the service's operator
+ * has disabled it (whatever the row's status; the operator's word comes first).
+ */
+export type RedirectStatus = LinkStatus | 'DISABLED';
 
 /** A stored link as the domain sees it. Times are epoch milliseconds. */
 export interface Link {
@@ -28,6 +33,9 @@ export interface Link {
   readonly humanCount: number;
   readonly destinationStatus: number | null;
   readonly lastCheckedAt: number | null;
+  /** Set while the service's operator has disabled the link: its redirect answers 410 with `disabledReason`. */
+  readonly disabledAt: number | null;
+  readonly disabledReason: string | null;
 }
 
 /** What a link needs to be stored; the store assigns id and counters. */
@@ -48,15 +56,17 @@ export interface NewLink {
 export interface RedirectTarget {
   readonly url: string;
   readonly expiresAt: number | null;
-  readonly status: LinkStatus;
+  readonly status: RedirectStatus;
   readonly linkId: number;
   readonly permanent: boolean;
+  /** Only on a DISABLED target (so a plain entry carries no extra field): what its 410 says. */
+  readonly disabledReason?: string;
 }
 
 /**
  * The status a reader must act on: a link past its expiry is EXPIRED before the reaper marks
  * the row, because expiry is judged from `expiresAt` itself (core/redirect-decision.ts).
  */
-export function effectiveStatus(link: { readonly status: LinkStatus; readonly expiresAt: number | null }, now: number): LinkStatus {
+export function effectiveStatus<S extends RedirectStatus>(link: { readonly status: S; readonly expiresAt: number | null }, now: number): S | 'EXPIRED' {
   return link.status === 'ACTIVE' && link.expiresAt !== null && link.expiresAt <= now ? 'EXPIRED' : link.status;
 }

@@ -28,6 +28,7 @@ export const LinkJson = Type.Object({
   humanCount: HumanCount,
   destinationStatus: DestinationStatus,
   lastCheckedAt: Nullable(Timestamp),
+  disabledReason: Type.Union([Type.String(), Type.Null()], { description: 'Set while the service\'s operator has disabled the link: its redirect answers 410 with this reason.' }),
 }, { $id: 'Link' });
 export type LinkJson = Static<typeof LinkJson>;
 
@@ -52,6 +53,7 @@ export function linkToJson(link: Link, baseUrl: string, now: number): LinkJson {
     humanCount: link.humanCount,
     destinationStatus: link.destinationStatus,
     lastCheckedAt: iso(link.lastCheckedAt),
+    disabledReason: link.disabledReason,
   };
 }
 

@@ -77,6 +77,20 @@ export function failureResponses(options: FailurePageOptions = {}): Record<Redir
 /** The answers without a stylesheet or redirect URLs (benches, and tests of the bodies). */
 export const FAILURE_RESPONSES = failureResponses();
 
+/**
+ * A link the service's operator disabled: 410 with the operator's reason, on the page and in the
+ * problem (`disabledReason`). Built per answer, since the reason is the link's own; only disabled
+ * links reach it, so a live link's answer costs nothing more.
+ */
+export function disabledLinkResponses(options: Pick<FailurePageOptions, 'stylesheet'> = {}): (reason: string) => FailureResponse {
+  return (reason) => {
+    const body = problem('link_disabled', undefined, { reason: 'disabled', disabledReason: reason });
+    const detail = `${escapeHtml(body.detail)}</p><p>Reason given: ${escapeHtml(reason)}`;
+    const html = htmlPage(body.status, 'This link was disabled', detail, 'The operator of this service disabled it. Ask whoever sent it about it.', options.stylesheet);
+    return { status: body.status, json: Buffer.from(JSON.stringify(body)), html: Buffer.from(html) };
+  };
+}
+
 export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 /** Sent with every failure page in HTML (the JSON bodies need only nosniff). */
 export const FAILURE_PAGE_HEADERS = HTML_SECURITY_HEADERS;

@@ -9,7 +9,9 @@ import type { RecordVisit } from '../visits/visit-buffer.js';
 import type { RedirectRateLimit } from './redirect-rate-limit.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../logging/request-id.js';
 import { prefersHtml } from './accept.js';
-import { FAILURE_PAGE_HEADERS, FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type FailureResponse, type RedirectFailure } from './redirect-pages.js';
+import {
+  disabledLinkResponses, FAILURE_PAGE_HEADERS, FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type FailureResponse, type RedirectFailure,
+} from './redirect-pages.js';
 
 export interface RedirectResponderOptions {
   readonly resolver: LinkResolver;
@@ -32,6 +34,8 @@ export interface RedirectResponderOptions {
   readonly debugLog?: (fields: { reqId: string; code: string; status: number; ms: number }, message: string) => void;
   /** The failure answers, built once at start-up (styled pages, the operator's redirect URLs); plain ones by default. */
   readonly failures?: Record<RedirectFailure, FailureResponse>;
+  /** The answer for a link its operator disabled, with its reason; a plain page by default. */
+  readonly disabledResponse?: (reason: string) => FailureResponse;
 }
 
 const NOSNIFF = { 'x-content-type-options': 'nosniff' };
@@ -52,10 +56,12 @@ export class RedirectResponder {
   /** Whether answers are timed: for the visit's latency, the metrics or the debug line. */
   private readonly timed: boolean;
   private readonly failures: Record<RedirectFailure, FailureResponse>;
+  private readonly disabled: (reason: string) => FailureResponse;
 
   constructor(private readonly options: RedirectResponderOptions) {
     this.permanentCacheControl = `public, max-age=${options.maxAgeSeconds}`;
     this.failures = options.failures ?? FAILURE_RESPONSES;
+    this.disabled = options.disabledResponse ?? disabledLinkResponses();
     this.timed = options.recordVisit !== undefined || options.metrics !== undefined || options.debugLog !== undefined;
   }
 
@@ -123,6 +129,8 @@ export class RedirectResponder {
       res.end();
       if (record) record(target!.linkId, latencyMs, req.headers['user-agent'], req.headers.referer);
       this.answered(res, code, status, started, ended);
+    } else if (decision.kind === 'disabled') {
+      this.answered(res, code, this.send(req, res, this.disabled(decision.reason)), started);
     } else {
       this.answered(res, code, this.fail(req, res, decision.kind === 'gone' ? decision.reason : 'not_found'), started);
     }
@@ -144,6 +152,12 @@ export class RedirectResponder {
       res.end();
       return FAILURE_REDIRECT_STATUS;
     }
+    const wait = kind === 'unavailable' ? retryAfterSeconds ?? this.options.retryAfterSeconds ?? 5 : retryAfterSeconds;
+    return this.send(req, res, failure, wait);
+  }
+
+  /** Answers a failure's body in JSON or HTML, as the request prefers; returns its status. */
+  private send(req: IncomingMessage, res: ServerResponse, failure: FailureResponse, retryAfterSeconds?: number): number {
     const html = prefersHtml(req.headers.accept);
     const body = html ? failure.html : failure.json;
     const headers: Record<string, string> = {
@@ -152,7 +166,6 @@ export class RedirectResponder {
       'content-length': String(body.length),
       'cache-control': 'no-store',
     };
-    if (kind === 'unavailable') headers['retry-after'] = String(this.options.retryAfterSeconds ?? 5);
     if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
     res.writeHead(failure.status, headers);
     res.end(req.method === 'HEAD' ? undefined : body);

@@ -47,11 +47,11 @@ async function workspacesToList(deps: OwnedLinkDeps, principal: Principal, works
   return [workspaceId];
 }
 
-function encodeCursor(id: number): string {
+export function encodeCursor(id: number): string {
   return Buffer.from(String(id), 'utf8').toString('base64url');
 }
 
-function decodeCursor(cursor: string): number {
+export function decodeCursor(cursor: string): number {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const id = Number(text);
   if (!/^[1-9]\d{0,15}$/.test(text) || !Number.isSafeInteger(id)) throw new LinkforgeError('cursor_invalid');

@@ -18,8 +18,9 @@ function isUniqueViolation(error: unknown, sqliteColumns: string, pgConstraint: 
     && err.message?.endsWith(`constraint failed: ${sqliteColumns}`) === true;
 }
 
-export function userRowToUser(row: Pick<Selectable<UserRow>, 'id' | 'email' | 'role' | 'created_at'>): User {
-  return { id: Number(row.id), email: row.email, role: row.role, createdAt: Number(row.created_at) };
+export function userRowToUser(row: Pick<Selectable<UserRow>, typeof USER_COLUMNS[number]>): User {
+  const disabledAt = row.disabled_at === null ? null : Number(row.disabled_at);
+  return { id: Number(row.id), email: row.email, role: row.role, createdAt: Number(row.created_at), disabledAt };
 }
 
 function apiKeyRowToApiKey(row: Omit<Selectable<ApiKeyRow>, 'secret_hash' | 'created_by'>): ApiKey {
@@ -42,7 +43,7 @@ function membershipRowToMembership(row: MembershipRow): Membership {
   };
 }
 
-const USER_COLUMNS = ['id', 'email', 'role', 'created_at'] as const;
+export const USER_COLUMNS = ['id', 'email', 'role', 'created_at', 'disabled_at'] as const;
 const API_KEY_COLUMNS = ['id', 'workspace_id', 'name', 'prefix', 'created_at', 'last_used_at'] as const;
 
 /** Users, workspaces, members and API keys for both SQLite and PostgreSQL: portable Kysely only. */
@@ -228,6 +229,7 @@ export class KyselyAccountStore implements AccountStore {
       const row = await this.db.selectFrom('api_keys as k')
         .innerJoin('workspace_members as m', (join) => join
           .onRef('m.workspace_id', '=', 'k.workspace_id').onRef('m.user_id', '=', 'k.created_by'))
+        .innerJoin('users as u', 'u.id', 'm.user_id').where('u.disabled_at', 'is', null)
         .select(['k.id', 'k.workspace_id', 'm.user_id', 'k.last_used_at'])
         .where('k.secret_hash', '=', secretHash).executeTakeFirst();
       return row && {

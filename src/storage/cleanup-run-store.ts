@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { CleanupRunStore, CleanupRunSummary, FinishedCleanupRun } from '../core/cleanup-ports.js';
+import type { CleanupRunStore, CleanupRunSummary, FinishedCleanupRun, RecordedCleanupRun } from '../core/cleanup-ports.js';
 import type { Database } from './schema.js';
 import { guarded } from './store-errors.js';
 
@@ -98,6 +98,28 @@ export class KyselyCleanupRunStore implements CleanupRunStore {
         averageDurationMs: totals.average_ms === null || totals.average_ms === undefined ? null : Number(totals.average_ms),
         lastFinished: last && { finishedAt: Number(last.finished_at), lastBatchSize: Number(last.last_batch_size) },
       };
+    });
+  }
+
+  listRecentRuns(limit: number): Promise<RecordedCleanupRun[]> {
+    return guarded(async () => {
+      const rows = await this.db.selectFrom('cleanup_runs').selectAll()
+        .orderBy('started_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+      return rows.map((row) => ({
+        id: Number(row.id),
+        instance: row.instance,
+        status: row.status,
+        startedAt: Number(row.started_at),
+        finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+        durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+        markedExpired: count(row.marked_expired),
+        purged: count(row.purged),
+        archived: count(row.archived),
+        visitsDeleted: count(row.visits_deleted),
+        batches: count(row.batches),
+        lastBatchSize: count(row.last_batch_size),
+        error: row.error,
+      }));
     });
   }
 }

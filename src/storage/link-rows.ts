@@ -3,7 +3,9 @@ import type { Link, LinkStatus, RedirectTarget } from '../core/link.js';
 import type { LinkRow } from './schema.js';
 
 /** What the redirect lookup reads of a link row: no more, since a cache miss pays for every column. */
-export type RedirectRow = Pick<Selectable<LinkRow>, 'id' | 'original_url' | 'expires_at' | 'status' | 'link_type'>;
+export type RedirectRow = Pick<Selectable<LinkRow>, typeof REDIRECT_COLUMNS[number]>;
+/** The columns of a redirect row, in the order every lookup (the store's, the change follower's) selects them. */
+export const REDIRECT_COLUMNS = ['id', 'original_url', 'expires_at', 'status', 'link_type', 'disabled_reason'] as const;
 
 const nullableNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
@@ -14,13 +16,16 @@ const nullableNumber = (value: unknown) => (value === null || value === undefine
 const STATUSES: Readonly<Record<string, LinkStatus>> = { ACTIVE: 'ACTIVE', EXPIRED: 'EXPIRED', DELETED: 'DELETED' };
 
 export function redirectTargetOf(row: RedirectRow | undefined): RedirectTarget | undefined {
-  return row && {
+  if (row === undefined) return undefined;
+  const target = {
     url: row.original_url,
     expiresAt: nullableNumber(row.expires_at),
     status: STATUSES[row.status] ?? row.status,
     linkId: Number(row.id),
     permanent: row.link_type === 'PERMANENT',
   };
+  // Only a disabled link's entry carries a reason: every other entry keeps the one lean shape.
+  return row.disabled_reason === null ? target : { ...target, status: 'DISABLED', disabledReason: row.disabled_reason };
 }
 
 export function linkRowToLink(row: Selectable<LinkRow>): Link {
@@ -43,5 +48,7 @@ export function linkRowToLink(row: Selectable<LinkRow>): Link {
     humanCount: Number(row.human_count),
     destinationStatus: nullableNumber(row.destination_status),
     lastCheckedAt: nullableNumber(row.last_checked_at),
+    disabledAt: nullableNumber(row.disabled_at),
+    disabledReason: row.disabled_reason,
   };
 }

@@ -3,7 +3,7 @@ import type { Link, LinkStatus, NewLink, RedirectTarget } from '../core/link.js'
 import type { ClaimableLink, InsertLinkResult, LinkChanges, LinkClaim, LinkListFilter, LinkStore } from '../core/ports.js';
 import type { Database, LinkRow } from './schema.js';
 import type { EmbeddedAccess } from './database.js';
-import { linkRowToLink, redirectTargetOf, type RedirectRow } from './link-rows.js';
+import { linkRowToLink, REDIRECT_COLUMNS, redirectTargetOf, type RedirectRow } from './link-rows.js';
 import { guarded, guardedSync, uniqueConflictOf } from './store-errors.js';
 import { holdsNul } from './unstorable-text.js';
 
@@ -18,7 +18,7 @@ export class KyselyLinkStore implements LinkStore {
 
   constructor(private readonly db: Kysely<Database>, private readonly embedded?: EmbeddedAccess) {
     this.redirectTargetSql = db.selectFrom('links')
-      .select(['id', 'original_url', 'expires_at', 'status', 'link_type'])
+      .select(REDIRECT_COLUMNS)
       .where('domain', '=', '').where('code', '=', '')
       .compile().sql;
     this.findRedirectRow = embedded?.reader.prepareFirstRow<RedirectRow>(this.redirectTargetSql);

@@ -26,6 +26,10 @@ export interface LinkRow {
   preview_count: Generated<number>;
   destination_status: number | null;
   last_checked_at: number | null;
+  /** Set while the service's operator has disabled the link (migration 014). */
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  disabled_by: number | null;
 }
 
 export interface LinkArchiveRow extends Omit<LinkRow, 'id' | 'redirect_count' | 'avg_redirect_ms' | 'human_count' | 'bot_count' | 'preview_count'> {
@@ -44,6 +48,8 @@ export interface UserRow {
   password_hash: string;
   role: 'user' | 'admin';
   created_at: number;
+  /** Set while the service's operator has disabled the account (migration 014). */
+  disabled_at: number | null;
 }
 
 export interface WorkspaceRow {

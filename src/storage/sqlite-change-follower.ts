@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import type { RedirectTarget } from '../core/link.js';
 import type { LocalLinkCache } from '../core/ports.js';
-import { redirectTargetOf, type RedirectRow } from './link-rows.js';
+import { REDIRECT_COLUMNS, redirectTargetOf, type RedirectRow } from './link-rows.js';
 import { configureConnection } from './sqlite-connection.js';
 
 interface ChangeRow {
@@ -16,7 +16,7 @@ export const FOLLOW_INTERVAL_MS = 250;
 const MOST_CHANGES_READ = 5_000;
 
 const sameTarget = (a: RedirectTarget, b: RedirectTarget) => a.url === b.url && a.expiresAt === b.expiresAt
-  && a.status === b.status && a.linkId === b.linkId && a.permanent === b.permanent;
+  && a.status === b.status && a.linkId === b.linkId && a.permanent === b.permanent && a.disabledReason === b.disabledReason;
 
 /**
  * Keeps this process's cache true to a file that other processes write too (docs/architecture.md,
@@ -44,7 +44,7 @@ export class SqliteChangeFollower {
     this.dataVersion = this.db.prepare('pragma data_version');
     this.changesAfter = this.db.prepare('select id, domain, code from link_changes where id > ? order by id limit ?');
     this.newestChange = this.db.prepare('select max(id) as id from link_changes');
-    this.linkRow = this.db.prepare('select id, original_url, expires_at, status, link_type from links where domain = ? and code = ?');
+    this.linkRow = this.db.prepare(`select ${REDIRECT_COLUMNS.join(', ')} from links where domain = ? and code = ?`);
     this.lastVersion = this.dataVersion.get()!.data_version;
     this.lastId = this.newestChange.get()?.id ?? 0;
   }

@@ -15,7 +15,7 @@ for (const backend of STORE_BACKENDS) {
       const result = await stores.accounts.createUser({ email, passwordHash: 'hash!', role: 'admin', createdAt: LATE_TIME }, 'My links');
       assert.ok(result.ok);
       const { user, personalWorkspaceId } = result;
-      assert.deepEqual(user, { id: user.id, email, role: 'admin', createdAt: LATE_TIME });
+      assert.deepEqual(user, { id: user.id, email, role: 'admin', createdAt: LATE_TIME, disabledAt: null });
       assert.equal(typeof user.id, 'number');
       assert.equal(typeof personalWorkspaceId, 'number');
       assert.deepEqual(await stores.accounts.findUserById(user.id), user);

@@ -20,6 +20,18 @@ for (const backend of STORE_BACKENDS) {
     // The summary covers the whole table: each test starts from an empty one.
     beforeEach(() => stores.database.db.deleteFrom('cleanup_runs').execute());
 
+    test('recent runs come newest first, running ones included, at most the limit', async () => {
+      const first = await stores.cleanupRuns.startRun('a', T);
+      await stores.cleanupRuns.finishRun(first, finished({ purged: 3, error: null }));
+      const second = await stores.cleanupRuns.startRun('b', T + 5_000);
+      const runs = await stores.cleanupRuns.listRecentRuns(10);
+      assert.deepEqual(runs.map((run) => [run.id, run.instance, run.status, run.finishedAt, run.purged]), [
+        [second, 'b', 'running', null, 0],
+        [first, 'a', 'succeeded', T + 1_000, 3],
+      ]);
+      assert.deepEqual((await stores.cleanupRuns.listRecentRuns(1)).map((run) => run.id), [second]);
+    });
+
     test('with no runs the summary is all zeros, no average and no last run', async () => {
       assert.deepEqual(await stores.cleanupRuns.summarize(), {
         successfulRuns: 0, failedRuns: 0, totalPurged: 0, totalMarkedExpired: 0, totalArchived: 0, totalVisitsDeleted: 0,

@@ -51,11 +51,28 @@ async function within1s(check: () => Promise<boolean>): Promise<boolean> {
 describe('two instances on one PostgreSQL and one Redis', () => {
   let pair: Awaited<ReturnType<typeof twoInstances>>;
   let token: string;
+  let adminToken: string;
   const suite = suiteScope();
   before(async () => {
     // Long lifetimes in B's memory: only the invalidation bus can make it let go within the test.
-    pair = await twoInstances(suite, { ...QUICK_CLEANUP, RATE_LIMIT_ANON: '0', CACHE_TTL: '1d', CACHE_LOCAL_TTL: '1d' });
+    pair = await twoInstances(suite, { ...QUICK_CLEANUP, RATE_LIMIT_ANON: '0', CACHE_TTL: '1d', CACHE_LOCAL_TTL: '1d', ADMIN_EMAILS: 'operator@example.test' });
     token = (await registerUser(pair.a.app)).token;
+    adminToken = (await registerUser(pair.a.app, 'operator@example.test')).token;
+  });
+
+  test('a link the operator disables on A answers 410 with the reason on B within one second; enabled, it redirects again', async () => {
+    const link = await createLink(pair.a.app, token, { url: 'https://example.com/abused' });
+    assert.equal((await redirect(pair.b, link.shortCode)).status, 301);
+    const disabled = await pair.a.app.inject({ method: 'POST', url: `/api/admin/links/${link.shortCode}/disable`, headers: bearer(adminToken), payload: { reason: 'Phishing' } });
+    assert.equal(disabled.statusCode, 200, disabled.body);
+    assert.ok(await within1s(async () => (await redirect(pair.b, link.shortCode)).status === 410), 'disabled on B');
+    // B's answer now comes from Redis's entry or B's memory: both carry the reason.
+    for (const instance of [pair.a, pair.b]) {
+      const answer = (await instance.app.inject({ url: `/${link.shortCode}` })).json();
+      assert.deepEqual([answer.code, answer.disabledReason], ['link_disabled', 'Phishing']);
+    }
+    await pair.a.app.inject({ method: 'POST', url: `/api/admin/links/${link.shortCode}/enable`, headers: bearer(adminToken) });
+    assert.ok(await within1s(async () => (await redirect(pair.b, link.shortCode)).status === 301), 'enabled on B');
   });
 
   test('a code created on A redirects on B at once, even right after B answered 404 for it', async () => {

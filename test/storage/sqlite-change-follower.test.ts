@@ -55,6 +55,28 @@ describe('the change log each process follows on a shared SQLite file', () => {
     for (const code of ['edited', 'renamed', 'deleted']) assert.equal(cache.get('', code), undefined, code);
   });
 
+  test('a link another process disables or enables (its operator\'s reason) leaves the cache, and a cached disable stays while true', async (t) => {
+    const { other, cache, follower, insertLink, remember } = await sharedFile(t);
+    const id = insertLink('abused');
+    remember('abused', target('https://example.com/', id));
+    other.prepare(`update links set disabled_reason = 'phishing', disabled_at = 1 where code = 'abused'`).run();
+    follower.catchUp();
+    assert.equal(cache.get('', 'abused'), undefined, 'disabling dropped the live entry');
+    const disabled: RedirectTarget = { ...target('https://example.com/', id), status: 'DISABLED', disabledReason: 'phishing' };
+    remember('abused', disabled);
+    other.prepare(`update links set disabled_reason = 'malware' where code = 'abused'`).run();
+    follower.catchUp();
+    assert.equal(cache.get('', 'abused'), undefined, 'a new reason dropped the old one');
+    remember('abused', { ...disabled, disabledReason: 'malware' });
+    other.prepare(`update links set destination_status = 200 where code = 'abused'`).run();
+    other.prepare(`update links set original_url = original_url where code = 'abused'`).run();
+    follower.catchUp();
+    assert.equal(cache.get('', 'abused')?.status, 'DISABLED', 'an entry that still says what the row says stays');
+    other.prepare(`update links set disabled_reason = null, disabled_at = null where code = 'abused'`).run();
+    follower.catchUp();
+    assert.equal(cache.get('', 'abused'), undefined, 'enabling dropped the disabled entry');
+  });
+
   test('a code the cache knows as unknown is forgotten once another connection creates it', async (t) => {
     const { cache, follower, insertLink, remember } = await sharedFile(t);
     remember('fresh', undefined);

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { DEFAULT_DOMAIN, type LinkStatus } from '../../src/core/link.js';
+import { DEFAULT_DOMAIN, type LinkStatus, type RedirectStatus } from '../../src/core/link.js';
 import type { Composition as AppDeps } from '../../src/deps.js';
 import type { CleanupRunReport, CleanupRunResult } from '../../src/jobs/cleanup-job.js';
 import type { CleanupRunRow, LinkArchiveRow, LinkRow } from '../../src/storage/schema.js';
@@ -55,7 +55,7 @@ export async function expiredLinks(deps: AppDeps, count: number, ago: number): P
 }
 
 /** The status the in-process cache holds for a code: undefined if nothing, 'missing' for a negative entry. */
-export function cachedStatus(deps: AppDeps, code: string): LinkStatus | 'missing' | undefined {
+export function cachedStatus(deps: AppDeps, code: string): RedirectStatus | 'missing' | undefined {
   const entry = deps.localCache.get(DEFAULT_DOMAIN, code);
   if (entry === undefined) return undefined;
   return entry === null ? 'missing' : entry.status;

@@ -5,6 +5,7 @@ import { KyselyCleanupRunStore } from '../../src/storage/cleanup-run-store.js';
 import { KyselyJobLockStore } from '../../src/storage/job-lock-store.js';
 import { KyselyLinkStore } from '../../src/storage/link-store.js';
 import { KyselyCleanupStore } from '../../src/storage/cleanup-store.js';
+import { KyselyOperatorStore } from '../../src/storage/operator-store.js';
 import type { StoreBackend } from './store-backends.js';
 import { suiteScope } from './teardown.js';
 
@@ -16,6 +17,7 @@ export interface ContractStores {
   readonly jobLocks: KyselyJobLockStore;
   readonly cleanupRuns: KyselyCleanupRunStore;
   readonly cleanup: KyselyCleanupStore;
+  readonly operator: KyselyOperatorStore;
 }
 
 /**
@@ -34,6 +36,7 @@ export function storesFor(backend: StoreBackend): ContractStores {
       jobLocks: new KyselyJobLockStore(database.db),
       cleanupRuns: new KyselyCleanupRunStore(database.db),
       cleanup: new KyselyCleanupStore(database.db, database.dialect),
+      operator: new KyselyOperatorStore(database.db),
     });
   });
   return stores;

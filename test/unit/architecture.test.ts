@@ -38,8 +38,8 @@ describe('what may import what (STYLE.md)', () => {
     }
   });
 
-  test('use cases (links/, accounts/) never see adapters, Fastify or Kysely', () => {
-    for (const file of [...sourceFiles('src/links'), ...sourceFiles('src/accounts')]) {
+  test('use cases (links/, accounts/, admin/) never see adapters, Fastify or Kysely', () => {
+    for (const file of [...sourceFiles('src/links'), ...sourceFiles('src/accounts'), ...sourceFiles('src/admin')]) {
       assert.deepEqual(forbiddenImports(file, ADAPTERS_AND_HTTP, /^(fastify|@fastify\/|kysely|better-sqlite3|pg)$/), [], file);
     }
   });
@@ -132,8 +132,8 @@ function localImportsOf(file: string): string[] {
 /** The top-level folder a file of src/ belongs to, or the root file's own name (`deps`, `app` …). */
 function moduleOf(file: string): string {
   const [first, ...rest] = path.relative('src', file).split(path.sep);
-  // config.ts and the config-*.ts files it is split into are one module.
-  return rest.length > 0 ? first! : first!.replace(/\.ts$/, '').replace(/^config-.*/, 'config');
+  // config.ts and deps.ts, and the config-*.ts and deps-*.ts files they are split into, are one module each.
+  return rest.length > 0 ? first! : first!.replace(/\.ts$/, '').replace(/^(config|deps)-.*/, '$1');
 }
 
 /** One cycle of the graph, as the nodes along it (the first repeated at the end), or undefined. */
@@ -188,11 +188,13 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   jobs: ['core', 'config'],
   accounts: ['core', 'config'],
   links: ['core', 'accounts'],
-  http: ['core', 'config', 'logging', 'accounts', 'links', 'jobs', 'visits', 'portability'],
-  deps: ['core', 'config', 'accounts', 'links', 'jobs', 'visits', 'metrics', 'storage', 'cache'],
+  // The service operator's use cases: every workspace's users and links, the instance's counters.
+  admin: ['core', 'links'],
+  http: ['core', 'config', 'logging', 'accounts', 'links', 'admin', 'jobs', 'visits', 'portability'],
+  deps: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'visits', 'metrics', 'storage', 'cache'],
   app: ['core', 'config', 'logging', 'http', 'deps'],
   // `serve` loads main.ts, which starts the server.
-  cli: ['core', 'config', 'accounts', 'links', 'jobs', 'portability', 'deps', 'main'],
+  cli: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'portability', 'deps', 'main'],
   main: ['core', 'config', 'logging', 'http', 'app', 'deps', 'primary', 'heap-governor'],
   // Sets V8's old-generation growth from the resident size; started by main.ts.
   'heap-governor': [],

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { AccountServices } from '../../accounts/account-services.js';
 import { workspaceOperator } from '../../accounts/workspace-operator.js';
+import { disableLink, enableLink } from '../../admin/operator-links.js';
 import { createOwnedLink } from '../../links/create-owned-link.js';
 import type { LinkServices } from '../../links/link-services.js';
 import { withDeps } from '../cli-context.js';
@@ -27,5 +28,24 @@ export function registerLinkCommand(program: Command): void {
     .option('--expires <when>', 'an expiry: an ISO date (2027-01-31T12:00:00Z) or a duration from now (7d, 12h)', (value) => parseExpiry(value))
     .action(async (url: string, options: LinkCreateOptions) => {
       await withDeps((deps) => createLink(deps.links, deps.accounts, deps.config.baseUrl, url, options));
+    });
+  link.command('disable')
+    .description('disable a link, whoever owns it: it answers 410 with the reason, on every server at once')
+    .argument('<code>', 'the short code')
+    .requiredOption('--reason <text>', 'why, in a sentence: everyone who follows the link reads it')
+    .action(async (code: string, options: { reason: string }) => {
+      await withDeps(async ({ admin }) => {
+        const { link } = await disableLink(admin, null, code, options.reason);
+        console.log(`Disabled ${link.code} (to ${link.originalUrl}): ${link.disabledReason}`);
+      });
+    });
+  link.command('enable')
+    .description('enable a disabled link: it redirects again as its own status says')
+    .argument('<code>', 'the short code')
+    .action(async (code: string) => {
+      await withDeps(async ({ admin }) => {
+        const { link } = await enableLink(admin, code);
+        console.log(`Enabled ${link.code} (to ${link.originalUrl})`);
+      });
     });
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { listUsers } from '../../accounts/list-accounts.js';
+import { getUserByEmailOrThrow, listUsers } from '../../accounts/list-accounts.js';
+import { disableUser, enableUser } from '../../admin/operator-users.js';
 import { registerUser } from '../../accounts/register-user.js';
 import { withDeps } from '../cli-context.js';
 import { printListing } from '../print-listing.js';
@@ -25,5 +26,22 @@ export function registerUserCommand(program: Command): void {
         printListing(await listUsers(accounts), options.json, (u) => `${u.id}\t${u.role}\t${u.email}\t${new Date(u.createdAt).toISOString()}`);
       });
     });
+  user.command('disable')
+    .description('disable a user: they cannot sign in, and their tokens and API keys stop working at once; their links keep redirecting')
+    .argument('<email>', 'the user\'s email address')
+    .action(async (email: string) => {
+      await withDeps(async ({ accounts, admin }) => {
+        const disabled = await disableUser(admin, null, (await getUserByEmailOrThrow(accounts, email)).id);
+        console.log(`Disabled ${disabled.email} (user ${disabled.id})`);
+      });
+    });
+  user.command('enable')
+    .description('enable a disabled user again')
+    .argument('<email>', 'the user\'s email address')
+    .action(async (email: string) => {
+      await withDeps(async ({ accounts, admin }) => {
+        const enabled = await enableUser(admin, (await getUserByEmailOrThrow(accounts, email)).id);
+        console.log(`Enabled ${enabled.email} (user ${enabled.id})`);
+      });
+    });
 }
-

@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CleanupLockedError, CleanupStoppingError } from '../../jobs/cleanup-errors.js';
 import type { CleanupJobs } from '../../jobs/cleanup-jobs.js';
 import type { CleanupStats } from '../../jobs/cleanup-stats.js';
 import type { CleanupRunReport } from '../../jobs/cleanup-job.js';
+import type { RecordedCleanupRun } from '../../core/cleanup-ports.js';
+import { adminOnly } from '../admin-guard.js';
 import { JWT_SECURITY } from '../auth.js';
 import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
@@ -25,6 +28,17 @@ const CleanupStatsJson = Type.Object({
   total_visits_deleted: Type.Integer({ minimum: 0, description: 'Raw visits deleted for being older than VISITS_RETENTION, over all runs.' }),
 }, { additionalProperties: false });
 
+/** What a run changed, as both a run's outcome and a recorded run spell it. */
+const RunTotalsJson = {
+  marked_expired: Count,
+  purged: Count,
+  archived: Count,
+  visits_deleted: Count,
+  batches: Count,
+  last_batch_size: Count,
+  error: Type.Union([Type.String(), Type.Null()]),
+};
+
 const CleanupRunJson = Type.Object({
   status: Type.Union([Type.Literal('succeeded'), Type.Literal('failed')]),
   run_id: Type.Union([Type.Integer(), Type.Null()]),
@@ -32,17 +46,31 @@ const CleanupRunJson = Type.Object({
   started_at: Timestamp,
   finished_at: Timestamp,
   duration_ms: Count,
-  marked_expired: Count,
-  purged: Count,
-  archived: Count,
-  visits_deleted: Count,
-  batches: Count,
-  last_batch_size: Count,
+  ...RunTotalsJson,
   stopped_early: Type.Union([Type.Literal('time_limit'), Type.Literal('shutdown'), Type.Null()]),
-  error: Type.Union([Type.String(), Type.Null()]),
+}, { additionalProperties: false });
+
+/** One recorded run, running ones included (their end and duration are null). */
+const RecordedRunJson = Type.Object({
+  id: Type.Integer(),
+  instance: Type.String(),
+  status: Type.Union([Type.Literal('running'), Type.Literal('succeeded'), Type.Literal('failed')]),
+  started_at: Timestamp,
+  finished_at: Type.Union([Timestamp, Type.Null()]),
+  duration_ms: Type.Union([Count, Type.Null()]),
+  ...RunTotalsJson,
 }, { additionalProperties: false });
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+function recordedRunToJson(run: RecordedCleanupRun) {
+  return {
+    id: run.id, instance: run.instance, status: run.status, started_at: iso(run.startedAt),
+    finished_at: run.finishedAt === null ? null : iso(run.finishedAt), duration_ms: run.durationMs,
+    marked_expired: run.markedExpired, purged: run.purged, archived: run.archived, visits_deleted: run.visitsDeleted,
+    batches: run.batches, last_batch_size: run.lastBatchSize, error: run.error,
+  };
+}
 
 function statsToJson(stats: CleanupStats) {
   return {
@@ -81,27 +109,29 @@ function runToJson(run: CleanupRunReport) {
 export function registerAdminCleanupRoutes(app: FastifyInstance, cleanup: CleanupJobs, context: RouteContext): void {
   // A manual run in progress stops after its batch, so closing the server never waits minutes for it.
   app.addHook('preClose', async () => cleanup.job.requestStop());
+  const onRequest = adminOnly(context.guards);
 
   app.get('/api/admin/cleanup/stats', {
-    preHandler: context.guards.requireAdmin,
+    onRequest,
     schema: {
       operationId: 'getCleanupStats',
       summary: 'Reaper statistics, from every run of every instance',
+      description: 'Site admins only; anyone else gets the 404 of an unknown route.',
       tags: ['admin'],
       security: JWT_SECURITY,
-      response: { 200: CleanupStatsJson, ...errorResponses(401, 403, 503) },
+      response: { 200: CleanupStatsJson, ...errorResponses(404, 503) },
     },
   }, async () => statsToJson(await cleanup.stats()));
 
   app.post('/api/admin/cleanup/run', {
-    preHandler: context.guards.requireAdmin,
+    onRequest,
     schema: {
       operationId: 'runCleanup',
       summary: 'Run the reaper now, if no other run holds its lock',
-      description: '200 with the outcome of the run (a failed run is reported, not thrown); 409 `cleanup_locked` while the lock is held.',
+      description: '200 with the outcome of the run (a failed run is reported, not thrown); 409 `cleanup_locked` while the lock is held. Site admins only; anyone else gets 404.',
       tags: ['admin'],
       security: JWT_SECURITY,
-      response: { 200: CleanupRunJson, ...errorResponses(401, 403, 409, 503) },
+      response: { 200: CleanupRunJson, ...errorResponses(404, 409, 503) },
     },
   }, async (request) => {
     const result = await cleanup.job.run({ trigger: 'manual', log: request.log });
@@ -109,4 +139,17 @@ export function registerAdminCleanupRoutes(app: FastifyInstance, cleanup: Cleanu
     if (result.outcome === 'stopping') throw new CleanupStoppingError();
     return runToJson(result);
   });
+
+  app.withTypeProvider<TypeBoxTypeProvider>().get('/api/admin/cleanup/runs', {
+    onRequest,
+    schema: {
+      operationId: 'listCleanupRuns',
+      summary: 'The most recent reaper runs of every instance, newest first',
+      description: 'Site admins only; anyone else gets 404.',
+      tags: ['admin'],
+      security: JWT_SECURITY,
+      querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ items: Type.Array(RecordedRunJson) }), ...errorResponses(404, 503) },
+    },
+  }, async (request) => ({ items: (await cleanup.runs.listRecentRuns(request.query.limit ?? 20)).map(recordedRunToJson) }));
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_VALUES_PER_DAY } from '../../core/breakdown-folding.js';
+import type { GlobalStats } from '../../core/stats-ports.js';
 import { getGlobalStats, type StatsDeps } from '../../links/get-global-stats.js';
 import { DEFAULT_STATS_DAYS, getLinkStats, MAX_STATS_BUCKETS, TOP_VALUES, type LinkStats } from '../../links/get-link-stats.js';
 import { JWT_OR_API_KEY_SECURITY, JWT_SECURITY, NO_SECURITY, principalOf } from '../auth.js';
@@ -42,7 +43,7 @@ const StatsQuery = Type.Object({
 }, { additionalProperties: false });
 type StatsQuery = Static<typeof StatsQuery>;
 
-const GlobalStatsJson = Type.Object({
+export const GlobalStatsJson = Type.Object({
   totalLinks: Type.Integer({ minimum: 0, description: 'Links that are ACTIVE and not past their expiry.' }),
   totalRedirects: Type.Integer({ minimum: 0, description: 'Every redirect ever counted; purging links does not lower it.' }),
   avgLatencyMs: Type.Number({ minimum: 0, description: 'Mean redirect handler latency over all redirects, in milliseconds; 0 before the first.' }),
@@ -68,6 +69,11 @@ function statsToJson(stats: LinkStats) {
   };
 }
 
+export function globalStatsToJson(stats: GlobalStats) {
+  const { human, bot, preview } = stats.redirects;
+  return { totalLinks: stats.totalLinks, totalRedirects: stats.totalRedirects, avgLatencyMs: stats.avgLatencyMs, redirectsByClass: { human, bot, preview } };
+}
+
 /** ADR 0014: the public totals, and each link's statistics for whoever may read the link. */
 export function registerStatsRoutes(app: FastifyInstance, statsDeps: StatsDeps, context: RouteContext): void {
   const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -77,11 +83,7 @@ export function registerStatsRoutes(app: FastifyInstance, statsDeps: StatsDeps, 
       summary: 'Totals of the whole service: live links, redirects, mean latency, and the split by visitor class',
       response: { 200: GlobalStatsJson, ...errorResponses(503) },
     },
-  }, async () => {
-    const stats = await getGlobalStats(statsDeps);
-    const { human, bot, preview } = stats.redirects;
-    return { totalLinks: stats.totalLinks, totalRedirects: stats.totalRedirects, avgLatencyMs: stats.avgLatencyMs, redirectsByClass: { human, bot, preview } };
-  });
+  }, async () => globalStatsToJson(await getGlobalStats(statsDeps)));
 
   typedApp.get('/api/urls/:id/stats', {
     preHandler: context.guards.requireUser,

@@ -3,12 +3,14 @@ import { useEffect } from 'preact/hooks';
 import { Link, navigate, usePath } from '../router.js';
 import { currentSession, endSession } from '../session.js';
 import { useInstance } from '../instance.js';
+import { useIsAdmin } from '../admin-role.js';
 
 /** Page frame: skip link, site navigation, one main landmark with the page's heading; the title follows the page. */
 export function Layout({ title, children }: { title: string; children: ComponentChildren }) {
   const path = usePath();
   const session = currentSession();
   const instance = useInstance();
+  const admin = useIsAdmin();
   useEffect(() => { document.title = `${title} · Linkforge`; }, [title]);
   const current = (href: string) => (path === href ? 'page' : undefined);
   const signOut = () => { endSession(); navigate('/'); };
@@ -24,6 +26,7 @@ export function Layout({ title, children }: { title: string; children: Component
               <>
                 <li><Link href="/app/dashboard" aria-current={current('/app/dashboard')}>Dashboard</Link></li>
                 <li><Link href="/app/workspaces" aria-current={current('/app/workspaces')}>Workspaces</Link></li>
+                {admin && <li><Link href="/app/admin" aria-current={current('/app/admin')}>Admin</Link></li>}
                 <li><button type="button" class="link" onClick={signOut}>Sign out</button></li>
               </>
             ) : (

@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import type { Config } from './config.js';
+import { parseBlocklist, type UrlPolicy } from './core/canonical-url.js';
+import type { Clock } from './core/ports.js';
+import { MemoryLinkCache } from './cache/memory-link-cache.js';
+import { SqliteChangeFollower } from './storage/sqlite-change-follower.js';
+
+/** The composition root's adapter builders that read configuration only (src/deps.ts uses them). */
+
+export function buildUrlPolicy(config: Config): UrlPolicy {
+  const blocklist = config.links.blocklistFile;
+  return {
+    maxLength: config.links.maxUrlLength,
+    shortHosts: [new URL(config.baseUrl).hostname],
+    allowPrivate: config.links.allowPrivateDestinations,
+    blockedDomains: blocklist ? parseBlocklist(fs.readFileSync(blocklist, 'utf8')) : new Set(),
+  };
+}
+
+/** In scaled mode an instance's memory is a short first tier: other instances change links too. */
+export function buildLocalCache(config: Config, clock: Clock): MemoryLinkCache {
+  const scaled = config.database.kind === 'postgres';
+  const local = (ttl: number) => (scaled ? Math.min(ttl, config.cache.localTtlMs) : ttl);
+  return new MemoryLinkCache({
+    maxEntries: config.cache.maxEntries,
+    linkTtlMs: local(config.cache.linkTtlMs),
+    tombstoneTtlMs: local(config.cache.tombstoneTtlMs),
+    // With Redis, unknown codes are remembered there only: a code created on another instance
+    // then resolves here at once, because the create cleared the shared entry before answering.
+    negativeTtlMs: config.redisUrl ? 0 : local(config.cache.negativeTtlMs),
+    clock,
+  });
+}
+
+/**
+ * On the embedded database other processes (a second server, the CLI) may write the same file:
+ * this process's cache follows their changes (docs/architecture.md, "Several processes on one file").
+ */
+export function followOtherProcesses(config: Config, localCache: MemoryLinkCache): SqliteChangeFollower | undefined {
+  if (config.database.kind !== 'sqlite') return undefined;
+  const follower = new SqliteChangeFollower(config.database.path, localCache);
+  follower.start();
+  return follower;
+}
