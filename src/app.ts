@@ -30,6 +30,7 @@ import { registerImportRoutes } from './http/routes/import-routes.js';
 import { registerUiRoutes } from './http/routes/ui-routes.js';
 import { loadUiBuild } from './http/ui-assets.js';
 import { registerHtmlSecurityHeaders, SWAGGER_UI_CSP } from './http/security-headers.js';
+import { registerSessionCookie } from './http/session-cookie.js';
 import { createLogging } from './logging/logger.js';
 import { requestIdOf } from './logging/request-id.js';
 import { lazyChildLoggerFactory } from './logging/request-logger.js';
@@ -112,6 +113,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   if (deps.server.metrics) registerMetrics(app, deps.server.metrics, config.metrics.token);
   registerHtmlSecurityHeaders(app);
   await registerRateLimits(app, deps.server.rateLimitStore);
+  await registerSessionCookie(app);
   await app.register(swagger, openApiOptions(config.baseUrl));
   // The docs page keeps Swagger UI's own policy (it needs inline styles); no request ever leaves for its online validator.
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: SWAGGER_UI_CSP, uiConfig: { validatorUrl: null } });

@@ -15,6 +15,6 @@ export async function loginUser(deps: AccountServices, input: { email: string; p
   const acceptable = passwordProblem(input.password) === undefined;
   const matches = await deps.hasher.verify(input.password, acceptable ? user?.passwordHash : undefined);
   if (!user || !acceptable || !matches) throw new LinkforgeError('credentials_invalid');
-  const { passwordHash: _hash, ...publicUser } = user;
-  return { token: await deps.tokens.issue(user.id), user: publicUser };
+  const { passwordHash: _hash, sessionEpoch, ...publicUser } = user;
+  return { token: await deps.tokens.issue(user.id, sessionEpoch), user: publicUser };
 }

@@ -44,6 +44,8 @@ export interface UserRow {
   password_hash: string;
   role: 'user' | 'admin';
   created_at: number;
+  /** Raised by one at every sign-out; a session token carrying another number is refused. */
+  session_epoch: Generated<number>;
 }
 
 export interface WorkspaceRow {
