@@ -1,5 +1,4 @@
 import { render, type ComponentChildren } from 'preact';
-import { useEffect } from 'preact/hooks';
 import './styles.css';
 import { Layout } from './components/layout.js';
 import { AuthPage } from './pages/auth.js';
@@ -7,14 +6,19 @@ import { DashboardPage } from './pages/dashboard.js';
 import { HomePage } from './pages/home.js';
 import { LinkPage } from './pages/link-page.js';
 import { WorkspacesPage } from './pages/workspaces.js';
-import { Link, navigate, usePath } from './router.js';
-import { currentSession } from './session.js';
+import { Link, usePath } from './router.js';
+import { useSession } from './session.js';
 
-/** Pages that need a session send the visitor to sign in first. */
+/**
+ * Pages that need a session show the sign-in form in their own place while signed out, at their own
+ * address, so a bookmark, a new tab or a link in an email opens the page itself once signed in.
+ */
 function SignedIn({ children }: { children: ComponentChildren }) {
-  const session = currentSession();
-  useEffect(() => { if (!session) navigate('/app/login', { replace: true }); }, [session]);
-  return session ? <>{children}</> : null;
+  const { status } = useSession();
+  if (status === 'loading') {
+    return <Layout title="Loading"><p class="muted" aria-busy="true" data-testid="session-loading">Checking whether you are signed in…</p></Layout>;
+  }
+  return status === 'signed-in' ? <>{children}</> : <AuthPage key="in-place" mode="login" inPlace />;
 }
 
 function App() {
