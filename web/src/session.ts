@@ -79,10 +79,11 @@ export async function signOut(): Promise<boolean> {
 
 /** The session state, re-rendering the component whenever it changes. */
 export function useSession(): SessionState {
-  const [, setVersion] = useState(0);
+  const [, setSeen] = useState(state);
   useEffect(() => {
-    const update = () => setVersion((v) => v + 1);
+    const update = () => setSeen(state);
     listeners.add(update);
+    update(); // a change between this component's render and now would otherwise be missed
     return () => { listeners.delete(update); };
   }, []);
   return state;
