@@ -51,7 +51,7 @@ describe('web UI: creating well', () => {
       assert.equal(answer.headers.get('location'), final);
       await assertAccessible(page, `shorten-signed-in-created-${viewport.name}`);
 
-      await page.getByRole('link', { name: 'Dashboard' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
       await page.locator(`tr[data-code="spring-${viewport.name}"]`).waitFor();
       const token = await bearerTokenFor(ui.server.baseUrl, email);
       const { items } = await (await fetch(`${ui.server.baseUrl}/api/urls`, { headers: { authorization: `Bearer ${token}` } })).json() as { items: { linkType: string; expiresAt: string | null }[] };
