@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 
 /**
  * The signed-in session as this page knows it. The token itself lives in an HttpOnly cookie the
- * server set at sign-in (docs/adr/0024-session-cookie.md): no script here can read it, every tab
+ * server set at sign-in (ADR 0024): no script here can read it, every tab
  * and reload shares it, and the page only keeps who is signed in and the CSRF token that its
  * writes echo. GET /api/auth/me answers both when the page loads.
  */

@@ -95,7 +95,12 @@ export function registerAuthRoutes(app: FastifyInstance, accounts: AccountServic
       throw error;
     }
   });
+  registerSessionRoutes(app, accounts, context);
+}
 
+/** The session once signed in: who it is, and signing out. */
+function registerSessionRoutes(app: FastifyInstance, accounts: AccountServices, context: RouteContext): void {
+  const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
   typedApp.get('/api/auth/me', {
     preHandler: context.guards.requireUser,
     schema: {
