@@ -34,6 +34,7 @@ export function HomePage() {
       <Layout title="Shorten a link">
         <p class="lead" data-testid="lead">Links you shorten here are permanent and kept in your workspace: find them, with their clicks, on <Link href="/app/dashboard">your dashboard</Link>.</p>
         <OwnedShortenForm />
+        {recent.length > 0 && <RecentLinks recent={recent} now={now} note="Anonymous links this browser still holds: they move into your account at your next sign-in." />}
       </Layout>
     );
   }
@@ -49,17 +50,23 @@ export function HomePage() {
       )}
 
       {(instance?.anonymousLinksAllowed || recent.length > 0) && (
-        <section aria-labelledby="recent-heading">
-          <h2 id="recent-heading">Your recent links</h2>
-          {recent.length === 0 ? <p class="muted">Links you shorten here appear in this list until they expire.</p> : (
-            <ul class="recent" data-testid="recent-links">
-              {recent.map((link) => <RecentLink key={link.shortCode} link={link} now={now} />)}
-            </ul>
-          )}
-          {recent.length > 0 && <p><Link href="/app/login">Sign in</Link>{register && <> or {register}</>} to keep these links.</p>}
-        </section>
+        <RecentLinks recent={recent} now={now} note={recent.length > 0 && <><Link href="/app/login">Sign in</Link>{register && <> or {register}</>} to keep these links.</>} />
       )}
     </Layout>
+  );
+}
+
+function RecentLinks({ recent, now, note }: { recent: AnonLink[]; now: number; note: ComponentChildren }) {
+  return (
+    <section aria-labelledby="recent-heading">
+      <h2 id="recent-heading">Your recent links</h2>
+      {recent.length === 0 ? <p class="muted">Links you shorten here appear in this list until they expire.</p> : (
+        <ul class="recent" data-testid="recent-links">
+          {recent.map((link) => <RecentLink key={link.shortCode} link={link} now={now} />)}
+        </ul>
+      )}
+      {note && <p>{note}</p>}
+    </section>
   );
 }
 
