@@ -7,14 +7,10 @@ import { Link, navigate, usePath } from '../router.js';
 import { announceSession, startSession } from '../session.js';
 import { syncAnonLinks } from '../sync.js';
 import { REGISTRATION_CLOSED, useInstance } from '../instance.js';
+import { returnPath } from '../return-path.js';
 
 type Mode = 'login' | 'register';
 type Errors = { email?: string; password?: string; form?: string };
-
-/** Where `?next=` may send the visitor after signing in: a page of this UI, never another site. */
-export function returnPath(next: string | null): string {
-  return next && /^\/(app\/[\w/-]*(\?[^\s#]*)?)?$/.test(next) ? next : '/app/dashboard';
-}
 
 const withNext = (href: string, next: string | undefined) => (next ? `${href}?next=${encodeURIComponent(next)}` : href);
 
