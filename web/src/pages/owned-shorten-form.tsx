@@ -52,8 +52,8 @@ export function OwnedShortenForm() {
   return (
     <>
       <form onSubmit={submit} class="shorten-owned card" noValidate>
-        <DestinationFields id="url" destination={destination} error={errors.url} />
         {workspaces && workspaces.length > 1 && <WorkspacePicker workspaces={workspaces} value={workspaceId} onChange={pick} />}
+        <DestinationFields id="url" destination={destination} error={errors.url} />
         <div class="shorten-extras">
           <Field id="custom-code" label="Custom code (optional)" value={customCode} maxLength={64} onInput={(e) => setCustomCode(e.currentTarget.value)}
             error={errors.customCode} hint="Letters, digits, - and _." />
