@@ -1,5 +1,5 @@
 import type { components, operations } from './api-types.js';
-import { currentSession, endSession } from './session.js';
+import { csrfHeader, currentSession, endSession } from './session.js';
 
 /** A problem detail (RFC 9457) as the API answers it, or a network failure in the same shape. */
 export interface Problem {
@@ -34,9 +34,8 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
  * An aborted call rejects with the signal's reason, never as a network error.
  */
 export async function api<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
   const session = currentSession();
-  if (session && method !== 'GET') headers['x-csrf-token'] = session.csrfToken;
+  const headers: Record<string, string> = { accept: 'application/json', ...(method !== 'GET' && csrfHeader()) };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {

@@ -32,6 +32,12 @@ function publish(next: SessionState, { tell = true } = {}): void {
 
 export const currentSession = (): Session | undefined => (state.status === 'signed-in' ? state.session : undefined);
 
+/** The header every write made with the session cookie carries (a JSON call, an upload); empty when signed out. */
+export function csrfHeader(): Record<string, string> {
+  const session = currentSession();
+  return session ? { 'x-csrf-token': session.csrfToken } : {};
+}
+
 /** Asks the server who the session cookie belongs to; a 401 (or no cookie) is signed out. */
 export async function loadSession({ tell = true } = {}): Promise<SessionState> {
   try {
