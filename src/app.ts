@@ -34,6 +34,7 @@ import { loadUiBuild, type UiBuild } from './http/ui-assets.js';
 import { disabledLinkResponses, failureResponses } from './http/redirect-pages.js';
 import { registerCompression } from './http/compression.js';
 import { registerHtmlSecurityHeaders, SWAGGER_UI_CSP } from './http/security-headers.js';
+import { registerSessionCookie } from './http/session-cookie.js';
 import { createLogging } from './logging/logger.js';
 import { requestIdOf } from './logging/request-id.js';
 import { lazyChildLoggerFactory } from './logging/request-logger.js';
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerHtmlSecurityHeaders(app);
   await registerCompression(app);
   await registerRateLimits(app, deps.server.rateLimitStore);
+  await registerSessionCookie(app);
   await app.register(swagger, openApiOptions(config.baseUrl));
   // The docs page keeps Swagger UI's own policy (it needs inline styles); no request ever leaves for its online validator.
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: SWAGGER_UI_CSP, uiConfig: { validatorUrl: null } });

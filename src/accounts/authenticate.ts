@@ -7,12 +7,16 @@ export const API_KEY_PREFIX = 'lfk_';
 /** last_used_at is refreshed at most this often, so a busy script does not write on every call. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** A JWT's principal: the token must verify and its subject must still exist. */
+/**
+ * A JWT's principal: the token must verify, its subject must still exist, and it must carry the
+ * user's current session counter (a sign-out since it was issued refuses it, ADR 0024).
+ */
 export async function authenticateUserToken(deps: AccountServices, token: string): Promise<Principal> {
-  const userId = await deps.tokens.verify(token);
+  const { userId, sessionEpoch } = await deps.tokens.verify(token);
   const user = await deps.store.findUserById(userId);
   if (!user) throw new LinkforgeError('authentication_required', 'The bearer token names no existing user.');
   if (user.disabledAt !== null) throw new LinkforgeError('authentication_required', 'This account has been disabled by the operator of this service.');
+  if (user.sessionEpoch !== sessionEpoch) throw new LinkforgeError('authentication_required', 'This session was signed out; sign in again.');
   return { userId: user.id, role: user.role, apiKeyWorkspaceId: null };
 }
 

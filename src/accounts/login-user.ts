@@ -17,6 +17,6 @@ export async function loginUser(deps: AccountServices, input: { email: string; p
   const matches = await deps.hasher.verify(input.password, acceptable ? user?.passwordHash : undefined);
   if (!user || !acceptable || !matches) throw new LinkforgeError('credentials_invalid');
   if (user.disabledAt !== null) throw new LinkforgeError('account_disabled');
-  const { passwordHash: _hash, ...publicUser } = user;
-  return { token: await deps.tokens.issue(user.id), user: publicUser };
+  const { passwordHash: _hash, sessionEpoch, ...publicUser } = user;
+  return { token: await deps.tokens.issue(user.id, sessionEpoch), user: publicUser };
 }

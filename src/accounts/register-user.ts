@@ -30,5 +30,5 @@ export async function registerUser(
   const role = options.admin === true || deps.adminEmails.includes(email) ? 'admin' : 'user';
   const result = await deps.store.createUser({ email, passwordHash, role, createdAt: deps.clock.now() }, PERSONAL_WORKSPACE_NAME);
   if (!result.ok) throw new LinkforgeError('email_taken');
-  return { token: await deps.tokens.issue(result.user.id), user: result.user, personalWorkspaceId: result.personalWorkspaceId };
+  return { token: await deps.tokens.issue(result.user.id, 0), user: result.user, personalWorkspaceId: result.personalWorkspaceId };
 }

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import { LinkforgeError } from '../core/errors.js';
 import type { Clock } from '../core/ports.js';
@@ -9,9 +10,18 @@ const USER_ID = /^[1-9][0-9]{0,15}$/;
 /** Tokens whose signature was checked, kept so that a client's next request skips the HMAC. */
 const VERIFIED_TOKENS_MAX = 4096;
 
-/** What a token verified once still has to pass at every later use: its times. */
-interface VerifiedToken {
+/** The claim carrying the user's session counter at issue (ADR 0024); a token without it counts as 0. */
+const EPOCH_CLAIM = 'sep';
+const isEpoch = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+/** Whom a token names, and the session counter it was issued under. */
+export interface TokenSubject {
   readonly userId: number;
+  readonly sessionEpoch: number;
+}
+
+/** What a token verified once still has to pass at every later use: its times. */
+interface VerifiedToken extends TokenSubject {
   readonly issuedAt: number;
   readonly expiresAt: number;
 }
@@ -32,14 +42,19 @@ export class TokenService {
     this.ttlSeconds = Math.max(1, Math.floor(ttlMs / 1000));
   }
 
-  issue(userId: number): Promise<string> {
+  issue(userId: number, sessionEpoch: number): Promise<string> {
     const issuedAt = Math.floor(this.clock.now() / 1000);
-    return new SignJWT({})
+    return new SignJWT({ [EPOCH_CLAIM]: sessionEpoch })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(String(userId))
       .setIssuedAt(issuedAt)
       .setExpirationTime(issuedAt + this.ttlSeconds)
       .sign(this.key);
+  }
+
+  /** How long a token lives: the session cookie's Max-Age. */
+  get lifetimeSeconds(): number {
+    return this.ttlSeconds;
   }
 
   /** Signatures checked (by jose) since start: a token seen before skips the check. */
@@ -48,15 +63,30 @@ export class TokenService {
   }
 
   /**
+   * The token that a browser holding `sessionToken` in its cookie must echo on writes: an HMAC of
+   * it, so a page on another site, which can make the browser send the cookie but never read it,
+   * cannot produce it either.
+   */
+  csrfTokenFor(sessionToken: string): string {
+    return createHmac('sha256', this.key).update(`csrf:${sessionToken}`).digest('base64url');
+  }
+
+  isCsrfTokenFor(sessionToken: string, presented: string): boolean {
+    const expected = Buffer.from(this.csrfTokenFor(sessionToken));
+    const given = Buffer.from(presented);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  /**
    * The user id the token was issued to; throws UnauthorizedError for any token we did not issue or
    * that expired. A token verified before skips jose's HMAC (WebCrypto, most of an owned create's
    * CPU) but not its time checks, which run here as jose runs them.
    */
-  async verify(token: string): Promise<number> {
+  async verify(token: string): Promise<TokenSubject> {
     if (token.length > MAX_TOKEN_LENGTH || !JWT_SHAPE.test(token)) throw new LinkforgeError('authentication_required', 'The bearer token is malformed.');
     const known = this.verified.get(token);
     if (known !== undefined) {
-      if (this.inLifetime(known)) return known.userId;
+      if (this.inLifetime(known)) return known;
       this.verified.delete(token);
       throw invalidToken();
     }
@@ -65,7 +95,7 @@ export class TokenService {
       if (this.verified.size >= VERIFIED_TOKENS_MAX) this.verified.delete(this.verified.keys().next().value!);
       this.verified.set(token, claims);
     }
-    return claims.userId;
+    return claims;
   }
 
   /** `rememberable`: only the claims inLifetime checks again (our own tokens carry no nbf). */
@@ -83,8 +113,11 @@ export class TokenService {
       throw invalidToken();
     }
     // A token living longer than the policy was not issued by us, whatever signed it.
-    if (payload.exp! - payload.iat! > this.ttlSeconds || !USER_ID.test(payload.sub!)) throw invalidToken();
-    return { userId: Number(payload.sub), issuedAt: payload.iat!, expiresAt: payload.exp!, rememberable: payload.nbf === undefined };
+    const epoch = payload[EPOCH_CLAIM] === undefined ? 0 : payload[EPOCH_CLAIM];
+    if (payload.exp! - payload.iat! > this.ttlSeconds || !USER_ID.test(payload.sub!) || !isEpoch(epoch)) throw invalidToken();
+    return {
+      userId: Number(payload.sub), sessionEpoch: Number(epoch), issuedAt: payload.iat!, expiresAt: payload.exp!, rememberable: payload.nbf === undefined,
+    };
   }
 
   /** jose's checks of exp and iat (maxTokenAge), at the app clock's second. */

@@ -10,7 +10,12 @@ export interface User {
   readonly disabledAt: number | null;
 }
 
-export interface UserWithPasswordHash extends User {
+/** A user as the authentication of a session token reads them: with the sign-out counter tokens must match. */
+export interface SessionUser extends User {
+  readonly sessionEpoch: number;
+}
+
+export interface UserWithPasswordHash extends SessionUser {
   readonly passwordHash: string;
 }
 
@@ -78,7 +83,9 @@ export type RemoveMemberResult = 'removed' | 'not_member' | 'last_owner';
 export interface AccountStore {
   /** The user, their personal workspace and their owner membership, in one transaction. */
   createUser(user: NewUser, personalWorkspaceName: string): Promise<CreateUserResult>;
-  findUserById(id: number): Promise<User | undefined>;
+  findUserById(id: number): Promise<SessionUser | undefined>;
+  /** Raises the user's session counter by one, so every token issued before stops working; false for no such user. */
+  endSessions(userId: number): Promise<boolean>;
   /** Every user, ascending id (the operator's `linkforge user list`). */
   listUsers(): Promise<User[]>;
   /** Every workspace, ascending id (the operator's `linkforge workspace list`). */

@@ -48,6 +48,7 @@ export const ERROR_CATALOGUE = {
   authentication_required: { status: 401, title: 'Unauthorized', detail: 'A valid bearer token is required.' },
   credentials_invalid: { status: 401, title: 'Unauthorized', detail: 'The email or password is incorrect.' },
   account_disabled: { status: 403, title: 'Account disabled', detail: 'This account has been disabled by the operator of this service.' },
+  csrf_token_invalid: { status: 403, title: 'CSRF token missing', detail: 'A change made with the session cookie must send the X-CSRF-Token header that sign-in answered; reload the page and try again.' },
   permission_denied: { status: 403, title: 'Forbidden', detail: 'Your role or credential does not allow this action.' },
   registration_disabled: { status: 403, title: 'Registration closed', detail: 'This instance does not accept new accounts; ask its administrator to create one for you.' },
   anonymous_links_disabled: { status: 403, title: 'Sign-in required', detail: 'This instance shortens links for signed-in users only; sign in to create one.' },

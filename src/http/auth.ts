@@ -3,38 +3,57 @@ import type { AccountServices } from '../accounts/account-services.js';
 import { API_KEY_PREFIX, authenticateApiKey, authenticateUserToken } from '../accounts/authenticate.js';
 import { LinkforgeError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
+import { clearSessionCookie, csrfHeaderOf, isWrite, SESSION_COOKIE, sessionCookieOf } from './session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by requireUser, requireUserOrApiKey and requireAdmin. */
     principal?: Principal;
+    /** The session token when the request was authenticated by the session cookie rather than a header. */
+    sessionCookieToken?: string;
   }
 }
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
-/** The OpenAPI security schemes: both credentials travel as `Authorization: Bearer …`. */
+/** The OpenAPI security schemes: `Authorization: Bearer …`, or the web UI's session cookie. */
 export const SECURITY_SCHEMES = {
   jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The token from /api/auth/register or /api/auth/login.' },
+  sessionCookie: {
+    type: 'apiKey', in: 'cookie', name: SESSION_COOKIE,
+    description: 'The same token, as sign-in sets it in an HttpOnly cookie for browsers. Used only when no Authorization header is sent; a write (POST, PATCH, DELETE) must then also send `X-CSRF-Token` with the `csrfToken` sign-in answered, or it is refused with 403 `csrf_token_invalid`.',
+  },
   apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'lfk_…', description: 'A workspace API key (`Authorization: Bearer lfk_…`); it acts only inside its own workspace.' },
 } as const;
 
 /** The OpenAPI `security` of the routes behind each guard; `[]` marks a route open to anyone. */
 type SecurityRequirements = ReadonlyArray<Readonly<Record<string, readonly string[]>>>;
-export const JWT_SECURITY: SecurityRequirements = [{ jwt: [] }];
-export const JWT_OR_API_KEY_SECURITY: SecurityRequirements = [{ jwt: [] }, { apiKey: [] }];
+export const JWT_SECURITY: SecurityRequirements = [{ jwt: [] }, { sessionCookie: [] }];
+export const JWT_OR_API_KEY_SECURITY: SecurityRequirements = [{ jwt: [] }, { sessionCookie: [] }, { apiKey: [] }];
 export const NO_SECURITY: SecurityRequirements = [];
 
-/** Credentials come only from the Authorization header: a token in a URL ends up in logs and Referer headers. */
+/**
+ * Credentials come from the Authorization header, or, without one, from the session cookie: never
+ * from a URL, where a token ends up in logs and Referer headers.
+ */
 function bearerOf(request: FastifyRequest): string {
   const header = request.headers.authorization;
   const token = typeof header === 'string' ? BEARER.exec(header)?.[1] : undefined;
-  if (token === undefined) throw new LinkforgeError('authentication_required', 'Send `Authorization: Bearer <token>`.');
+  if (token === undefined) throw new LinkforgeError('authentication_required', 'Send `Authorization: Bearer <token>`, or sign in for a session cookie.');
+  return token;
+}
+
+/** The cookie's session token; a write must echo the CSRF token derived from it (ADR 0024). */
+function sessionTokenOf(accounts: AccountServices, request: FastifyRequest, token: string): string {
+  if (isWrite(request) && !accounts.tokens.isCsrfTokenFor(token, csrfHeaderOf(request))) throw new LinkforgeError('csrf_token_invalid');
+  request.sessionCookieToken = token;
   return token;
 }
 
 async function authenticate(accounts: AccountServices, request: FastifyRequest, reply: FastifyReply, allowApiKey: boolean): Promise<Principal> {
+  const cookie = request.headers.authorization === undefined ? sessionCookieOf(request) : undefined;
   try {
+    if (cookie !== undefined) return await authenticateUserToken(accounts, sessionTokenOf(accounts, request, cookie));
     const token = bearerOf(request);
     if (token.startsWith(API_KEY_PREFIX)) {
       if (!allowApiKey) throw new LinkforgeError('authentication_required', 'API keys are not accepted here; sign in and use the session token.');
@@ -42,7 +61,11 @@ async function authenticate(accounts: AccountServices, request: FastifyRequest, 
     }
     return await authenticateUserToken(accounts, token);
   } catch (error) {
-    if (error instanceof LinkforgeError && error.status === 401) reply.header('www-authenticate', 'Bearer');
+    if (error instanceof LinkforgeError && error.status === 401) {
+      reply.header('www-authenticate', 'Bearer');
+      // A cookie that no longer authenticates (signed out, expired) is dropped, so the browser stops sending it.
+      if (cookie !== undefined) clearSessionCookie(reply);
+    }
     throw error;
   }
 }

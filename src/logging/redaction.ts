@@ -2,16 +2,18 @@
  * What never reaches a log line (ADR 0018): credentials in headers, and secrets in any object a
  * line carries (a request body, a query, an error's details), at the top level or one level down.
  */
-const SECRET_FIELDS = ['password', 'currentPassword', 'newPassword', 'token', 'accessToken', 'refreshToken', 'claimToken', 'apiKey', 'key', 'secret', 'authorization', 'cookie'];
+const SECRET_FIELDS = ['password', 'currentPassword', 'newPassword', 'token', 'accessToken', 'refreshToken', 'claimToken', 'csrfToken', 'apiKey', 'key', 'secret', 'authorization', 'cookie'];
 
 export const REDACTED_PATHS: readonly string[] = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-api-key"]',
+  'req.headers["x-csrf-token"]',
   'res.headers["set-cookie"]',
   'headers.authorization',
   'headers.cookie',
   'headers["x-api-key"]',
+  'headers["x-csrf-token"]',
   ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.body.${field}`]),
   'body.links[*].claimToken',
   'links[*].claimToken',

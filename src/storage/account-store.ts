@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { WorkspaceRole } from '../core/principal.js';
 import type {
-  AccountStore, ApiKey, ApiKeyOwner, CreateUserResult, Member, Membership, NewUser, RemoveMemberResult, User,
+  AccountStore, ApiKey, ApiKeyOwner, CreateUserResult, Member, Membership, NewUser, RemoveMemberResult, SessionUser, User,
   UserWithPasswordHash, WorkspaceSummary,
 } from '../core/account-ports.js';
 import type { ApiKeyRow, Database, UserRow } from './schema.js';
@@ -25,12 +25,8 @@ export function userRowToUser(row: Pick<Selectable<UserRow>, typeof USER_COLUMNS
 
 function apiKeyRowToApiKey(row: Omit<Selectable<ApiKeyRow>, 'secret_hash' | 'created_by'>): ApiKey {
   return {
-    id: Number(row.id),
-    workspaceId: Number(row.workspace_id),
-    name: row.name,
-    prefix: row.prefix,
-    createdAt: Number(row.created_at),
-    lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+    id: Number(row.id), workspaceId: Number(row.workspace_id), name: row.name, prefix: row.prefix,
+    createdAt: Number(row.created_at), lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
   };
 }
 
@@ -54,7 +50,7 @@ export class KyselyAccountStore implements AccountStore {
   private readonly personalWorkspace;
 
   constructor(private readonly db: Kysely<Database>) {
-    this.userById = compiledOnce(1, (id: number) => db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id));
+    this.userById = compiledOnce(1, (id: number) => db.selectFrom('users').select([...USER_COLUMNS, 'session_epoch']).where('id', '=', id));
     this.membership = compiledOnce(2, (workspaceId: number, userId: number) => this.memberships()
       .where('m.user_id', '=', userId).where('w.id', '=', workspaceId));
     this.personalWorkspace = compiledOnce(1, (userId: number) => db.selectFrom('workspaces').select('id')
@@ -84,10 +80,18 @@ export class KyselyAccountStore implements AccountStore {
     });
   }
 
-  findUserById(id: number): Promise<User | undefined> {
+  findUserById(id: number): Promise<SessionUser | undefined> {
     return guarded(async () => {
-      const { rows: [row] } = await this.db.executeQuery<Pick<Selectable<UserRow>, typeof USER_COLUMNS[number]>>(this.userById(id));
-      return row && userRowToUser(row);
+      const { rows: [row] } = await this.db.executeQuery<Pick<Selectable<UserRow>, typeof USER_COLUMNS[number] | 'session_epoch'>>(this.userById(id));
+      return row && { ...userRowToUser(row), sessionEpoch: Number(row.session_epoch) };
+    });
+  }
+
+  endSessions(userId: number): Promise<boolean> {
+    return guarded(async () => {
+      const result = await this.db.updateTable('users').set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }))
+        .where('id', '=', userId).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     });
   }
 
@@ -108,9 +112,9 @@ export class KyselyAccountStore implements AccountStore {
   findUserByEmail(email: string): Promise<UserWithPasswordHash | undefined> {
     if (holdsNul(email)) return Promise.resolve(undefined);
     return guarded(async () => {
-      const row = await this.db.selectFrom('users').select([...USER_COLUMNS, 'password_hash'])
+      const row = await this.db.selectFrom('users').select([...USER_COLUMNS, 'session_epoch', 'password_hash'])
         .where('email', '=', email).executeTakeFirst();
-      return row && { ...userRowToUser(row), passwordHash: row.password_hash };
+      return row && { ...userRowToUser(row), sessionEpoch: Number(row.session_epoch), passwordHash: row.password_hash };
     });
   }
 

@@ -50,6 +50,8 @@ export interface UserRow {
   created_at: number;
   /** Set while the service's operator has disabled the account (migration 014). */
   disabled_at: number | null;
+  /** Raised by one at every sign-out; a session token carrying another number is refused. */
+  session_epoch: Generated<number>;
 }
 
 export interface WorkspaceRow {

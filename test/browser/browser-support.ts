@@ -92,6 +92,18 @@ export async function registerInUi(page: Page, email: string, password = 'correc
   await page.waitForURL('**/app/dashboard');
 }
 
+/**
+ * A bearer token for a user the browser signed up, for a test's own API calls: the browser's token
+ * lives in an HttpOnly cookie no script can read. Signing in again leaves the browser's session alone.
+ */
+export async function bearerTokenFor(baseUrl: string, email: string, password = 'correct horse battery'): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }),
+  });
+  if (response.status !== 200) throw new Error(`sign-in of ${email} answered ${response.status}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
 /** The document is no wider than the viewport: nothing needs sideways scrolling at phone width. */
 export async function pageOverflowsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);

@@ -1,7 +1,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
-import { pageOverflowsSideways, registerInUi, screenshot, seriousAxeViolations, startUi, type UiHarness } from './browser-support.js';
+import { bearerTokenFor, pageOverflowsSideways, registerInUi, screenshot, seriousAxeViolations, startUi, type UiHarness } from './browser-support.js';
 import { suiteScope } from '../support/teardown.js';
 
 /**
@@ -152,7 +152,7 @@ describe('web UI: anonymous shorten → register → sync → dashboard → link
   });
 
   test('pagination walks the list with the cursor the API answers', async () => {
-    const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem('linkforge.session')!).token as string);
+    const token = await bearerTokenFor(ui.server.baseUrl, 'journey@example.com');
     for (let i = 0; i < 20; i++) {
       const response = await fetch(`${ui.server.baseUrl}/api/urls`, {
         method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `https://example.com/page/${i}` }),
@@ -176,7 +176,7 @@ describe('web UI: anonymous shorten → register → sync → dashboard → link
     await fetch(`${ui.server.baseUrl}/team-docs`, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36', referer: 'https://news.example/' } });
     await fetch(`${ui.server.baseUrl}/team-docs`, { redirect: 'manual', headers: { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' } });
     // Visits are flushed to the database every second (ANALYTICS_FLUSH_INTERVAL): wait until both are counted.
-    const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem('linkforge.session')!).token as string);
+    const token = await bearerTokenFor(ui.server.baseUrl, 'journey@example.com');
     const counted = async (clicks: number) => {
       for (let tries = 0; tries < 60; tries++) {
         const { items } = await (await fetch(`${ui.server.baseUrl}/api/urls?q=team-docs`, { headers: { authorization: `Bearer ${token}` } })).json() as { items: { redirectCount: number }[] };
@@ -236,11 +236,9 @@ describe('web UI: anonymous shorten → register → sync → dashboard → link
 
   test('the pages are usable at 375 px: no sideways scrolling, no serious axe violation', async () => {
     await page.setViewportSize({ width: 375, height: 812 });
-    const id = await page.evaluate(async () => {
-      const token = JSON.parse(sessionStorage.getItem('linkforge.session')!).token as string;
-      const list = await (await fetch('/api/urls?q=team-docs', { headers: { authorization: `Bearer ${token}` } })).json();
-      return list.items[0].id as number;
-    });
+    const token = await bearerTokenFor(ui.server.baseUrl, 'journey@example.com');
+    const list = await (await fetch(`${ui.server.baseUrl}/api/urls?q=team-docs`, { headers: { authorization: `Bearer ${token}` } })).json() as { items: { id: number }[] };
+    const id = list.items[0]!.id;
     for (const [name, path] of [['home', '/'], ['login', '/app/login'], ['dashboard', '/app/dashboard'], ['link-page', `/app/links/${id}`], ['workspaces', '/app/workspaces']] as const) {
       await page.goto(path);
       await page.locator('main h1').waitFor();
@@ -252,7 +250,8 @@ describe('web UI: anonymous shorten → register → sync → dashboard → link
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await page.goto('/app/dashboard');
-    await page.waitForURL('**/app/login');
+    await page.getByTestId('sign-in-in-place').waitFor();
+    assert.equal(new URL(page.url()).pathname, '/app/dashboard', 'signed out, the page asks to sign in where it is');
   });
 
   test('nothing broke the Content-Security-Policy and no page threw', () => {

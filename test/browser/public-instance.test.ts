@@ -36,7 +36,7 @@ describe('web UI on a public instance with registration and anonymous links swit
     await page.getByText('Ask this instance\'s administrator to create one for you.').waitFor();
   });
 
-  test('a user the administrator created with the CLI signs in, and the home page points to the dashboard', async () => {
+  test('a user the administrator created with the CLI signs in, and the home page shortens into their workspace', async () => {
     const created = await runCli(['user', 'create', 'member@example.com'], { DATA_DIR: ui.server.dataDir, LOG_LEVEL: 'silent', BCRYPT_COST: '4' }, 'correct horse battery\n');
     assert.equal(created.code, 0, created.stderr);
     await page.goto('/app/login');
@@ -46,7 +46,9 @@ describe('web UI on a public instance with registration and anonymous links swit
     await page.waitForURL('**/app/dashboard');
     await page.goto('/');
     await page.getByRole('link', { name: 'your dashboard' }).waitFor();
-    assert.equal(await page.getByLabel('Long URL').count(), 0);
+    assert.match((await page.getByTestId('lead').textContent())!, /permanent/);
+    assert.equal(await page.getByTestId('sign-in-to-shorten').count(), 0);
+    assert.equal(await page.getByLabel('Long URL').count(), 1, 'anonymous links are off, a signed-in user\'s are not');
     assert.deepEqual(ui.problems, []);
   });
 });

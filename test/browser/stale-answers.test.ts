@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
-import { registerInUi, screenshot, startUi, type UiHarness } from './browser-support.js';
+import { bearerTokenFor, registerInUi, screenshot, startUi, type UiHarness } from './browser-support.js';
 import { suiteScope } from '../support/teardown.js';
 
 /** The pages read the API through one hook (web/src/use-api.ts) that aborts the call a newer one supersedes. */
@@ -16,7 +16,7 @@ describe('web UI: a superseded answer never shows', () => {
     context = await ui.newContext();
     page = await context.newPage();
     await registerInUi(page, 'filters@example.com');
-    const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem('linkforge.session') ?? '{}').token as string);
+    const token = await bearerTokenFor(ui.server.baseUrl, 'filters@example.com');
     for (const [customCode, url] of [['alpha-link', 'https://example.com/alpha'], ['beta-link', 'https://example.org/beta']]) {
       const created = await fetch(`${ui.server.baseUrl}/api/urls`, {
         method: 'POST',

@@ -18,8 +18,8 @@ for (const backend of STORE_BACKENDS) {
       assert.deepEqual(user, { id: user.id, email, role: 'admin', createdAt: LATE_TIME, disabledAt: null });
       assert.equal(typeof user.id, 'number');
       assert.equal(typeof personalWorkspaceId, 'number');
-      assert.deepEqual(await stores.accounts.findUserById(user.id), user);
-      assert.deepEqual(await stores.accounts.findUserByEmail(email), { ...user, passwordHash: 'hash!' });
+      assert.deepEqual(await stores.accounts.findUserById(user.id), { ...user, sessionEpoch: 0 });
+      assert.deepEqual(await stores.accounts.findUserByEmail(email), { ...user, sessionEpoch: 0, passwordHash: 'hash!' });
       assert.equal(await stores.accounts.findPersonalWorkspaceId(user.id), personalWorkspaceId);
       assert.deepEqual(await stores.accounts.listMemberships(user.id), [
         { id: personalWorkspaceId, name: 'My links', isPersonal: true, createdAt: LATE_TIME, role: 'owner' },
@@ -40,6 +40,16 @@ for (const backend of STORE_BACKENDS) {
         assert.equal(await accounts.findUserById(owner.userId + 1_000_000), undefined);
       }
       assert.equal(built(), builtByConstructor);
+    });
+
+    test('endSessions raises the user\'s session counter by one each time, and no one else\'s', async () => {
+      const owner = await createOwner(stores.accounts);
+      const other = await createOwner(stores.accounts);
+      assert.equal(await stores.accounts.endSessions(owner.userId), true);
+      assert.equal(await stores.accounts.endSessions(owner.userId), true);
+      assert.equal((await stores.accounts.findUserById(owner.userId))?.sessionEpoch, 2);
+      assert.equal((await stores.accounts.findUserById(other.userId))?.sessionEpoch, 0);
+      assert.equal(await stores.accounts.endSessions(987_654_321), false);
     });
 
     test('a taken e-mail address is an email conflict, and nothing of the second user is left', async () => {

@@ -95,16 +95,17 @@ describe('the embedded-mode secret across restarts', () => {
 });
 
 describe('OpenAPI', () => {
-  test('documents the account routes with the JWT security scheme', async (context) => {
+  test('documents the account routes with the JWT and session-cookie security schemes', async (context) => {
     const t = await createTestApp(context);
       const response = await t.app.inject({ method: 'GET', url: '/openapi.json' });
       assert.equal(response.statusCode, 200);
       const document = response.json();
-      assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['apiKey', 'jwt']);
-      for (const path of ['/api/auth/register', '/api/auth/login', '/api/auth/me', '/api/v1/workspaces', '/api/v1/workspaces/{id}/members',
+      assert.deepEqual(Object.keys(document.components.securitySchemes).sort(), ['apiKey', 'jwt', 'sessionCookie']);
+      for (const path of ['/api/auth/register', '/api/auth/login', '/api/auth/me', '/api/auth/logout', '/api/v1/workspaces', '/api/v1/workspaces/{id}/members',
         '/api/v1/workspaces/{id}/members/{userId}', '/api/v1/workspaces/{id}/api-keys', '/api/v1/workspaces/{id}/api-keys/{keyId}']) {
         assert.ok(document.paths[path], path);
       }
-      assert.deepEqual(document.paths['/api/auth/me'].get.security, [{ jwt: [] }]);
+      assert.deepEqual(document.paths['/api/auth/me'].get.security, [{ jwt: [] }, { sessionCookie: [] }]);
+      assert.equal(document.components.securitySchemes.sessionCookie.in, 'cookie');
   });
 });

@@ -23,7 +23,7 @@ describe('register and login', () => {
     const response = await register(t, { email, password: DEFAULT_PASSWORD });
     assert.equal(response.statusCode, 201);
     const body = response.json();
-    assert.deepEqual(Object.keys(body).sort(), ['token', 'user']);
+    assert.deepEqual(Object.keys(body).sort(), ['csrfToken', 'token', 'user']);
     assert.deepEqual(Object.keys(body.user).sort(), ['createdAt', 'email', 'id', 'role']);
     assert.equal(body.user.email, email);
     assert.equal(body.user.role, 'user');

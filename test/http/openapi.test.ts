@@ -97,14 +97,14 @@ describe('OpenAPI document', () => {
     assert.match(apiKey!.description!, /lfk_/);
   });
 
-  test('every operation declares its security: the v1 API accepts a JWT or an API key, the app API a JWT only, public routes none', () => {
+  test('every operation declares its security: the v1 API accepts a JWT (bearer or session cookie) or an API key, the app API a JWT only, public routes none', () => {
     for (const { path, method, operation } of operations(document)) {
       const where = `${method} ${path}`;
       assert.ok(Array.isArray(operation.security), `${where} declares security`);
       assert.ok(operation.operationId, `${where} has an operationId`);
-      if (path.startsWith('/api/v1/')) assert.deepEqual(operation.security, [{ jwt: [] }, { apiKey: [] }], where);
-      else if (['/api/auth/me', '/api/admin/'].some((p) => path.startsWith(p)) || (path.startsWith('/api/urls') && path !== '/api/urls/public')) {
-        assert.deepEqual(operation.security, [{ jwt: [] }], where);
+      if (path.startsWith('/api/v1/')) assert.deepEqual(operation.security, [{ jwt: [] }, { sessionCookie: [] }, { apiKey: [] }], where);
+      else if (['/api/auth/me', '/api/auth/logout', '/api/admin/'].some((p) => path.startsWith(p)) || (path.startsWith('/api/urls') && path !== '/api/urls/public')) {
+        assert.deepEqual(operation.security, [{ jwt: [] }, { sessionCookie: [] }], where);
       } else assert.deepEqual(operation.security, [], where);
     }
   });

@@ -18,6 +18,7 @@ const RELEASED = [
   '010_analytics_bounds',
   '011_breakdown_order',
   '012_link_changes',
+  '013_session_epoch',
 ];
 
 const FOLDER = path.join('src', 'storage', 'migrations');

@@ -22,15 +22,15 @@ function logged(write: (logger: ReturnType<typeof createLogging>['logger']) => v
 
 test('credentials in headers and secrets in bodies are replaced before a line is written', () => {
   const log = logged((logger) => {
-    logger.info({ headers: { authorization: 'Bearer header-jwt-1', cookie: 'sid=cookie-2', 'x-api-key': 'lfk_header-key-3', accept: 'text/html' } }, 'headers');
+    logger.info({ headers: { authorization: 'Bearer header-jwt-1', cookie: 'sid=cookie-2', 'x-api-key': 'lfk_header-key-3', 'x-csrf-token': 'csrf-10', accept: 'text/html' } }, 'headers');
     logger.child({ reqId: 'r1' }).warn({ body: { email: 'a@example.com', password: 'body-password-4', links: [{ shortCode: 'abc', claimToken: 'claim-5' }] } }, 'body');
-    logger.error({ password: 'top-password-6', details: { token: 'nested-token-7', apiKey: 'nested-key-8', secret: 'nested-secret-9' } }, 'fields');
+    logger.error({ password: 'top-password-6', details: { token: 'nested-token-7', apiKey: 'nested-key-8', secret: 'nested-secret-9', csrfToken: 'csrf-11' } }, 'fields');
   });
-  for (const secret of ['header-jwt-1', 'cookie-2', 'header-key-3', 'body-password-4', 'claim-5', 'top-password-6', 'nested-token-7', 'nested-key-8', 'nested-secret-9']) {
+  for (const secret of ['header-jwt-1', 'cookie-2', 'header-key-3', 'body-password-4', 'claim-5', 'top-password-6', 'nested-token-7', 'nested-key-8', 'nested-secret-9', 'csrf-10', 'csrf-11']) {
     assert.ok(!log.includes(secret), `${secret} was logged:\n${log}`);
   }
   assert.ok(log.includes('text/html') && log.includes('a@example.com') && log.includes('"shortCode":"abc"'), 'other fields stay');
-  assert.equal((log.match(/\[Redacted\]/g) ?? []).length, 9);
+  assert.equal((log.match(/\[Redacted\]/g) ?? []).length, 11);
 });
 
 test('a logged URL keeps its path and harmless parameters, not the values of secret-looking ones', () => {

@@ -265,6 +265,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out everywhere
+         * @description Ends every session of the signed-in user at once: the session cookie and every token from register or login, in any browser or script, answer 401 from now on. API keys keep working. Clears the session cookie.
+         */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/me": {
         parameters: {
             query?: never;
@@ -728,7 +748,7 @@ export interface components {
              * @description Stable machine-readable reason.
              * @enum {string}
              */
-            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "account_disabled" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
+            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
             detail: string;
             status: number;
             title: string;
@@ -1592,7 +1612,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description JWT (HS256); send as `Authorization: Bearer <token>`. */
+                        /** @description For browsers using the session cookie: send it as `X-CSRF-Token` on every POST, PATCH and DELETE. */
+                        csrfToken: string;
+                        /** @description JWT (HS256); send as `Authorization: Bearer <token>`. The answer also sets it as the HttpOnly session cookie. */
                         token: string;
                         user: {
                             /** Format: date-time */
@@ -1657,6 +1679,55 @@ export interface operations {
             };
         };
     };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getProfile: {
         parameters: {
             query?: never;
@@ -1673,6 +1744,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Present when the request was authenticated by the session cookie. For browsers using the session cookie: send it as `X-CSRF-Token` on every POST, PATCH and DELETE. */
+                        csrfToken?: string;
                         user: {
                             /** Format: date-time */
                             createdAt: string;
@@ -1738,7 +1811,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description JWT (HS256); send as `Authorization: Bearer <token>`. */
+                        /** @description For browsers using the session cookie: send it as `X-CSRF-Token` on every POST, PATCH and DELETE. */
+                        csrfToken: string;
+                        /** @description JWT (HS256); send as `Authorization: Bearer <token>`. The answer also sets it as the HttpOnly session cookie. */
                         token: string;
                         user: {
                             /** Format: date-time */

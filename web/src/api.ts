@@ -1,6 +1,5 @@
 import type { components, operations } from './api-types.js';
-import { currentSession, endSession } from './session.js';
-import { navigate } from './router.js';
+import { csrfHeader, currentSession, endSession } from './session.js';
 
 /** A problem detail (RFC 9457) as the API answers it, or a network failure in the same shape. */
 export interface Problem {
@@ -30,13 +29,13 @@ export class ApiError extends Error {
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /**
- * Calls the JSON API; the session token goes in the Authorization header. A 401 ends the session.
+ * Calls the JSON API; the browser sends the session cookie, and every write echoes the session's
+ * CSRF token. A 401 ends the session, so a signed-in page shows the sign-in form in its place.
  * An aborted call rejects with the signal's reason, never as a network error.
  */
 export async function api<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
   const session = currentSession();
-  if (session) headers.authorization = `Bearer ${session.token}`;
+  const headers: Record<string, string> = { accept: 'application/json', ...(method !== 'GET' && csrfHeader()) };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
@@ -49,10 +48,7 @@ export async function api<T>(method: Method, path: string, body?: unknown, signa
   const json = await response.json().catch(() => undefined);
   if (!response.ok) {
     const problem = json as Partial<Problem> | undefined;
-    if (response.status === 401 && session && !path.startsWith('/api/auth/')) {
-      endSession();
-      navigate('/app/login', { replace: true });
-    }
+    if (response.status === 401 && session && !path.startsWith('/api/auth/')) endSession();
     throw new ApiError({
       status: response.status,
       title: problem?.title ?? response.statusText,

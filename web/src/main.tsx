@@ -1,12 +1,12 @@
 import { render, type ComponentChildren } from 'preact';
-import { useEffect } from 'preact/hooks';
 import './styles.css';
+import { Layout } from './components/layout.js';
 import { NotFoundPage } from './components/not-found.js';
 import { AuthPage } from './pages/auth.js';
 import { HomePage } from './pages/home.js';
 import { lazyPage } from './lazy-page.js';
-import { navigate, usePath } from './router.js';
-import { currentSession } from './session.js';
+import { usePath } from './router.js';
+import { useSession } from './session.js';
 
 // The signed-in pages are chunks of their own: the first load of `/` does not carry them.
 const DashboardPage = lazyPage(() => import('./pages/dashboard.js').then((m) => m.DashboardPage));
@@ -14,11 +14,16 @@ const LinkPage = lazyPage(() => import('./pages/link-page.js').then((m) => m.Lin
 const WorkspacesPage = lazyPage(() => import('./pages/workspaces.js').then((m) => m.WorkspacesPage));
 const AdminPage = lazyPage(() => import('./pages/admin.js').then((m) => m.AdminPage));
 
-/** Pages that need a session send the visitor to sign in first. */
+/**
+ * Pages that need a session show the sign-in form in their own place while signed out, at their own
+ * address, so a bookmark, a new tab or a link in an email opens the page itself once signed in.
+ */
 function SignedIn({ children }: { children: ComponentChildren }) {
-  const session = currentSession();
-  useEffect(() => { if (!session) navigate('/app/login', { replace: true }); }, [session]);
-  return session ? <>{children}</> : null;
+  const { status } = useSession();
+  if (status === 'loading') {
+    return <Layout title="Loading"><p class="muted" aria-busy="true" data-testid="session-loading">Checking whether you are signed in…</p></Layout>;
+  }
+  return status === 'signed-in' ? <>{children}</> : <AuthPage key="in-place" mode="login" inPlace />;
 }
 
 function App() {

@@ -1,19 +1,24 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { Link, navigate, usePath } from '../router.js';
-import { currentSession, endSession } from '../session.js';
+import { signOut, useSession } from '../session.js';
 import { useInstance } from '../instance.js';
 import { useIsAdmin } from '../admin-role.js';
 
 /** Page frame: skip link, site navigation, one main landmark with the page's heading; the title follows the page. */
 export function Layout({ title, children }: { title: string; children: ComponentChildren }) {
   const path = usePath();
-  const session = currentSession();
+  const session = useSession().status === 'signed-in';
   const instance = useInstance();
   const admin = useIsAdmin();
+  const [signOutFailed, setSignOutFailed] = useState(false);
   useEffect(() => { document.title = `${title} · Linkforge`; }, [title]);
   const current = (href: string) => (path === href ? 'page' : undefined);
-  const signOut = () => { endSession(); navigate('/'); };
+  const leave = async () => {
+    const done = await signOut();
+    setSignOutFailed(!done);
+    if (done) navigate('/');
+  };
   return (
     <>
       <a class="skip" href="#main">Skip to content</a>
@@ -27,7 +32,7 @@ export function Layout({ title, children }: { title: string; children: Component
                 <li><Link href="/app/dashboard" aria-current={current('/app/dashboard')}>Dashboard</Link></li>
                 <li><Link href="/app/workspaces" aria-current={current('/app/workspaces')}>Workspaces</Link></li>
                 {admin && <li><Link href="/app/admin" aria-current={current('/app/admin')}>Admin</Link></li>}
-                <li><button type="button" class="link" onClick={signOut}>Sign out</button></li>
+                <li><button type="button" class="link" onClick={leave}>Sign out</button></li>
               </>
             ) : (
               <>
@@ -41,6 +46,7 @@ export function Layout({ title, children }: { title: string; children: Component
       </header>
       <main id="main" tabIndex={-1}>
         <h1>{title}</h1>
+        {signOutFailed && <p class="form-error" role="alert">Signing out failed: the server could not be reached. Try again.</p>}
         {children}
       </main>
     </>

@@ -3,7 +3,7 @@ import { api, ApiError, errorText, type ResponseOf } from '../api.js';
 import { FormError } from '../components/field.js';
 import { Layout } from '../components/layout.js';
 import { NotFoundPage } from '../components/not-found.js';
-import { currentSession } from '../session.js';
+import { useSession } from '../session.js';
 import { useApi } from '../use-api.js';
 import { AdminBlocklist, AdminReaper } from './admin-instance.js';
 import { AdminLinkLookup } from './admin-links.js';
@@ -17,10 +17,13 @@ type Access = 'checking' | 'granted' | 'denied' | { error: string };
  * routes answer 404 to anyone but a site admin, and so does this page (signed out too).
  */
 export function AdminPage() {
-  const token = currentSession()?.token;
-  const [access, setAccess] = useState<Access>(token ? 'checking' : 'denied');
+  const session = useSession();
+  // Who is signed in, or whether it is not known yet: the check runs again when it changes.
+  const who = session.status === 'signed-in' ? session.session.userId : session.status;
+  const [access, setAccess] = useState<Access>('checking');
   useEffect(() => {
-    if (!token) { setAccess('denied'); return; }
+    if (who === 'loading') { setAccess('checking'); return; }
+    if (who === 'signed-out') { setAccess('denied'); return; }
     const call = new AbortController();
     api('GET', '/api/admin/overview', undefined, call.signal).then(
       () => setAccess('granted'),
@@ -30,7 +33,7 @@ export function AdminPage() {
       },
     );
     return () => call.abort();
-  }, [token]);
+  }, [who]);
 
   if (access === 'denied') return <NotFoundPage />;
   if (access === 'checking') return <Layout title="Loading…"><p class="muted" aria-busy="true">Loading…</p></Layout>;

@@ -3,22 +3,31 @@ import { api, ApiError, type SignedIn } from '../api.js';
 import { Field, FormError } from '../components/field.js';
 import { Layout } from '../components/layout.js';
 import { setSyncOutcomes } from '../flash.js';
-import { Link, navigate } from '../router.js';
-import { startSession } from '../session.js';
+import { Link, navigate, usePath } from '../router.js';
+import { announceSession, startSession } from '../session.js';
 import { syncAnonLinks } from '../sync.js';
 import { REGISTRATION_CLOSED, useInstance } from '../instance.js';
+import { returnPath } from '../return-path.js';
 
 type Mode = 'login' | 'register';
 type Errors = { email?: string; password?: string; form?: string };
 
-/** `/app/login` and `/app/register`: the same form; afterwards the anonymous links move into the account. */
-export function AuthPage({ mode }: { mode: Mode }) {
+const withNext = (href: string, next: string | undefined) => (next ? `${href}?next=${encodeURIComponent(next)}` : href);
+
+/**
+ * `/app/login` and `/app/register`, and the sign-in form a signed-in page shows in its own place
+ * (`inPlace`: the address stays, and the page appears once signed in). Afterwards the anonymous
+ * links move into the account.
+ */
+export function AuthPage({ mode, inPlace = false }: { mode: Mode; inPlace?: boolean }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const register = mode === 'register';
   const instance = useInstance();
+  const path = usePath();
+  const next = inPlace ? `${path}${location.search}` : new URLSearchParams(location.search).get('next') ?? undefined;
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -29,11 +38,12 @@ export function AuthPage({ mode }: { mode: Mode }) {
     if (missing.email || missing.password) return;
     setBusy(true);
     try {
-      const { token, user } = await api<SignedIn>('POST', register ? '/api/auth/register' : '/api/auth/login', { email: email.trim(), password });
-      startSession({ token, email: user.email });
+      const { csrfToken, user } = await api<SignedIn>('POST', register ? '/api/auth/register' : '/api/auth/login', { email: email.trim(), password });
+      startSession({ userId: user.id, email: user.email, role: user.role, csrfToken });
       const { outcomes, failed } = await syncAnonLinks();
       if (outcomes.length > 0 || failed) setSyncOutcomes(failed ? [...outcomes, { shortCode: '', outcome: 'rejected', reason: failed }] : outcomes);
-      navigate('/app/dashboard');
+      if (!inPlace) navigate(returnPath(next ?? null), { replace: true });
+      announceSession();
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
       const message = caught instanceof ApiError ? caught.problem.detail : 'Something went wrong.';
@@ -45,13 +55,14 @@ export function AuthPage({ mode }: { mode: Mode }) {
   if (register && instance?.registrationAllowed === false) {
     return (
       <Layout title="Registration closed">
-        <p class="card narrow" data-testid="registration-closed">{REGISTRATION_CLOSED} Already have one? <Link href="/app/login">Sign in</Link>.</p>
+        <p class="card narrow" data-testid="registration-closed">{REGISTRATION_CLOSED} Already have one? <Link href={withNext('/app/login', next)}>Sign in</Link>.</p>
       </Layout>
     );
   }
 
   return (
     <Layout title={register ? 'Create an account' : 'Sign in'}>
+      {inPlace && <p class="lead" data-testid="sign-in-in-place">Sign in to see this page; it opens as soon as you are signed in.</p>}
       <form onSubmit={submit} class="card narrow" noValidate>
         <Field id="email" label="Email" type="email" autoComplete="email" required value={email}
           onInput={(e) => setEmail(e.currentTarget.value)} error={errors.email} />
@@ -60,9 +71,9 @@ export function AuthPage({ mode }: { mode: Mode }) {
         <FormError message={errors.form} />
         <button type="submit" disabled={busy}>{busy ? 'Please wait…' : register ? 'Create account' : 'Sign in'}</button>
         <p class="muted">
-          {register ? <>Already registered? <Link href="/app/login">Sign in</Link></>
+          {register ? <>Already registered? <Link href={withNext('/app/login', next)}>Sign in</Link></>
             : instance?.registrationAllowed === false ? <>No account yet? Ask this instance's administrator to create one for you.</>
-              : <>No account yet? <Link href="/app/register">Register</Link></>}
+              : <>No account yet? <Link href={withNext('/app/register', next)}>Register</Link></>}
         </p>
       </form>
     </Layout>

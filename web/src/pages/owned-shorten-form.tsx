@@ -1,0 +1,97 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError, type LinkJson, type ResponseOf } from '../api.js';
+import { CopyButton } from '../components/copy-button.js';
+import { DestinationFields, useDestination } from '../components/destination-fields.js';
+import { ExternalUrl } from '../components/external-url.js';
+import { Field, FormError } from '../components/field.js';
+import { QrCode } from '../components/qr-code.js';
+import { chooseWorkspace, currentWorkspaceId } from '../current-workspace.js';
+import { dateTime, fromLocalInput } from '../format.js';
+import { Link } from '../router.js';
+import { useApi } from '../use-api.js';
+
+type Workspaces = ResponseOf<'listWorkspaces'>['workspaces'];
+type Errors = Partial<Record<'url' | 'customCode' | 'expiresAt' | 'form', string>>;
+
+/** `/` signed in: a permanent link in the current workspace, with an optional custom code and expiry. */
+export function OwnedShortenForm() {
+  const workspaces = useApi<ResponseOf<'listWorkspaces'>>('/api/v1/workspaces').data?.workspaces;
+  const [chosen, setChosen] = useState<number>();
+  const workspaceId = chosen ?? (workspaces && currentWorkspaceId(workspaces));
+  const destination = useDestination(workspaceId === undefined ? 'none' : String(workspaceId));
+  const [customCode, setCustomCode] = useState('');
+  const [expiresAt, setExpiresAt] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<LinkJson>();
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors({});
+    setCreated(undefined);
+    try {
+      const link = await api<LinkJson>('POST', '/api/urls', {
+        url: destination.final(),
+        ...(customCode.trim() && { customCode: customCode.trim() }),
+        ...(expiresAt && { expiresAt: fromLocalInput(expiresAt) }),
+        ...(workspaceId !== undefined && { workspaceId }),
+      });
+      setCreated(link);
+      destination.setUrl(''); setCustomCode(''); setExpiresAt('');
+    } catch (caught) {
+      const field = caught instanceof ApiError ? caught.field() : undefined;
+      const message = caught instanceof ApiError ? caught.problem.detail : 'Something went wrong.';
+      setErrors({ [field === 'url' || field === 'customCode' || field === 'expiresAt' ? field : 'form']: message });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const pick = (id: number) => { chooseWorkspace(id); setChosen(id); };
+
+  return (
+    <>
+      <form onSubmit={submit} class="shorten-owned card" noValidate>
+        {workspaces && workspaces.length > 1 && <WorkspacePicker workspaces={workspaces} value={workspaceId} onChange={pick} />}
+        <DestinationFields id="url" destination={destination} error={errors.url} />
+        <div class="shorten-extras">
+          <Field id="custom-code" label="Custom code (optional)" value={customCode} maxLength={64} onInput={(e) => setCustomCode(e.currentTarget.value)}
+            error={errors.customCode} hint="Letters, digits, - and _." />
+          <Field id="expires-at" label="Expires (optional)" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)}
+            error={errors.expiresAt} hint="Empty: the link never expires." />
+        </div>
+        <FormError message={errors.form} />
+        <button type="submit" disabled={busy}>{busy ? 'Shortening…' : 'Shorten'}</button>
+      </form>
+      {created && <CreatedLink link={created} workspace={workspaces?.find((w) => w.id === created.workspaceId)?.name} />}
+    </>
+  );
+}
+
+function WorkspacePicker({ workspaces, value, onChange }: { workspaces: Workspaces; value: number | undefined; onChange: (id: number) => void }) {
+  return (
+    <div class="field">
+      <label for="workspace">Workspace</label>
+      <select id="workspace" value={value === undefined ? '' : String(value)} onChange={(e) => onChange(Number(e.currentTarget.value))}>
+        {workspaces.map((w) => <option key={w.id} value={String(w.id)}>{w.name}</option>)}
+      </select>
+    </div>
+  );
+}
+
+function CreatedLink({ link, workspace }: { link: LinkJson; workspace: string | undefined }) {
+  return (
+    <section class="result card" aria-labelledby="result-heading">
+      <h2 id="result-heading">Your short link</h2>
+      <p class="short-url">
+        <a href={link.shortUrl} data-testid="short-url">{link.shortUrl}</a>
+        <CopyButton text={link.shortUrl} label="Copy link" />
+      </p>
+      <p class="muted">to <ExternalUrl url={link.originalUrl} /></p>
+      <p data-testid="link-lifetime">
+        {link.expiresAt ? `Expires ${dateTime(link.expiresAt)}` : 'Permanent'}{workspace && <> · in {workspace}</>} · <Link href={`/app/links/${link.id}`}>Open its page</Link>
+      </p>
+      <QrCode url={link.shortUrl} code={link.shortCode} />
+    </section>
+  );
+}
