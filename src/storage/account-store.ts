@@ -7,6 +7,7 @@ import type {
 import type { ApiKeyRow, Database, UserRow } from './schema.js';
 import { compiledOnce } from './compiled-once.js';
 import { guarded } from './store-errors.js';
+import { apiKeyRowToApiKey, membershipRowToMembership, userRowToUser, USER_COLUMNS, type MembershipRow } from './account-rows.js';
 import { holdsNul } from './unstorable-text.js';
 import { summarizeWorkspaces } from './workspace-summaries.js';
 
@@ -18,28 +19,6 @@ function isUniqueViolation(error: unknown, sqliteColumns: string, pgConstraint: 
     && err.message?.endsWith(`constraint failed: ${sqliteColumns}`) === true;
 }
 
-export function userRowToUser(row: Pick<Selectable<UserRow>, typeof USER_COLUMNS[number]>): User {
-  const disabledAt = row.disabled_at === null ? null : Number(row.disabled_at);
-  return { id: Number(row.id), email: row.email, role: row.role, createdAt: Number(row.created_at), disabledAt };
-}
-
-function apiKeyRowToApiKey(row: Omit<Selectable<ApiKeyRow>, 'secret_hash' | 'created_by'>): ApiKey {
-  return {
-    id: Number(row.id), workspaceId: Number(row.workspace_id), name: row.name, prefix: row.prefix,
-    createdAt: Number(row.created_at), lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
-  };
-}
-
-interface MembershipRow { id: number; name: string; is_personal: number; created_at: number; role: WorkspaceRole }
-
-function membershipRowToMembership(row: MembershipRow): Membership {
-  return {
-    id: Number(row.id), name: row.name, isPersonal: Number(row.is_personal) === 1,
-    createdAt: Number(row.created_at), role: row.role,
-  };
-}
-
-export const USER_COLUMNS = ['id', 'email', 'role', 'created_at', 'disabled_at'] as const;
 const API_KEY_COLUMNS = ['id', 'workspace_id', 'name', 'prefix', 'created_at', 'last_used_at'] as const;
 
 /** Users, workspaces, members and API keys for both SQLite and PostgreSQL: portable Kysely only. */

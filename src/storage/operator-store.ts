@@ -2,7 +2,7 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { User } from '../core/account-ports.js';
 import type { InstanceCounts, LinkDisabling, LinkForOperator, OperatorStore, UserSearch } from '../core/admin-ports.js';
 import type { Database } from './schema.js';
-import { userRowToUser, USER_COLUMNS } from './account-store.js';
+import { userRowToUser, USER_COLUMNS } from './account-rows.js';
 import { linkRowToLink } from './link-rows.js';
 import { guarded } from './store-errors.js';
 import { holdsNul } from './unstorable-text.js';
