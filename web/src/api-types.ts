@@ -160,7 +160,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Links of every workspace you belong to, newest first */
+        /** Links of your workspaces (or one), newest first or sorted, with what you may do with each */
         get: operations["listLinks"];
         put?: never;
         /** Create a permanent link (201), or answer the one this workspace already has for the URL (200) */
@@ -218,6 +218,43 @@ export interface paths {
         get: operations["getLinkStats"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/urls/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete, restore or move many links at once (all or none)
+         * @description Links outside your workspaces answer 404; links you may only read (a colleague's, for a plain member) answer 403 link_change_not_allowed saying how many. Moving to a workspace that already has one of the URLs is a 409. In every refusal nothing is changed.
+         */
+        post: operations["bulkLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/urls/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Export selected or matching links as CSV or Linkforge JSON */
+        post: operations["exportLinks"];
         delete?: never;
         options?: never;
         head?: never;
@@ -534,7 +571,7 @@ export interface components {
              * @description Stable machine-readable reason.
              * @enum {string}
              */
-            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "member_exists" | "workspace_owner_required" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
+            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "link_change_not_allowed" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "member_exists" | "workspace_owner_required" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
             detail: string;
             status: number;
             title: string;
@@ -1165,9 +1202,17 @@ export interface operations {
                 /** @description The next-page cursor of the previous answer. */
                 cursor?: string;
                 limit?: number;
+                /** @description Only the links you created. */
+                mine?: boolean;
+                /** @description Links to skip: page numbers. A cursor pages the default order only; with sort, order or offset, nextCursor is null. */
+                offset?: number;
+                order?: "desc" | "asc";
                 /** @description Part of the short code or of the original URL. */
                 q?: string;
+                /** @description created (the default), clicks (people's), or lastClick (the hour of the last click by a person; never-clicked links count as oldest). */
+                sort?: "created" | "clicks" | "lastClick";
                 status?: "ACTIVE" | "EXPIRED" | "DELETED";
+                workspaceId?: number;
             };
             header?: never;
             path?: never;
@@ -1182,8 +1227,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: components["schemas"]["Link"][];
+                        items: (components["schemas"]["Link"] & {
+                            /**
+                             * Format: date-time
+                             * @description The start of the hour of the last click by a person; null before the first.
+                             */
+                            lastClickAt: string | null;
+                            /** @description What you may do with this link: a workspace owner or admin any link, a member the links they created. */
+                            permissions: {
+                                /** @description Delete, restore or move it. */
+                                delete: boolean;
+                                /** @description Change the destination or expiry. */
+                                edit: boolean;
+                            };
+                            /** @description People's clicks per UTC day over the last 14 days, oldest first, today last. */
+                            trend: number[];
+                        })[];
                         nextCursor: string | null;
+                        /** @description Every link the filters match. */
+                        total: number;
                     };
                 };
             };
@@ -1201,6 +1263,15 @@ export interface operations {
                 headers: {
                     /** @description `Bearer`. */
                     "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1736,6 +1807,207 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    bulkLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    action: "delete" | "restore" | "move";
+                    /** @description The selected links' ids, at most 1000. */
+                    ids?: number[];
+                    /** @description "All matching": every link the list's filters match, at most 1000 (more is a 400 bulk_too_many). Give ids or matching, not both. */
+                    matching?: {
+                        /** @description Only the links you created. */
+                        mine?: boolean;
+                        /** @description Part of the short code or of the original URL. */
+                        q?: string;
+                        status?: "ACTIVE" | "EXPIRED" | "DELETED";
+                        workspaceId?: number;
+                    };
+                    /** @description For move: the workspace to move the links to (one you belong to). */
+                    workspaceId?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Links the action changed (deleting a deleted link changes nothing). */
+                        changed: number;
+                        /** @description The ids of the changed links: what an undo names. */
+                        ids: number[];
+                        /** @description Links the selection named. */
+                        matched: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description csv, or json: Linkforge JSON (a header line, then one link per line), as `linkforge export` writes and every import reads. */
+                    format: "csv" | "json";
+                    /** @description The selected links' ids, at most 1000. */
+                    ids?: number[];
+                    /** @description "All matching": every link the list's filters match, at most 1000 (more is a 400 bulk_too_many). Give ids or matching, not both. */
+                    matching?: {
+                        /** @description Only the links you created. */
+                        mine?: boolean;
+                        /** @description Part of the short code or of the original URL. */
+                        q?: string;
+                        status?: "ACTIVE" | "EXPIRED" | "DELETED";
+                        workspaceId?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The export file, as an attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
