@@ -1,5 +1,5 @@
 import { LinkforgeError } from '../core/errors.js';
-import type { LinkStatus } from '../core/link.js';
+import type { Link, LinkStatus } from '../core/link.js';
 import type { LinkListFilter, LinkSort, ListedLink } from '../core/ports.js';
 import type { Principal } from '../core/principal.js';
 import { permissionsOf, requireMembership, type LinkPermissions, type OwnedLinkDeps } from './link-access.js';
@@ -80,19 +80,24 @@ export interface LinkListExtras {
   readonly trend: number[];
 }
 
-/** What a list shows beside each link: what the caller may do with it, and its recent clicks. */
-export async function describeListedLinks(deps: OwnedLinkDeps, principal: Principal, links: readonly ListedLink[]): Promise<Map<number, LinkListExtras>> {
+/** What the caller may do with each link: one role lookup per workspace among them. */
+export async function permissionsOfLinks(deps: OwnedLinkDeps, principal: Principal, links: readonly Link[]): Promise<Map<number, LinkPermissions>> {
   const workspaceIds = [...new Set(links.map((link) => link.workspaceId).filter((id) => id !== null))];
   const roles = new Map(await Promise.all(workspaceIds.map(async (id) => [id, await deps.workspaces.roleIn(principal, id)] as const)));
+  return new Map(links.map((link) => {
+    const role = link.workspaceId === null ? undefined : roles.get(link.workspaceId);
+    return [link.id, role === undefined ? { edit: false, delete: false } : permissionsOf(role, link, principal)];
+  }));
+}
+
+/** What a list shows beside each link: what the caller may do with it, and its recent clicks. */
+export async function describeListedLinks(deps: OwnedLinkDeps, principal: Principal, links: readonly ListedLink[]): Promise<Map<number, LinkListExtras>> {
+  const permissions = await permissionsOfLinks(deps, principal, links);
   const today = Math.floor(deps.clock.now() / DAY_MS) * DAY_MS;
   const from = today - (TREND_DAYS - 1) * DAY_MS;
   const days = await deps.store.listDailyClicks(links.map((link) => link.id), from, today + DAY_MS);
   const extras = new Map<number, LinkListExtras>();
-  for (const link of links) {
-    const role = link.workspaceId === null ? undefined : roles.get(link.workspaceId);
-    const permissions = role === undefined ? { edit: false, delete: false } : permissionsOf(role, link, principal);
-    extras.set(link.id, { permissions, trend: new Array<number>(TREND_DAYS).fill(0) });
-  }
+  for (const link of links) extras.set(link.id, { permissions: permissions.get(link.id)!, trend: new Array<number>(TREND_DAYS).fill(0) });
   for (const day of days) {
     const trend = extras.get(day.linkId)?.trend;
     if (trend) trend[(day.day - from) / DAY_MS] = day.clicks;

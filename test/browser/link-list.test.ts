@@ -111,6 +111,8 @@ describe('web UI: the link list (permissions, bulk actions, export and import)',
       await check(page, `list-all-matching-${width}`);
       await page.getByRole('button', { name: 'Delete selected' }).click();
       await page.getByText('Deleted 25 links.').waitFor();
+      await page.waitForFunction(() => document.activeElement?.classList.contains('notice'));
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Deleted 25 links. Undo', 'the outcome takes the focus from the bar that went away');
       await page.getByText('No links match.').waitFor({ state: 'detached' }).catch(() => undefined);
       const deleted = await call<{ total: number }>(token, 'GET', '/api/urls?q=campaign&status=DELETED');
       assert.equal(deleted.total, 25);

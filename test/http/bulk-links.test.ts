@@ -15,6 +15,7 @@ describe('bulk link actions and export: who may act on which links', () => {
   let owner: RegisteredUser;
   let member: RegisteredUser;
   let stranger: RegisteredUser;
+  let admin: RegisteredUser;
   let team: number;
   let otherTeam: number;
   let teamKey: string;
@@ -24,11 +25,12 @@ describe('bulk link actions and export: who may act on which links', () => {
   const suite = suiteScope();
   before(async () => {
     t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' });
-    [owner, member, stranger] = await Promise.all([registerUser(t.app), registerUser(t.app), registerUser(t.app)]);
+    [owner, member, stranger, admin] = await Promise.all([registerUser(t.app), registerUser(t.app), registerUser(t.app), registerUser(t.app)]);
     team = await createWorkspace(t.app, owner.token, 'team');
     otherTeam = await createWorkspace(t.app, owner.token, 'other team');
     await addMember(t.app, owner.token, team, member.user.email, 'member');
     await addMember(t.app, owner.token, otherTeam, member.user.email, 'member');
+    await addMember(t.app, owner.token, team, admin.user.email, 'admin');
     teamKey = await createApiKey(t.app, owner.token, team);
     ownersLinks = [];
     for (const n of [1, 2, 3]) ownersLinks.push((await createLink(t.app, owner.token, { url: `https://example.com/bulk/owner/${n}`, workspaceId: team })).id);
@@ -91,6 +93,14 @@ describe('bulk link actions and export: who may act on which links', () => {
     }
     const moved = await t.app.inject({ method: 'GET', url: `/api/urls/${membersLink}`, headers: bearer(member.token) });
     assert.equal(moved.json().workspaceId, otherTeam);
+  });
+
+  test('a workspace admin changes anyone\'s links in bulk', async () => {
+    const deleted = await t.app.inject({ ...bulk({ action: 'delete', ids: ownersLinks }), headers: bearer(admin.token) });
+    assert.equal(deleted.statusCode, 200, deleted.body);
+    assert.equal(deleted.json().changed, 3);
+    const restored = await t.app.inject({ ...bulk({ action: 'restore', ids: ownersLinks }), headers: bearer(admin.token) });
+    assert.equal(restored.json().changed, 3);
   });
 
   test('moving to a workspace the caller is not in is 404; to one that has the URL already, 409 and nothing moves', async () => {

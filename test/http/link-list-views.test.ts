@@ -59,6 +59,9 @@ describe('GET /api/urls as a dashboard reads it', () => {
     assert.deepEqual(mine.permissions, { edit: true, delete: true });
     assert.deepEqual(colleagues.permissions, { edit: false, delete: false });
     assert.ok((await list(owner, '')).items.every((item) => item.permissions.edit && item.permissions.delete));
+    const one = async (id: number) => (await t.app.inject({ method: 'GET', url: `/api/urls/${id}`, headers: bearer(member.token) })).json().permissions;
+    assert.deepEqual(await one(links[0]!.id), { edit: false, delete: false }, 'one link answers the same, for its own page');
+    assert.deepEqual(await one(links[4]!.id), { edit: true, delete: true });
   });
 
   test('sorts by created, people\'s clicks or last click, either way, with the id breaking ties', async () => {

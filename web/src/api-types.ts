@@ -178,7 +178,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One link with its analytics fields */
+        /** One link with its analytics fields and what you may do with it */
         get: operations["getLink"];
         put?: never;
         post?: never;
@@ -1419,7 +1419,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Link"];
+                    "application/json": components["schemas"]["Link"] & {
+                        /** @description What you may do with this link: a workspace owner or admin any link, a member the links they created. */
+                        permissions: {
+                            /** @description Delete, restore or move it. */
+                            delete: boolean;
+                            /** @description Change the destination or expiry. */
+                            edit: boolean;
+                        };
+                    };
                 };
             };
             /** @description Bad Request */

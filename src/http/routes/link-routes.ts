@@ -5,7 +5,7 @@ import { claimLinks, MAX_CLAIM_ENTRIES, type ClaimResult } from '../../links/cla
 import { createOwnedLink } from '../../links/create-owned-link.js';
 import { deleteLink } from '../../links/delete-link.js';
 import { findAccessibleLink, type OwnedLinkDeps } from '../../links/link-access.js';
-import { describeListedLinks, listLinks } from '../../links/list-links.js';
+import { describeListedLinks, listLinks, permissionsOfLinks } from '../../links/list-links.js';
 import { LinkMatchFields, linkMatchOf, ListedLinkExtras, listedLinkToJson } from '../listed-link-json.js';
 import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
@@ -134,8 +134,16 @@ function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson }: 
 function registerLinkItemRoutes({ typedApp, preHandler, common, toJson }: RouteKit, owned: OwnedLinkDeps): void {
   typedApp.get('/api/urls/:id', {
     preHandler,
-    schema: { ...common, operationId: 'getLink', summary: 'One link with its analytics fields', params: LinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 503) } },
-  }, async (request) => toJson(await findAccessibleLink(owned, principalOf(request), request.params, 'read')));
+    schema: {
+      ...common, operationId: 'getLink', summary: 'One link with its analytics fields and what you may do with it', params: LinkParams,
+      response: { 200: Type.Intersect([LinkRef, Type.Pick(ListedLinkExtras, ['permissions'])]), ...errorResponses(400, 401, 404, 503) },
+    },
+  }, async (request) => {
+    const principal = principalOf(request);
+    const link = await findAccessibleLink(owned, principal, request.params, 'read');
+    const permissions = (await permissionsOfLinks(owned, principal, [link])).get(link.id)!;
+    return { ...toJson(link), permissions };
+  });
 
   typedApp.patch('/api/urls/:id', {
     preHandler,

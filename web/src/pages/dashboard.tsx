@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorText, type LinkPage, type ResponseOf, type SyncOutcome } from '../api.js';
 import { Field, FormError } from '../components/field.js';
 import { Layout } from '../components/layout.js';
@@ -20,6 +20,7 @@ export function DashboardPage() {
   const [state, change] = useListState();
   const [notice, setNotice] = useState<BulkOutcome>();
   const [selection, setSelection] = useState<Selection>(NOTHING_SELECTED);
+  const noticeRef = useRef<HTMLParagraphElement>(null);
   const workspaces = useApi<ResponseOf<'listWorkspaces'>>('/api/v1/workspaces').data?.workspaces ?? [];
   const path = `/api/urls?${listQuery(state, PAGE_SIZE)}`;
   const links = useApi<LinkPage>(path);
@@ -47,7 +48,7 @@ export function DashboardPage() {
       <section aria-labelledby="links-heading">
         <h2 id="links-heading">Links</h2>
         <Filters state={state} onApply={(filters) => { change(filters); void links.reload(); }} />
-        <p role="status" class="notice">
+        <p role="status" class="notice" ref={noticeRef} tabIndex={-1}>
           {notice?.message}
           {notice?.undo && <> <button type="button" class="link" onClick={undo}>Undo</button></>}
         </p>
@@ -60,7 +61,11 @@ export function DashboardPage() {
         )}
         {page && (selection.ids.size > 0 || selection.allMatching) && (
           <BulkBar state={state} selection={selection} total={page.total} pageLinks={page.items} workspaces={workspaces}
-            onDone={(outcome) => { setNotice(outcome); setSelection(NOTHING_SELECTED); void links.reload(); }} />
+            onDone={(outcome) => {
+              setNotice(outcome); setSelection(NOTHING_SELECTED); void links.reload();
+              // The bar that held the focus goes away with the selection: the outcome (and its Undo) takes it.
+              requestAnimationFrame(() => noticeRef.current?.focus());
+            }} />
         )}
         {page && (page.items.length === 0
           ? <p class="muted">No links match.</p>
