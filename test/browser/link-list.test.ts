@@ -169,6 +169,18 @@ describe('web UI: the link list (permissions, bulk actions, export and import)',
       await page.getByText('1–3 of 3').waitFor();
       for (const link of links) await page.locator(`tr[data-code="${link.shortCode}-copy"]`).waitFor();
       await check(page, `list-imported-${width}`);
+
+      // Moving the copies back where their URLs already are is refused whole, saying why; to Personal they go.
+      await page.getByLabel('Select every link on this page').check();
+      await page.getByLabel('Move to').selectOption(String(first));
+      await page.getByRole('button', { name: 'Move', exact: true }).click();
+      await page.getByText('The workspace already has a link for one of these URLs; nothing was moved.').waitFor();
+      assert.equal(await page.getByText('Exported 3 links as CSV.').count(), 0, 'the error replaces the earlier notice');
+      await check(page, `list-move-refused-${width}`);
+      await page.getByLabel('Move to').selectOption({ label: 'Personal' });
+      await page.getByRole('button', { name: 'Move', exact: true }).click();
+      await page.getByText('Moved 3 links to Personal.').waitFor();
+      await page.getByText('No links match.').waitFor();
       await page.context().close();
     });
   }

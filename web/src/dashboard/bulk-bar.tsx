@@ -21,12 +21,14 @@ interface BulkBarProps {
   pageLinks: ListedLink[];
   workspaces: Workspace[];
   onDone: (outcome: BulkOutcome) => void;
+  /** An action starts: the page's last notice is about something else now. */
+  onStart: () => void;
 }
 
 const plural = (n: number) => `${n} link${n === 1 ? '' : 's'}`;
 
 /** What can be done with the selection, each one API call: delete (undoable), restore, move, export. */
-export function BulkBar({ state, selection, total, pageLinks, workspaces, onDone }: BulkBarProps) {
+export function BulkBar({ state, selection, total, pageLinks, workspaces, onDone, onStart }: BulkBarProps) {
   const [target, setTarget] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -38,6 +40,7 @@ export function BulkBar({ state, selection, total, pageLinks, workspaces, onDone
   const anyLive = selection.allMatching || chosen.some((link) => link.status !== 'DELETED');
   const run = async (work: () => Promise<BulkOutcome | undefined>) => {
     setError(undefined);
+    onStart();
     setBusy(true);
     try {
       const outcome = await work();
@@ -58,7 +61,8 @@ export function BulkBar({ state, selection, total, pageLinks, workspaces, onDone
   const move = () => run(async () => {
     if (!target) { setError('Choose the workspace to move the links to.'); return undefined; }
     const done = await bulk({ action: 'move', workspaceId: Number(target) });
-    return { message: `Moved ${plural(done.changed)} to ${workspaces.find((w) => String(w.id) === target)?.name ?? 'the workspace'}.` };
+    const to = workspaces.find((w) => String(w.id) === target);
+    return { message: `Moved ${plural(done.changed)} to ${to?.is_personal ? 'Personal' : to?.name ?? 'the workspace'}.` };
   });
   const exportAs = (format: 'csv' | 'json') => run(async () => {
     await downloadPost('/api/urls/export', { format, ...named }, `linkforge-links.${format === 'csv' ? 'csv' : 'jsonl'}`);

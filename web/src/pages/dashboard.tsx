@@ -60,7 +60,7 @@ export function DashboardPage() {
           </p>
         )}
         {page && (selection.ids.size > 0 || selection.allMatching) && (
-          <BulkBar state={state} selection={selection} total={page.total} pageLinks={page.items} workspaces={workspaces}
+          <BulkBar state={state} selection={selection} total={page.total} pageLinks={page.items} workspaces={workspaces} onStart={() => setNotice(undefined)}
             onDone={(outcome) => {
               setNotice(outcome); setSelection(NOTHING_SELECTED); void links.reload();
               // The bar that held the focus goes away with the selection: the outcome (and its Undo) takes it.
