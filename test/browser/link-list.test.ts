@@ -149,8 +149,18 @@ describe('web UI: the link list (permissions, bulk actions, export and import)',
       await page.getByLabel('Into workspace').selectOption(String(second));
       await page.getByLabel('Export file').setInputFiles(file);
       await check(page, `list-import-form-${width}`);
+      // The request is held until the progress display has been seen, so that no timing decides the test.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => { release = resolve; });
+      let continued!: Promise<void>;
+      await page.route('**/imports', (route) => { continued = held.then(() => route.continue()); return continued; }, { times: 1 });
       // Each link keeps its short code, which the first workspace holds: the report says so, row by row.
       await page.getByRole('button', { name: 'Import', exact: true }).click();
+      await page.locator('.import-progress progress').waitFor();
+      assert.ok(await page.getByRole('button', { name: 'Import', exact: true }).isDisabled(), 'one import at a time');
+      assert.equal(await page.locator('form[aria-busy="true"]').count(), 1);
+      release();
+      await continued;
       const report = page.locator('pre.import-report');
       await report.waitFor();
       assert.match((await report.textContent())!, /^3 rows read as linkforge-csv\n {2}created: {2}0\n {2}existing: 0\n {2}rejected: 3\n {4}row 1 \(\w+\): code_taken: /);
