@@ -121,6 +121,23 @@ describe('bulk link actions and export: who may act on which links', () => {
     await expectRefused([['move without a workspace', bulk({ action: 'move', ids: ownersLinks })]], owner.token, 400, 'validation_failed');
   });
 
+  test('more than 1000 matching links is a 400 bulk_too_many, and nothing changes', async () => {
+    const crowded = await createWorkspace(t.app, owner.token, 'crowded');
+    const now = t.clock.now();
+    await t.deps.database.db.insertInto('links').values(Array.from({ length: 1001 }, (_, i) => ({
+      domain: 'default', code: `crowd-${i}`, original_url: `https://example.com/crowd/${i}`, normalized_url: `https://example.com/crowd/${i}`,
+      link_type: 'PERMANENT' as const, status: 'ACTIVE' as const, workspace_id: crowded, owner_id: owner.user.id,
+      claim_token_hash: null, created_at: now, updated_at: now, expires_at: null, deleted_at: null, destination_status: null, last_checked_at: null,
+    }))).execute();
+    const [detail] = await expectRefused([
+      ['delete 1001 matching', bulk({ action: 'delete', matching: { workspaceId: crowded } })],
+      ['export 1001 matching', exportOf({ matching: { workspaceId: crowded } })],
+    ], owner.token, 400, 'bulk_too_many');
+    assert.equal(detail, 'More than 1000 links match; narrow the filter. Nothing was changed.');
+    await t.app.inject({ ...bulk({ action: 'delete', matching: { workspaceId: crowded, q: 'crowd-100' } }), headers: bearer(owner.token) })
+      .then((response) => assert.equal(response.json().changed, 2, 'crowd-100 and crowd-1000: a narrower filter goes through'));
+  });
+
   test('the owner deletes every matching link in one call and restores them by the ids it answered', async () => {
     const deleted = await t.app.inject({ ...bulk({ action: 'delete', matching: { workspaceId: team, q: 'bulk/owner' } }), headers: bearer(owner.token) });
     assert.equal(deleted.statusCode, 200, deleted.body);
