@@ -23,6 +23,7 @@ import { registerAuthRoutes } from './http/routes/auth-routes.js';
 import { registerWorkspaceRoutes } from './http/routes/workspace-routes.js';
 import { registerPublicLinkRoutes } from './http/routes/public-link-routes.js';
 import { registerLinkRoutes } from './http/routes/link-routes.js';
+import { registerBulkLinkRoutes } from './http/routes/bulk-link-routes.js';
 import { registerWorkspaceLinkRoutes } from './http/routes/workspace-link-routes.js';
 import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
 import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerInstanceRoutes(app, config.instance);
   registerPublicLinkRoutes(app, deps.links.anonymous, context);
   registerLinkRoutes(app, deps.links.owned, context);
+  registerBulkLinkRoutes(app, deps.links.owned, deps.links.transfer, context);
   registerWorkspaceLinkRoutes(app, deps.links.owned, context);
   registerAuthRoutes(app, deps.accounts, context);
   registerWorkspaceRoutes(app, deps.accounts, context);

@@ -41,6 +41,8 @@ export const ERROR_CATALOGUE = {
   import_not_utf8: { status: 400, title: 'Import not UTF-8', detail: 'The file is not valid UTF-8; bytes are never guessed or replaced.' },
   multipart_invalid: { status: 400, title: 'Malformed upload', detail: 'The multipart/form-data body could not be read.' },
   disable_reason_invalid: { status: 400, title: 'Invalid reason', detail: 'Give the reason in 1 to 500 characters; it is shown to everyone who follows the link.' },
+  bulk_selection_invalid: { status: 400, title: 'Invalid selection', detail: 'Name the links by `ids` or by `matching`, exactly one of them.' },
+  bulk_too_many: { status: 400, title: 'Too many links', detail: 'A bulk action takes at most 1000 links; narrow the filter or select fewer.' },
   owner_role_not_allowed: { status: 400, title: 'Owner role not allowed', detail: 'Members can be added as admin or member; a workspace\'s owners are fixed at creation.' },
   // 408: a client that stops sending
   upload_timeout: { status: 408, title: 'Upload stalled', detail: 'The upload sent nothing for too long.' },
@@ -49,6 +51,7 @@ export const ERROR_CATALOGUE = {
   credentials_invalid: { status: 401, title: 'Unauthorized', detail: 'The email or password is incorrect.' },
   account_disabled: { status: 403, title: 'Account disabled', detail: 'This account has been disabled by the operator of this service.' },
   csrf_token_invalid: { status: 403, title: 'CSRF token missing', detail: 'A change made with the session cookie must send the X-CSRF-Token header that sign-in answered; reload the page and try again.' },
+  link_change_not_allowed: { status: 403, title: 'Not your link', detail: 'Only the link\'s creator or a workspace admin can change it.' },
   permission_denied: { status: 403, title: 'Forbidden', detail: 'Your role or credential does not allow this action.' },
   registration_disabled: { status: 403, title: 'Registration closed', detail: 'This instance does not accept new accounts; ask its administrator to create one for you.' },
   anonymous_links_disabled: { status: 403, title: 'Sign-in required', detail: 'This instance shortens links for signed-in users only; sign in to create one.' },

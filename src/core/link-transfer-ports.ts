@@ -47,6 +47,8 @@ export interface ExportFilter {
   readonly domain: string;
   /** Every workspace's links when absent (anonymous links are never exported). */
   readonly workspaceId?: number;
+  /** Only these links (a selection). */
+  readonly linkIds?: readonly number[];
   /** Only links with a larger id (the page cursor). */
   readonly afterId: number;
   readonly limit: number;

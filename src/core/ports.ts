@@ -42,9 +42,34 @@ export interface LinkStore {
   claimTemporaryLink(id: number, claimTokenHash: string, claim: LinkClaim): Promise<InsertLinkResult | undefined>;
   /** A TEMPORARY link still holding a claim token, with that token's hash (kept out of Link). */
   findClaimableLink(domain: string, code: string): Promise<ClaimableLink | undefined>;
-  /** Newest first (descending id). */
-  listLinks(filter: LinkListFilter): Promise<Link[]>;
+  /** Newest first (descending id) unless `filter.sort` says otherwise; ties broken by id. */
+  listLinks(filter: LinkListFilter): Promise<ListedLink[]>;
+  /** How many links the filter matches, ignoring its cursor, offset and limit. */
+  countLinks(filter: Omit<LinkListFilter, 'limit'>): Promise<number>;
+  /** People's clicks per UTC day in [from, to), per link; days without clicks are absent. */
+  listDailyClicks(linkIds: readonly number[], from: number, to: number): Promise<DailyClicks[]>;
+  /** Soft-deletes every listed link not yet DELETED, in one statement; answers those it changed. */
+  markLinksDeleted(ids: readonly number[], now: number): Promise<Link[]>;
+  /** Brings back every listed DELETED link, in one statement; answers those it changed. */
+  restoreDeletedLinks(ids: readonly number[], now: number): Promise<Link[]>;
+  /** Moves every listed link to a workspace in one statement: all of them, or none on a unique conflict. */
+  moveLinks(ids: readonly number[], workspaceId: number, now: number): Promise<{ readonly ok: true; readonly moved: number } | { readonly ok: false; readonly conflict: UniqueConflict }>;
 }
+
+/** A link as a list shows it: with the start of the hour of its last click by a person, if any. */
+export interface ListedLink extends Link {
+  readonly lastClickAt: number | null;
+}
+
+export interface DailyClicks {
+  readonly linkId: number;
+  /** Start of the UTC day, epoch milliseconds. */
+  readonly day: number;
+  readonly clicks: number;
+}
+
+/** The orders a link list offers; `created` is the id order (ids grow with creation). */
+export type LinkSort = 'created' | 'clicks' | 'lastClick';
 
 /** Fields a link's manager may change; absent fields stay as they are. */
 export interface LinkChanges {
@@ -72,8 +97,17 @@ export interface LinkListFilter {
   readonly status?: LinkStatus;
   /** Case-insensitive substring of the code or the original URL. */
   readonly search?: string;
-  /** Only links with a smaller id (the cursor). */
+  /** Only these links (a selection), still within `workspaceIds`. */
+  readonly linkIds?: readonly number[];
+  /** Only links this user created. */
+  readonly ownerId?: number;
+  /** Only links with a smaller id (the cursor); only with the default order. */
   readonly beforeId?: number;
+  /** `created` when absent; `ascending` false when absent. */
+  readonly sort?: LinkSort;
+  readonly ascending?: boolean;
+  /** Rows skipped before the first answered (page numbers). */
+  readonly offset?: number;
   readonly limit: number;
   readonly now: number;
 }

@@ -6,7 +6,7 @@ import { findAccessibleLink, type LinkSelector, type OwnedLinkDeps } from './lin
  * Deleting a deleted link changes nothing and succeeds, so a retried DELETE is harmless.
  */
 export async function deleteLink(deps: OwnedLinkDeps, principal: Principal, selector: LinkSelector): Promise<void> {
-  const link = await findAccessibleLink(deps, principal, selector, 'manage');
+  const link = await findAccessibleLink(deps, principal, selector, 'delete');
   await deps.store.markLinkDeleted(link.id, deps.clock.now());
   await deps.cache.invalidate(link.domain, link.code);
 }

@@ -21,7 +21,34 @@ export type LinkSelector =
   | { readonly id: number }
   | { readonly workspaceId: number; readonly code: string };
 
-export type LinkAccess = 'read' | 'manage';
+/** Reading, or one of the changes; a refused change names itself in its reason. */
+export type LinkAccess = 'read' | 'edit' | 'delete' | 'restore' | 'move';
+
+/** What the caller may do with one link, as a list shows it. */
+export interface LinkPermissions {
+  readonly edit: boolean;
+  readonly delete: boolean;
+}
+
+/** The one rule for changes: a workspace's owner or admin (an API key acts as admin), or the member who created the link. */
+export function mayChange(role: WorkspaceRole, link: Pick<Link, 'ownerId'>, principal: Principal): boolean {
+  return role !== 'member' || link.ownerId === principal.userId;
+}
+
+export function permissionsOf(role: WorkspaceRole, link: Pick<Link, 'ownerId'>, principal: Principal): LinkPermissions {
+  const allowed = mayChange(role, link, principal);
+  return { edit: allowed, delete: allowed };
+}
+
+/**
+ * Why a member may not change a colleague's link: they can see it, so "not found" would be a lie.
+ * A bulk request says how many of its links are someone else's.
+ */
+export function changeRefused(access: Exclude<LinkAccess, 'read'>, bulk?: { readonly refused: number; readonly of: number }): LinkforgeError {
+  if (bulk === undefined) return new LinkforgeError('link_change_not_allowed', `Only the link's creator or a workspace admin can ${access} it.`);
+  return new LinkforgeError('link_change_not_allowed',
+    `${bulk.refused} of the ${bulk.of} links were created by someone else: only their creator or a workspace admin can ${access} them. Nothing was changed.`);
+}
 
 const ANY_MEMBER: readonly WorkspaceRole[] = ['owner', 'admin', 'member'];
 
@@ -34,7 +61,8 @@ export async function requireMembership(deps: OwnedLinkDeps, principal: Principa
  * Every member of a link's workspace may read it. Changing it (edit, delete, restore) takes the
  * workspace's owner or admin role, or being the member who created the link: a plain member
  * manages their own links without touching colleagues'. An API key acts as admin in its
- * workspace. Everyone else, like an id that does not exist, gets the same `link_not_found`.
+ * workspace. A member refused a change is told why (`link_change_not_allowed`): they can read the
+ * link anyway. Everyone else, like an id that does not exist, gets the same `link_not_found`.
  */
 export async function findAccessibleLink(
   deps: OwnedLinkDeps, principal: Principal, selector: LinkSelector, access: LinkAccess,
@@ -45,7 +73,7 @@ export async function findAccessibleLink(
   if (link === undefined || link.workspaceId === null) throw new LinkforgeError('link_not_found');
   const role = await deps.workspaces.roleIn(principal, link.workspaceId);
   if (role === undefined) throw new LinkforgeError('link_not_found');
-  if (access === 'manage' && role === 'member' && link.ownerId !== principal.userId) throw new LinkforgeError('link_not_found');
+  if (access !== 'read' && !mayChange(role, link, principal)) throw changeRefused(access);
   return link;
 }
 

@@ -17,7 +17,7 @@ export interface LinkUpdate {
  * after a URL change it no longer matches the one core/short-code.ts would compute.
  */
 export async function updateLink(deps: OwnedLinkDeps, principal: Principal, selector: LinkSelector, update: LinkUpdate): Promise<Link> {
-  const link = await findAccessibleLink(deps, principal, selector, 'manage');
+  const link = await findAccessibleLink(deps, principal, selector, 'edit');
   const now = deps.clock.now();
   const destination = update.url === undefined ? undefined : parseDestination(update.url, deps.urlPolicy);
   if (update.expiresAt !== undefined) assertFutureExpiry(update.expiresAt, now);

@@ -1,11 +1,14 @@
-import { CompiledQuery, sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Kysely, type Selectable, type UpdateQueryBuilder, type UpdateResult, type Updateable } from 'kysely';
 import type { Link, LinkStatus, NewLink, RedirectTarget } from '../core/link.js';
-import type { ClaimableLink, InsertLinkResult, LinkChanges, LinkClaim, LinkListFilter, LinkStore } from '../core/ports.js';
+import type { ClaimableLink, DailyClicks, InsertLinkResult, LinkChanges, LinkClaim, LinkListFilter, LinkStore, ListedLink, UniqueConflict } from '../core/ports.js';
+import { countListedLinks, matchesNothing, selectDailyClicks, selectListedLinks } from './link-list-queries.js';
 import type { Database, LinkRow } from './schema.js';
 import type { EmbeddedAccess } from './database.js';
 import { linkRowToLink, REDIRECT_COLUMNS, redirectTargetOf, type RedirectRow } from './link-rows.js';
 import { guarded, guardedSync, uniqueConflictOf } from './store-errors.js';
 import { holdsNul } from './unstorable-text.js';
+
+type LinksUpdate = UpdateQueryBuilder<Database, 'links', 'links', UpdateResult>;
 
 /** The link store for both SQLite and PostgreSQL: only portable Kysely queries live here. */
 export class KyselyLinkStore implements LinkStore {
@@ -143,14 +146,48 @@ export class KyselyLinkStore implements LinkStore {
     });
   }
 
-  listLinks(filter: LinkListFilter): Promise<Link[]> {
-    if (filter.workspaceIds.length === 0 || holdsNul(filter.search)) return Promise.resolve([]);
+  listLinks(filter: LinkListFilter): Promise<ListedLink[]> {
+    if (matchesNothing(filter)) return Promise.resolve([]);
+    return guarded(() => selectListedLinks(this.db, filter));
+  }
+
+  countLinks(filter: Omit<LinkListFilter, 'limit'>): Promise<number> {
+    if (matchesNothing(filter)) return Promise.resolve(0);
+    return guarded(() => countListedLinks(this.db, filter));
+  }
+
+  listDailyClicks(linkIds: readonly number[], from: number, to: number): Promise<DailyClicks[]> {
+    return guarded(() => selectDailyClicks(this.db, linkIds, from, to));
+  }
+
+  markLinksDeleted(ids: readonly number[], now: number): Promise<Link[]> {
+    return this.updateMany(ids, (query) => query
+      .set({ status: 'DELETED', deleted_at: now, updated_at: now }).where('status', '<>', 'DELETED'));
+  }
+
+  restoreDeletedLinks(ids: readonly number[], now: number): Promise<Link[]> {
+    return this.updateMany(ids, (query) => query
+      .set({ status: 'ACTIVE', deleted_at: null, updated_at: now }).where('status', '=', 'DELETED'));
+  }
+
+  async moveLinks(ids: readonly number[], workspaceId: number, now: number): Promise<{ ok: true; moved: number } | { ok: false; conflict: UniqueConflict }> {
+    if (ids.length === 0) return { ok: true, moved: 0 };
     return guarded(async () => {
-      let query = this.db.selectFrom('links').selectAll().where('workspace_id', 'in', filter.workspaceIds);
-      if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
-      if (filter.status !== undefined) query = query.where(effectiveStatusIs(filter.status, filter.now));
-      if (filter.search) query = query.where(codeOrUrlContains(filter.search));
-      const rows = await query.orderBy('id', 'desc').limit(filter.limit).execute();
+      try {
+        const result = await this.db.updateTable('links').set({ workspace_id: workspaceId, updated_at: now }).where('id', 'in', ids).executeTakeFirst();
+        return { ok: true, moved: Number(result.numUpdatedRows) };
+      } catch (error) {
+        const conflict = uniqueConflictOf(error);
+        if (conflict) return { ok: false, conflict };
+        throw error;
+      }
+    });
+  }
+
+  private updateMany(ids: readonly number[], change: (query: LinksUpdate) => LinksUpdate): Promise<Link[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return guarded(async () => {
+      const rows = await change(this.db.updateTable('links').where('id', 'in', ids)).returningAll().execute();
       return rows.map(linkRowToLink);
     });
   }
@@ -203,25 +240,4 @@ const PLACEHOLDER_LINK: NewLink = {
 /** The compiled INSERT's parameters: the row's values in its column order, as Kysely compiled them. */
 function insertParameters(link: NewLink): unknown[] {
   return Object.values(insertRow(link));
-}
-
-type LinksWhere = ExpressionBuilder<Database, 'links'>;
-
-function effectiveStatusIs(status: LinkStatus, now: number) {
-  return (eb: LinksWhere) => {
-    if (status === 'DELETED') return eb('status', '=', 'DELETED');
-    const pastExpiry = eb.and([eb('expires_at', 'is not', null), eb('expires_at', '<=', now)]);
-    if (status === 'EXPIRED') return eb.or([eb('status', '=', 'EXPIRED'), eb.and([eb('status', '=', 'ACTIVE'), pastExpiry])]);
-    return eb.and([eb('status', '=', 'ACTIVE'), eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)])]);
-  };
-}
-
-// lower() on both sides because LIKE is case-insensitive in SQLite but not in PostgreSQL;
-// '!' escapes the user's own % and _ so they match literally.
-function codeOrUrlContains(search: string) {
-  const pattern = `%${search.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
-  return (eb: LinksWhere) => eb.or([
-    sql<SqlBool>`lower(${eb.ref('code')}) like ${pattern} escape '!'`,
-    sql<SqlBool>`lower(${eb.ref('original_url')}) like ${pattern} escape '!'`,
-  ]);
 }

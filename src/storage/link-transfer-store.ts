@@ -75,6 +75,7 @@ export class KyselyLinkTransferStore implements LinkTransferStore {
       query = filter.workspaceId === undefined
         ? query.where('workspace_id', 'is not', null)
         : query.where('workspace_id', '=', filter.workspaceId);
+      if (filter.linkIds !== undefined) query = query.where('id', 'in', filter.linkIds);
       const rows = await query.orderBy('id').limit(filter.limit).execute();
       return rows.map(exportedLinkOf);
     });

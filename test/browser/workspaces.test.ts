@@ -102,9 +102,9 @@ describe('web UI: workspaces, members, API keys, and stored XSS', () => {
     await page.getByText('Create a link').click();
     await page.getByLabel('Destination URL').fill(XSS_URL);
     await page.getByRole('button', { name: 'Create link' }).click();
-    const destination = page.locator('table.links a.destination').first();
-    await destination.waitFor();
-    // The API stores the URL percent-encoded; the page shows it as the text it is.
+    const destination = page.locator('table.links a.dest .dest-full').first();
+    await destination.waitFor({ state: 'attached' });
+    // The API stores the URL percent-encoded; the page shows it as the text it is (in full in the row's tooltip).
     assert.match((await destination.textContent())!, /%3Cscript%3Ewindow\.__xss=2%3C\/script%3E/);
     assert.equal(await page.locator('main script, main img[src="x"]').count(), 0);
 

@@ -8,7 +8,8 @@ import { suiteScope } from '../support/teardown.js';
 
 /**
  * ADR 0007, "Who sees and changes what": every link route × every kind of caller. Only the allowed cells succeed; the
- * others answer 404 (401 without credentials) and leave the database exactly as it was.
+ * others answer 404 (401 without credentials; 403 saying why to a member who can see the link) and leave the
+ * database exactly as it was.
  */
 describe('link ownership: who may read and change which link', () => {
   let t: TestApp;
@@ -69,9 +70,11 @@ describe('link ownership: who may read and change which link', () => {
 
   test('another user gets 404 link_not_found on every app route', () => expectRefused(appRoutes(), stranger.token, 404, 'link_not_found'));
   test('a member of another of the owner\'s workspaces gets 404', () => expectRefused(appRoutes(), outsider.token, 404, 'link_not_found'));
-  test('a plain member may read but gets 404 for changes to a link they did not create', async () => {
-    await expectRefused(appRoutes().slice(1), member.token, 404, 'link_not_found');
-    await expectRefused(v1Routes().slice(1), member.token, 404, 'link_not_found');
+  test('a plain member may read, and is told why changes to a link they did not create are refused (403)', async () => {
+    await expectRefused(appRoutes().slice(1), member.token, 403, 'link_change_not_allowed');
+    await expectRefused(v1Routes().slice(1), member.token, 403, 'link_change_not_allowed');
+    const refusal = await t.app.inject({ ...appRoutes()[2]![1], headers: bearer(member.token) });
+    assert.equal(refusal.json().detail, 'Only the link\'s creator or a workspace admin can delete it.');
     const read = await t.app.inject({ ...appRoutes()[0]![1], headers: bearer(member.token) });
     assert.equal(read.statusCode, 200);
   });

@@ -85,8 +85,9 @@ describe('PATCH /api/urls/{id} and PATCH /api/v1/workspaces/{id}/links/{short_co
     assert.equal((await patch(admin.token, ownersLink.id, { url: 'https://example.com/team/by-admin' })).statusCode, 200);
     assert.equal((await patch(member.token, membersLink.id, { url: 'https://example.com/team/by-member' })).statusCode, 200);
     const refused = await patch(member.token, ownersLink.id, { url: 'https://example.com/team/hijack' });
-    assert.equal(refused.statusCode, 404);
-    assert.equal(refused.json().code, 'link_not_found');
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.json().code, 'link_change_not_allowed');
+    assert.equal(refused.json().detail, 'Only the link\'s creator or a workspace admin can edit it.');
     assert.equal((await linkRow(t.deps, ownersLink.id)).original_url, 'https://example.com/team/by-admin');
   });
 

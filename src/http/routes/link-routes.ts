@@ -5,7 +5,8 @@ import { claimLinks, MAX_CLAIM_ENTRIES, type ClaimResult } from '../../links/cla
 import { createOwnedLink } from '../../links/create-owned-link.js';
 import { deleteLink } from '../../links/delete-link.js';
 import { findAccessibleLink, type OwnedLinkDeps } from '../../links/link-access.js';
-import { listLinks } from '../../links/list-links.js';
+import { describeListedLinks, listLinks, permissionsOfLinks } from '../../links/list-links.js';
+import { LinkMatchFields, linkMatchOf, ListedLinkExtras, listedLinkToJson } from '../listed-link-json.js';
 import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
 import { JWT_SECURITY, principalOf } from '../auth.js';
@@ -16,7 +17,6 @@ import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
 
 const LinkRef = Type.Ref('Link');
-const StatusFilter = Type.Union([Type.Literal('ACTIVE'), Type.Literal('EXPIRED'), Type.Literal('DELETED')]);
 const LinkParams = Type.Object({ id: Id });
 
 const CreateLinkBody = Type.Object({
@@ -27,11 +27,17 @@ const CreateLinkBody = Type.Object({
 }, { additionalProperties: false });
 
 const ListLinksQuery = Type.Object({
-  status: Type.Optional(StatusFilter),
-  q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the short code or of the original URL.' })),
+  ...LinkMatchFields,
   cursor: Type.Optional(Cursor),
+  sort: Type.Optional(Type.Union([Type.Literal('created'), Type.Literal('clicks'), Type.Literal('lastClick')], {
+    description: 'created (the default), clicks (people\'s), or lastClick (the hour of the last click by a person; never-clicked links count as oldest).',
+  })),
+  order: Type.Optional(Type.Union([Type.Literal('desc'), Type.Literal('asc')], { default: 'desc' })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'Links to skip: page numbers. A cursor pages the default order only; with sort, order or offset, nextCursor is null.' })),
   limit: Type.Optional(PageSize),
 }, { additionalProperties: false });
+
+const ListedLink = Type.Intersect([LinkRef, ListedLinkExtras]);
 
 const UpdateLinkBody = Type.Object({
   url: Type.Optional(DestinationUrl),
@@ -108,14 +114,19 @@ function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson }: 
   typedApp.get('/api/urls', {
     preHandler,
     schema: {
-      ...common, operationId: 'listLinks', summary: 'Links of every workspace you belong to, newest first',
+      ...common, operationId: 'listLinks', summary: 'Links of your workspaces (or one), newest first or sorted, with what you may do with each',
       querystring: ListLinksQuery,
-      response: { 200: Type.Object({ items: Type.Array(LinkRef), nextCursor: NextCursor }), ...errorResponses(400, 401, 503) },
+      response: {
+        200: Type.Object({ items: Type.Array(ListedLink), nextCursor: NextCursor, total: Type.Integer({ minimum: 0, description: 'Every link the filters match.' }) }),
+        ...errorResponses(400, 401, 404, 503),
+      },
     },
   }, async (request) => {
-    const query = request.query;
-    const page = await listLinks(owned, principalOf(request), { ...query, search: query.q });
-    return { items: page.items.map(toJson), nextCursor: page.nextCursor };
+    const { sort, order, offset, limit, cursor, ...match } = request.query;
+    const principal = principalOf(request);
+    const page = await listLinks(owned, principal, { ...linkMatchOf(match), sort, ascending: order === 'asc', offset, limit, cursor });
+    const extras = await describeListedLinks(owned, principal, page.items);
+    return { items: page.items.map((link) => listedLinkToJson(toJson(link), link, extras.get(link.id)!)), nextCursor: page.nextCursor, total: page.total };
   });
 }
 
@@ -123,8 +134,16 @@ function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson }: 
 function registerLinkItemRoutes({ typedApp, preHandler, common, toJson }: RouteKit, owned: OwnedLinkDeps): void {
   typedApp.get('/api/urls/:id', {
     preHandler,
-    schema: { ...common, operationId: 'getLink', summary: 'One link with its analytics fields', params: LinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 503) } },
-  }, async (request) => toJson(await findAccessibleLink(owned, principalOf(request), request.params, 'read')));
+    schema: {
+      ...common, operationId: 'getLink', summary: 'One link with its analytics fields and what you may do with it', params: LinkParams,
+      response: { 200: Type.Intersect([LinkRef, Type.Pick(ListedLinkExtras, ['permissions'])]), ...errorResponses(400, 401, 404, 503) },
+    },
+  }, async (request) => {
+    const principal = principalOf(request);
+    const link = await findAccessibleLink(owned, principal, request.params, 'read');
+    const permissions = (await permissionsOfLinks(owned, principal, [link])).get(link.id)!;
+    return { ...toJson(link), permissions };
+  });
 
   typedApp.patch('/api/urls/:id', {
     preHandler,

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 
 /** Copies `text` to the clipboard and says so in a live region; falls back to selecting nothing silently. */
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+export function CopyButton({ text, label = 'Copy', name }: { text: string; label?: string; /** The accessible name, when many buttons share one label. */ name?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
     try {
@@ -13,7 +13,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   };
   return (
     <span class="copy">
-      <button type="button" class="secondary" onClick={copy}>{label}</button>
+      <button type="button" class="secondary" onClick={copy} aria-label={name}>{label}</button>
       <span role="status" class="copy-status">{state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed: select the text instead' : ''}</span>
     </span>
   );

@@ -1,74 +1,137 @@
-import { useState } from 'preact/hooks';
-import { api, ApiError, errorText, type LinkJson, type LinkPage, type ResponseOf, type SyncOutcome, type Workspace } from '../api.js';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { errorText, type LinkPage, type ResponseOf, type SyncOutcome } from '../api.js';
 import { Field, FormError } from '../components/field.js';
 import { Layout } from '../components/layout.js';
-import { ExternalUrl } from '../components/external-url.js';
+import { BulkBar, type BulkOutcome, type Selection } from '../dashboard/bulk-bar.js';
+import { CreateLinkForm } from '../dashboard/create-link-form.js';
+import { ImportPanel } from '../dashboard/import-panel.js';
+import { LinksTable } from '../dashboard/links-table.js';
+import { listQuery, useListState, type ListState, type Status } from '../dashboard/list-state.js';
+import '../dashboard/dashboard.css';
 import { takeSyncOutcomes } from '../flash.js';
-import { dateTime, fromLocalInput, health, latency, toLocalInput } from '../format.js';
-import { Link } from '../router.js';
 import { useApi } from '../use-api.js';
 
-type Status = '' | 'ACTIVE' | 'EXPIRED' | 'DELETED';
 const PAGE_SIZE = 20;
+const NOTHING_SELECTED: Selection = { ids: new Set(), allMatching: false };
 
-function linksQuery(query: { q: string; status: Status }, cursor: string | undefined): URLSearchParams {
-  const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
-  if (query.q) params.set('q', query.q);
-  if (query.status) params.set('status', query.status);
-  if (cursor) params.set('cursor', cursor);
-  return params;
-}
-
-/** `/app/dashboard`: the signed-in user's links, newest first, with create, edit, delete and restore. */
+/** `/app/dashboard`: the links of one workspace or all, filtered, sorted and paged from the address; selected and acted on in bulk. */
 export function DashboardPage() {
   const [outcomes] = useState<SyncOutcome[] | undefined>(() => takeSyncOutcomes());
-  const [query, setQuery] = useState({ q: '', status: '' as Status });
-  const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<Status>('');
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const [notice, setNotice] = useState<string>();
+  const [state, change] = useListState();
+  const [notice, setNotice] = useState<BulkOutcome>();
+  const [selection, setSelection] = useState<Selection>(NOTHING_SELECTED);
+  const noticeRef = useRef<HTMLParagraphElement>(null);
   const workspaces = useApi<ResponseOf<'listWorkspaces'>>('/api/v1/workspaces').data?.workspaces ?? [];
-  const links = useApi<LinkPage>(`/api/urls?${linksQuery(query, cursors[cursors.length - 1])}`);
+  const path = `/api/urls?${listQuery(state, PAGE_SIZE)}`;
+  const links = useApi<LinkPage>(path);
   const page = links.data;
-  const reload = (message?: string) => { setNotice(message); void links.reload(); };
-
-  const applyFilters = (event: Event) => {
-    event.preventDefault();
-    setCursors([undefined]);
-    setQuery({ q: search.trim(), status });
-    void links.reload(); // Apply asks again even when the filters are unchanged
+  useEffect(() => setSelection(NOTHING_SELECTED), [path]);
+  const reload = (message?: string) => { setNotice(message === undefined ? undefined : { message }); setSelection(NOTHING_SELECTED); void links.reload(); };
+  const select = (ids: number[], on: boolean) => {
+    const next = new Set(selection.ids);
+    for (const id of ids) if (on) next.add(id); else next.delete(id);
+    setSelection({ ids: next, allMatching: false });
+  };
+  const undo = async () => {
+    const step = notice?.undo;
+    if (!step) return;
+    try { reload(await step()); } catch (caught) { setNotice({ message: errorText(caught) }); }
   };
 
   return (
     <Layout title="Your links">
       {outcomes && <SyncReport outcomes={outcomes} />}
-      <CreateLinkForm workspaces={workspaces} onCreated={(link) => reload(`Created ${link.shortUrl}`)} />
+      <WorkspaceSwitcher state={state} workspaces={workspaces} onChange={(workspaceId) => change({ workspaceId })} />
+      <CreateLinkForm workspaces={workspaces} workspaceId={state.workspaceId} onCreated={(link) => reload(`Created ${link.shortUrl}`)} />
+      <ImportPanel workspaces={workspaces} workspaceId={state.workspaceId} onImported={() => void links.reload()} />
 
       <section aria-labelledby="links-heading">
         <h2 id="links-heading">Links</h2>
-        <form class="filters" role="search" onSubmit={applyFilters}>
-          <Field id="search" label="Search code or destination" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
-          <div class="field">
-            <label for="status-filter">Status</label>
-            <select id="status-filter" value={status} onChange={(e) => setStatus(e.currentTarget.value as Status)}>
-              <option value="">All</option>
-              <option value="ACTIVE">Active</option>
-              <option value="EXPIRED">Expired</option>
-              <option value="DELETED">Deleted</option>
-            </select>
-          </div>
-          <button type="submit">Apply</button>
-        </form>
-        <p role="status" class="notice">{notice}</p>
+        <Filters state={state} onApply={(filters) => { change(filters); void links.reload(); }} />
+        <p role="status" class="notice" ref={noticeRef} tabIndex={-1}>
+          {notice?.message}
+          {notice?.undo && <> <button type="button" class="link" onClick={undo}>Undo</button></>}
+        </p>
         <FormError message={links.error} />
-        {page && (page.items.length === 0 ? <p class="muted">No links match.</p> : <LinksTable links={page.items} onChanged={reload} />)}
-        <nav class="pager" aria-label="Pages of links">
-          <button type="button" class="secondary" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>Previous page</button>
-          <span>Page {cursors.length}</span>
-          <button type="button" class="secondary" disabled={!page?.nextCursor} onClick={() => page?.nextCursor && setCursors([...cursors, page.nextCursor])}>Next page</button>
-        </nav>
+        {page && page.total > page.items.length && page.items.length > 0 && page.items.every((link) => selection.ids.has(link.id)) && !selection.allMatching && (
+          <p class="select-all-matching">
+            All {page.items.length} links on this page are selected.{' '}
+            <button type="button" class="link" onClick={() => setSelection({ ids: selection.ids, allMatching: true })}>Select all {page.total} matching links</button>
+          </p>
+        )}
+        {page && (selection.ids.size > 0 || selection.allMatching) && (
+          <BulkBar state={state} selection={selection} total={page.total} pageLinks={page.items} workspaces={workspaces} onStart={() => setNotice(undefined)}
+            onDone={(outcome) => {
+              setNotice(outcome); setSelection(NOTHING_SELECTED); void links.reload();
+              // The bar that held the focus goes away with the selection: the outcome (and its Undo) takes it.
+              requestAnimationFrame(() => noticeRef.current?.focus());
+            }} />
+        )}
+        {page && (page.items.length === 0
+          ? <p class="muted">No links match.</p>
+          : <LinksTable links={page.items} selected={selection.allMatching ? new Set(page.items.map((l) => l.id)) : selection.ids} onSelect={select} onChanged={reload}
+              sort={state.sort} order={state.order} onSort={(sort, order) => change({ sort, order })} />)}
+        <Pager state={state} total={page?.total} shown={page?.items.length ?? 0} onPage={(p) => change({ page: p })} />
       </section>
     </Layout>
+  );
+}
+
+function WorkspaceSwitcher({ state, workspaces, onChange }: { state: ListState; workspaces: ResponseOf<'listWorkspaces'>['workspaces']; onChange: (id: number | undefined) => void }) {
+  if (workspaces.length < 2) return null;
+  return (
+    <div class="field workspace-switcher">
+      <label for="workspace-switcher">Show links of</label>
+      <select id="workspace-switcher" value={state.workspaceId === undefined ? '' : String(state.workspaceId)}
+        onChange={(e) => onChange(e.currentTarget.value ? Number(e.currentTarget.value) : undefined)}>
+        <option value="">All workspaces</option>
+        {workspaces.map((w) => <option key={w.id} value={String(w.id)}>{w.is_personal ? 'Personal' : w.name}</option>)}
+      </select>
+    </div>
+  );
+}
+
+function Filters({ state, onApply }: { state: ListState; onApply: (filters: Pick<ListState, 'q' | 'status' | 'mine'>) => void }) {
+  const [search, setSearch] = useState(state.q);
+  const [status, setStatus] = useState<Status>(state.status);
+  const [mine, setMine] = useState(state.mine);
+  // Back and Forward change the address under the form: the form follows it.
+  useEffect(() => { setSearch(state.q); setStatus(state.status); setMine(state.mine); }, [state.q, state.status, state.mine]);
+  const apply = (event: Event) => {
+    event.preventDefault();
+    onApply({ q: search.trim(), status, mine });
+  };
+  return (
+    <form class="filters" role="search" onSubmit={apply}>
+      <Field id="search" label="Search code or destination" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+      <div class="field">
+        <label for="status-filter">Status</label>
+        <select id="status-filter" value={status} onChange={(e) => setStatus(e.currentTarget.value as Status)}>
+          <option value="">All</option>
+          <option value="ACTIVE">Active</option>
+          <option value="EXPIRED">Expired</option>
+          <option value="DELETED">Deleted</option>
+        </select>
+      </div>
+      <div class="field inline">
+        <input id="mine-filter" type="checkbox" checked={mine} onChange={(e) => setMine(e.currentTarget.checked)} />
+        <label for="mine-filter">Only links I created</label>
+      </div>
+      <button type="submit">Apply</button>
+    </form>
+  );
+}
+
+function Pager({ state, total, shown, onPage }: { state: ListState; total: number | undefined; shown: number; onPage: (page: number) => void }) {
+  const first = (state.page - 1) * PAGE_SIZE + 1;
+  const pages = total === undefined ? state.page : Math.max(1, Math.ceil(total / PAGE_SIZE));
+  return (
+    <nav class="pager" aria-label="Pages of links">
+      <button type="button" class="secondary" disabled={state.page === 1} onClick={() => onPage(state.page - 1)}>Previous page</button>
+      <span>Page {state.page} of {pages}</span>
+      {total !== undefined && <span class="totals">{shown === 0 ? `0 of ${total}` : `${first}–${first + shown - 1} of ${total}`}</span>}
+      <button type="button" class="secondary" disabled={total === undefined || state.page >= pages} onClick={() => onPage(state.page + 1)}>Next page</button>
+    </nav>
   );
 }
 
@@ -92,137 +155,5 @@ function SyncReport({ outcomes }: { outcomes: SyncOutcome[] }) {
         ))}
       </ul>
     </section>
-  );
-}
-
-function CreateLinkForm({ workspaces, onCreated }: { workspaces: Workspace[]; onCreated: (link: LinkJson) => void }) {
-  const [url, setUrl] = useState('');
-  const [customCode, setCustomCode] = useState('');
-  const [expiresAt, setExpiresAt] = useState('');
-  const [workspaceId, setWorkspaceId] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setErrors({});
-    try {
-      const body = {
-        url: url.trim(),
-        ...(customCode.trim() && { customCode: customCode.trim() }),
-        ...(expiresAt && { expiresAt: fromLocalInput(expiresAt) }),
-        ...(workspaceId && { workspaceId: Number(workspaceId) }),
-      };
-      const link = await api<LinkJson>('POST', '/api/urls', body);
-      setUrl(''); setCustomCode(''); setExpiresAt('');
-      onCreated(link);
-    } catch (caught) {
-      const field = caught instanceof ApiError ? caught.field() : undefined;
-      setErrors({ [field ?? 'form']: errorText(caught) });
-    }
-  };
-  return (
-    <details class="card create">
-      <summary>Create a link</summary>
-      <form onSubmit={submit} noValidate>
-        <Field id="new-url" label="Destination URL" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} error={errors.url} />
-        <Field id="new-code" label="Custom code (optional)" value={customCode} onInput={(e) => setCustomCode(e.currentTarget.value)} error={errors.customCode}
-          hint="Letters, digits, - and _." />
-        <Field id="new-expiry" label="Expires (optional)" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)} error={errors.expiresAt} />
-        {workspaces.length > 1 && (
-          <div class="field">
-            <label for="new-workspace">Workspace</label>
-            <select id="new-workspace" value={workspaceId} onChange={(e) => setWorkspaceId(e.currentTarget.value)}>
-              <option value="">Personal</option>
-              {workspaces.filter((w) => !w.is_personal).map((w) => <option key={w.id} value={String(w.id)}>{w.name}</option>)}
-            </select>
-          </div>
-        )}
-        <FormError message={errors.form} />
-        <button type="submit">Create link</button>
-      </form>
-    </details>
-  );
-}
-
-function LinksTable({ links, onChanged }: { links: LinkJson[]; onChanged: (message?: string) => void }) {
-  const [editing, setEditing] = useState<number>();
-  return (
-    <div class="table-wrap" role="region" aria-labelledby="links-heading" tabIndex={0}>
-      <table class="links">
-        <thead>
-          <tr>
-            <th scope="col">Code</th><th scope="col">Destination</th><th scope="col">Status</th>
-            <th scope="col">Clicks (people / all)</th><th scope="col">Avg latency</th><th scope="col">Destination health</th><th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {links.map((link) => editing === link.id
-            ? <EditRow key={link.id} link={link} onDone={(message) => { setEditing(undefined); if (message) onChanged(message); }} />
-            : <LinkRow key={link.id} link={link} onEdit={() => setEditing(link.id)} onChanged={onChanged} />)}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-function LinkRow({ link, onEdit, onChanged }: { link: LinkJson; onEdit: () => void; onChanged: (message?: string) => void }) {
-  const [error, setError] = useState<string>();
-  const check = health(link);
-  const act = async (method: 'DELETE' | 'POST', path: string, done: string) => {
-    try {
-      await api(method, path);
-      onChanged(done);
-    } catch (caught) {
-      setError(errorText(caught));
-    }
-  };
-  return (
-    <tr data-code={link.shortCode}>
-      <td data-label="Code"><Link href={`/app/links/${link.id}`} aria-label={`Details of ${link.shortCode}`}>{link.shortCode}</Link></td>
-      <td data-label="Destination" class="url-cell"><ExternalUrl url={link.originalUrl} /></td>
-      <td data-label="Status"><span class={`badge status-${link.status.toLowerCase()}`}>{link.status}</span>{link.expiresAt && <div class="muted small">until {dateTime(link.expiresAt)}</div>}</td>
-      <td data-label="Clicks (people / all)">{link.humanCount} / {link.redirectCount}</td>
-      <td data-label="Avg latency">{latency(link.avgRedirectMs)}</td>
-      <td data-label="Destination health"><span class={`health health-${check.tone}`}>{check.text}</span></td>
-      <td data-label="Actions" class="actions">
-        {link.status === 'DELETED'
-          ? <button type="button" class="secondary" onClick={() => act('POST', `/api/urls/${link.id}/restore`, `Restored ${link.shortCode}`)} aria-label={`Restore ${link.shortCode}`}>Restore</button>
-          : <>
-              <button type="button" class="secondary" onClick={onEdit} aria-label={`Edit ${link.shortCode}`}>Edit</button>
-              <button type="button" class="danger" onClick={() => act('DELETE', `/api/urls/${link.id}`, `Deleted ${link.shortCode}`)} aria-label={`Delete ${link.shortCode}`}>Delete</button>
-            </>}
-        {error && <p class="field-error" role="alert">{error}</p>}
-      </td>
-    </tr>
-  );
-}
-
-function EditRow({ link, onDone }: { link: LinkJson; onDone: (message?: string) => void }) {
-  const [url, setUrl] = useState(link.originalUrl);
-  const [expiresAt, setExpiresAt] = useState(toLocalInput(link.expiresAt));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const save = async (event: Event) => {
-    event.preventDefault();
-    try {
-      await api('PATCH', `/api/urls/${link.id}`, { url: url.trim(), expiresAt: fromLocalInput(expiresAt) });
-      onDone(`Saved ${link.shortCode}`);
-    } catch (caught) {
-      const field = caught instanceof ApiError ? caught.field() : undefined;
-      setErrors({ [field ?? 'form']: errorText(caught) });
-    }
-  };
-  const id = `edit-${link.id}`;
-  return (
-    <tr data-code={link.shortCode}>
-      <td>{link.shortCode}</td>
-      <td colSpan={6}>
-        <form onSubmit={save} class="edit" noValidate aria-label={`Edit ${link.shortCode}`}>
-          <Field id={`${id}-url`} label="Destination URL" type="url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} error={errors.url} />
-          <Field id={`${id}-expiry`} label="Expires (empty: never)" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)} error={errors.expiresAt} />
-          <FormError message={errors.form} />
-          <button type="submit">Save</button>
-          <button type="button" class="secondary" onClick={() => onDone()}>Cancel</button>
-        </form>
-      </td>
-    </tr>
   );
 }

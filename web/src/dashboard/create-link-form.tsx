@@ -1,0 +1,54 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError, errorText, type LinkJson, type Workspace } from '../api.js';
+import { Field, FormError } from '../components/field.js';
+import { fromLocalInput } from '../format.js';
+
+/** Creates a link in the chosen workspace: the one the dashboard shows, unless changed here. */
+export function CreateLinkForm({ workspaces, workspaceId: shown, onCreated }: { workspaces: Workspace[]; workspaceId?: number; onCreated: (link: LinkJson) => void }) {
+  const [url, setUrl] = useState('');
+  const [customCode, setCustomCode] = useState('');
+  const [expiresAt, setExpiresAt] = useState('');
+  const [chosen, setChosen] = useState<string>();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const personal = workspaces.find((w) => w.is_personal);
+  const workspaceId = chosen ?? String(shown ?? personal?.id ?? '');
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setErrors({});
+    try {
+      const body = {
+        url: url.trim(),
+        ...(customCode.trim() && { customCode: customCode.trim() }),
+        ...(expiresAt && { expiresAt: fromLocalInput(expiresAt) }),
+        ...(workspaceId && { workspaceId: Number(workspaceId) }),
+      };
+      const link = await api<LinkJson>('POST', '/api/urls', body);
+      setUrl(''); setCustomCode(''); setExpiresAt('');
+      onCreated(link);
+    } catch (caught) {
+      const field = caught instanceof ApiError ? caught.field() : undefined;
+      setErrors({ [field ?? 'form']: errorText(caught) });
+    }
+  };
+  return (
+    <details class="card create">
+      <summary>Create a link</summary>
+      <form onSubmit={submit} noValidate>
+        <Field id="new-url" label="Destination URL" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} error={errors.url} />
+        <Field id="new-code" label="Custom code (optional)" value={customCode} onInput={(e) => setCustomCode(e.currentTarget.value)} error={errors.customCode}
+          hint="Letters, digits, - and _." />
+        <Field id="new-expiry" label="Expires (optional)" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)} error={errors.expiresAt} />
+        {workspaces.length > 1 && (
+          <div class="field">
+            <label for="new-workspace">Workspace</label>
+            <select id="new-workspace" value={workspaceId} onChange={(e) => setChosen(e.currentTarget.value)}>
+              {workspaces.map((w) => <option key={w.id} value={String(w.id)}>{w.is_personal ? 'Personal' : w.name}</option>)}
+            </select>
+          </div>
+        )}
+        <FormError message={errors.form} />
+        <button type="submit">Create link</button>
+      </form>
+    </details>
+  );
+}
