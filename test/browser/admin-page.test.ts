@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { pageOverflowsSideways, registerInUi, screenshot, seriousAxeViolations, startUi, type UiHarness } from './browser-support.js';
+import { bearerTokenFor, pageOverflowsSideways, registerInUi, screenshot, seriousAxeViolations, startUi, type UiHarness } from './browser-support.js';
 import { suiteScope } from '../support/teardown.js';
 
 const ADMINS = ['operator-1280@example.com', 'operator-375@example.com'];
@@ -43,7 +43,7 @@ describe('web UI: the operator\'s page /app/admin', () => {
       const memberEmail = `member-${width}@example.com`;
       const member = await (await ui.newContext({ width, height })).newPage();
       await registerInUi(member, memberEmail);
-      const token = await member.evaluate(() => JSON.parse(sessionStorage.getItem('linkforge.session') ?? '{}').token as string);
+      const token = await bearerTokenFor(ui.server.baseUrl, memberEmail);
       const created = await member.evaluate(async ([bearer, url]) => {
         const response = await fetch('/api/urls', { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
         return (await response.json()) as { shortCode: string; shortUrl: string };

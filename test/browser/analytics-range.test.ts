@@ -1,7 +1,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { pageOverflowsSideways, registerInUi, screenshot, seriousAxeViolations, startUi, type UiHarness } from './browser-support.js';
+import { bearerTokenFor, pageOverflowsSideways, registerInUi, screenshot, seriousAxeViolations, startUi, type UiHarness } from './browser-support.js';
 import { suiteScope } from '../support/teardown.js';
 
 const HOUR = 3_600_000;
@@ -34,7 +34,7 @@ describe('web UI: the analytics range picker', () => {
     page = await context.newPage();
     page.on('request', (request) => { if (request.url().includes('/stats?')) requests.push(request.url()); });
     await registerInUi(page, `range-${process.pid}@example.test`);
-    const token = await page.evaluate(() => JSON.parse(sessionStorage.getItem('linkforge.session')!).token as string);
+    const token = await bearerTokenFor(ui.server.baseUrl, `range-${process.pid}@example.test`);
     const created = await fetch(`${ui.server.baseUrl}/api/urls`, {
       method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://example.com/range' }),
     });

@@ -73,6 +73,13 @@ describe('web UI: the link list (permissions, bulk actions, export and import)',
       assert.equal(await page.getByRole('button', { name: 'Delete selected' }).count(), 0);
       await page.getByText('Some selected links were created by someone else').waitFor();
       await check(page, `list-member-selected-${width}`);
+
+      // The colleague's link page says the same: no Delete, and why.
+      await page.goto(`/app/links/${colleagues.id}`);
+      await page.getByTestId('view-only').waitFor();
+      assert.equal(await page.getByRole('button', { name: /^(Delete|Restore) link$/ }).count(), 0);
+      await page.goto(`/app/links/${own.id}`);
+      await page.getByRole('button', { name: 'Delete link' }).waitFor();
       await page.context().close();
     });
 

@@ -25,6 +25,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/blocklist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The destination domains this instance refuses (BLOCKLIST_FILE, as loaded at start)
+         * @description Site admins only; anyone else gets the 404 of an unknown route.
+         */
+        get: operations["getBlocklist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/cleanup/run": {
         parameters: {
             query?: never;
@@ -36,9 +56,29 @@ export interface paths {
         put?: never;
         /**
          * Run the reaper now, if no other run holds its lock
-         * @description 200 with the outcome of the run (a failed run is reported, not thrown); 409 `cleanup_locked` while the lock is held.
+         * @description 200 with the outcome of the run (a failed run is reported, not thrown); 409 `cleanup_locked` while the lock is held. Site admins only; anyone else gets 404.
          */
         post: operations["runCleanup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/cleanup/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The most recent reaper runs of every instance, newest first
+         * @description Site admins only; anyone else gets 404.
+         */
+        get: operations["listCleanupRuns"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -52,10 +92,153 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reaper statistics, from every run of every instance */
+        /**
+         * Reaper statistics, from every run of every instance
+         * @description Site admins only; anyone else gets the 404 of an unknown route.
+         */
         get: operations["getCleanupStats"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/links/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Any link by its short code, whoever owns it
+         * @description Site admins only; anyone else gets the 404 of an unknown route.
+         */
+        get: operations["getAdminLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/links/{code}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a link: it answers 410 `link_disabled` with the reason, on every instance at once
+         * @description Site admins only; anyone else gets the 404 of an unknown route.
+         */
+        post: operations["disableLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/links/{code}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled link: it redirects again as its own status says
+         * @description Site admins only; anyone else gets the 404 of an unknown route.
+         */
+        post: operations["enableLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The instance at a glance: users, workspaces, API keys, links by state, traffic
+         * @description Site admins only; anyone else gets the 404 of an unknown route.
+         */
+        get: operations["getAdminOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every user, newest first, or those whose email contains `q`
+         * @description Site admins only; anyone else gets the 404 of an unknown route.
+         */
+        get: operations["listAdminUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a user: they cannot sign in, and their tokens and API keys stop working at once
+         * @description Site admins only; anyone else gets the 404 of an unknown route.
+         */
+        post: operations["disableUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled user again
+         * @description Site admins only; anyone else gets the 404 of an unknown route.
+         */
+        post: operations["enableUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -76,6 +259,26 @@ export interface paths {
          * @description An unknown email and a wrong password get the same 401.
          */
         post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out everywhere
+         * @description Ends every session of the signed-in user at once: the session cookie and every token from register or login, in any browser or script, answer 401 from now on. API keys keep working. Clears the session cookie.
+         */
+        post: operations["logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -518,6 +721,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AdminUser: {
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            disabledAt: string | null;
+            email: string;
+            id: number;
+            role: "user" | "admin";
+        };
         Link: {
             /** @description Mean handler latency of those redirects, in milliseconds; 0 before the first. */
             avgRedirectMs: number;
@@ -527,6 +739,8 @@ export interface components {
             deletedAt: string | null;
             /** @description HTTP status of the last destination check, 0 when unreachable; null before the first check. */
             destinationStatus: number | null;
+            /** @description Set while the service's operator has disabled the link: its redirect answers 410 with this reason. */
+            disabledReason: string | null;
             /** Format: date-time */
             expiresAt: string | null;
             /** @description Redirects of people only: crawlers and link-preview fetchers are not counted here. */
@@ -571,7 +785,7 @@ export interface components {
              * @description Stable machine-readable reason.
              * @enum {string}
              */
-            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "link_change_not_allowed" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "member_exists" | "workspace_owner_required" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
+            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
             detail: string;
             status: number;
             title: string;
@@ -737,6 +951,45 @@ export interface operations {
             };
         };
     };
+    getBlocklist: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description A case-insensitive part to look for. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domains: string[];
+                        file: string | null;
+                        /** @description Domains that contain `q` (all of them without it); `domains` holds the first `limit`, sorted. */
+                        matching: number;
+                        total: number;
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     runCleanup: {
         parameters: {
             query?: never;
@@ -772,19 +1025,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    /** @description `Bearer`. */
-                    "www-authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Forbidden */
-            403: {
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -794,6 +1036,66 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCleanupRuns: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            archived: number;
+                            batches: number;
+                            duration_ms: number | null;
+                            error: string | null;
+                            /** Format: date-time */
+                            finished_at: string | null;
+                            id: number;
+                            instance: string;
+                            last_batch_size: number;
+                            marked_expired: number;
+                            purged: number;
+                            /** Format: date-time */
+                            started_at: string;
+                            status: "running" | "succeeded" | "failed";
+                            visits_deleted: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -852,19 +1154,456 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized */
-            401: {
+            /** @description Not Found */
+            404: {
                 headers: {
-                    /** @description `Bearer`. */
-                    "www-authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Forbidden */
-            403: {
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAdminLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        deletedAt: string | null;
+                        /** Format: date-time */
+                        disabledAt: string | null;
+                        /** @description While set, the link answers 410 `link_disabled` with this reason. */
+                        disabledReason: string | null;
+                        /** Format: date-time */
+                        expiresAt: string | null;
+                        humanCount: number;
+                        id: number;
+                        linkType: "TEMPORARY" | "PERMANENT";
+                        originalUrl: string;
+                        ownerEmail: string | null;
+                        redirectCount: number;
+                        shortCode: string;
+                        shortUrl: string;
+                        /** @description The link's own status, as its owner sees it. */
+                        status: "ACTIVE" | "EXPIRED" | "DELETED";
+                        workspaceId: number | null;
+                        workspaceName: string | null;
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    disableLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown to everyone who follows the link. */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        deletedAt: string | null;
+                        /** Format: date-time */
+                        disabledAt: string | null;
+                        /** @description While set, the link answers 410 `link_disabled` with this reason. */
+                        disabledReason: string | null;
+                        /** Format: date-time */
+                        expiresAt: string | null;
+                        humanCount: number;
+                        id: number;
+                        linkType: "TEMPORARY" | "PERMANENT";
+                        originalUrl: string;
+                        ownerEmail: string | null;
+                        redirectCount: number;
+                        shortCode: string;
+                        shortUrl: string;
+                        /** @description The link's own status, as its owner sees it. */
+                        status: "ACTIVE" | "EXPIRED" | "DELETED";
+                        workspaceId: number | null;
+                        workspaceName: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    enableLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        deletedAt: string | null;
+                        /** Format: date-time */
+                        disabledAt: string | null;
+                        /** @description While set, the link answers 410 `link_disabled` with this reason. */
+                        disabledReason: string | null;
+                        /** Format: date-time */
+                        expiresAt: string | null;
+                        humanCount: number;
+                        id: number;
+                        linkType: "TEMPORARY" | "PERMANENT";
+                        originalUrl: string;
+                        ownerEmail: string | null;
+                        redirectCount: number;
+                        shortCode: string;
+                        shortUrl: string;
+                        /** @description The link's own status, as its owner sees it. */
+                        status: "ACTIVE" | "EXPIRED" | "DELETED";
+                        workspaceId: number | null;
+                        workspaceName: string | null;
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAdminOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apiKeys: number;
+                        links: {
+                            active: number;
+                            deleted: number;
+                            /** @description Disabled by an operator, whatever their own status. */
+                            disabled: number;
+                            expired: number;
+                            permanent: number;
+                            temporary: number;
+                        };
+                        traffic: {
+                            /** @description Mean redirect handler latency over all redirects, in milliseconds; 0 before the first. */
+                            avgLatencyMs: number;
+                            redirectsByClass: {
+                                bot: number;
+                                human: number;
+                                preview: number;
+                            };
+                            /** @description Links that are ACTIVE and not past their expiry. */
+                            totalLinks: number;
+                            /** @description Every redirect ever counted; purging links does not lower it. */
+                            totalRedirects: number;
+                        };
+                        users: {
+                            admins: number;
+                            disabled: number;
+                            total: number;
+                        };
+                        workspaces: number;
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAdminUsers: {
+        parameters: {
+            query?: {
+                /** @description The next-page cursor of the previous answer. */
+                cursor?: string;
+                limit?: number;
+                /** @description A case-insensitive part to look for. */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AdminUser"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    disableUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        disabledAt: string | null;
+                        email: string;
+                        id: number;
+                        role: "user" | "admin";
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    enableUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        disabledAt: string | null;
+                        email: string;
+                        id: number;
+                        role: "user" | "admin";
+                    };
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -910,7 +1649,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description JWT (HS256); send as `Authorization: Bearer <token>`. */
+                        /** @description For browsers using the session cookie: send it as `X-CSRF-Token` on every POST, PATCH and DELETE. */
+                        csrfToken: string;
+                        /** @description JWT (HS256); send as `Authorization: Bearer <token>`. The answer also sets it as the HttpOnly session cookie. */
                         token: string;
                         user: {
                             /** Format: date-time */
@@ -975,6 +1716,55 @@ export interface operations {
             };
         };
     };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getProfile: {
         parameters: {
             query?: never;
@@ -991,6 +1781,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Present when the request was authenticated by the session cookie. For browsers using the session cookie: send it as `X-CSRF-Token` on every POST, PATCH and DELETE. */
+                        csrfToken?: string;
                         user: {
                             /** Format: date-time */
                             createdAt: string;
@@ -1056,7 +1848,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description JWT (HS256); send as `Authorization: Bearer <token>`. */
+                        /** @description For browsers using the session cookie: send it as `X-CSRF-Token` on every POST, PATCH and DELETE. */
+                        csrfToken: string;
+                        /** @description JWT (HS256); send as `Authorization: Bearer <token>`. The answer also sets it as the HttpOnly session cookie. */
                         token: string;
                         user: {
                             /** Format: date-time */
@@ -2069,6 +2863,8 @@ export interface operations {
                         deletedAt: string | null;
                         /** @description HTTP status of the last destination check, 0 when unreachable; null before the first check. */
                         destinationStatus: number | null;
+                        /** @description Set while the service's operator has disabled the link: its redirect answers 410 with this reason. */
+                        disabledReason: string | null;
                         /** Format: date-time */
                         expiresAt: string | null;
                         /** @description Redirects of people only: crawlers and link-preview fetchers are not counted here. */

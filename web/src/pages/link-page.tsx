@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, errorText, type LinkJson, type LinkStats } from '../api.js';
+import { api, errorText, type LinkStats, type ResponseOf } from '../api.js';
 import { BreakdownTable } from '../components/breakdown-table.js';
 import { ClicksChart } from '../components/clicks-chart.js';
 import { CopyButton } from '../components/copy-button.js';
@@ -19,7 +19,7 @@ export function LinkPage({ id }: { id: string }) {
   const [actionError, setActionError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const linkPath = `/api/urls/${encodeURIComponent(id)}`;
-  const { data: link, error: linkError, reload } = useApi<LinkJson>(linkPath);
+  const { data: link, error: linkError, reload } = useApi<ResponseOf<'getLink'>>(linkPath);
   const { data: stats, error: statsError, loading: statsLoading } = useApi<LinkStats>(`${linkPath}/stats?${statsQuery(range)}`);
   const error = actionError ?? linkError ?? statsError;
   const pickRange = (next: StatsRange) => {
@@ -60,11 +60,13 @@ export function LinkPage({ id }: { id: string }) {
               <dt>Average latency</dt><dd>{latency(link.avgRedirectMs)}</dd>
               <dt>Destination health</dt><dd>{health(link).text}{link.lastCheckedAt && <span class="muted"> (checked {dateTime(link.lastCheckedAt)})</span>}</dd>
             </dl>
-            <p class="actions">
-              {link.status === 'DELETED'
-                ? <button type="button" onClick={() => act('POST', `/api/urls/${link.id}/restore`, 'Link restored.')}>Restore link</button>
-                : <button type="button" class="danger" onClick={() => act('DELETE', `/api/urls/${link.id}`, 'Link deleted. You can restore it until it is purged.')}>Delete link</button>}
-            </p>
+            {link.permissions.delete ? (
+              <p class="actions">
+                {link.status === 'DELETED'
+                  ? <button type="button" onClick={() => act('POST', `/api/urls/${link.id}/restore`, 'Link restored.')}>Restore link</button>
+                  : <button type="button" class="danger" onClick={() => act('DELETE', `/api/urls/${link.id}`, 'Link deleted. You can restore it until it is purged.')}>Delete link</button>}
+              </p>
+            ) : <p class="muted" data-testid="view-only">View only: only the link's creator or a workspace admin can delete or restore it.</p>}
           </section>
           <section class="card" aria-labelledby="qr-heading">
             <h2 id="qr-heading">QR code</h2>
