@@ -189,7 +189,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   accounts: ['core', 'config'],
   links: ['core', 'accounts'],
   http: ['core', 'config', 'logging', 'accounts', 'links', 'jobs', 'visits', 'portability'],
-  deps: ['core', 'config', 'accounts', 'links', 'jobs', 'visits', 'metrics', 'storage', 'cache'],
+  deps: ['core', 'config', 'accounts', 'links', 'jobs', 'visits', 'metrics', 'storage', 'cache', 'geo'],
+  geo: ['config'],
   app: ['core', 'config', 'logging', 'http', 'deps'],
   // `serve` loads main.ts, which starts the server.
   cli: ['core', 'config', 'accounts', 'links', 'jobs', 'portability', 'deps', 'main'],

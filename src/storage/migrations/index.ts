@@ -12,6 +12,7 @@ import { visitFacts } from './009-visit-facts.js';
 import { analyticsBounds } from './010-analytics-bounds.js';
 import { breakdownOrder } from './011-breakdown-order.js';
 import { linkChanges } from './012-link-changes.js';
+import { visitCountry } from './016-visit-country.js';
 import type { MigrationDb } from './schema-builders.js';
 
 /**
@@ -34,6 +35,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '010_analytics_bounds': analyticsBounds,
     '011_breakdown_order': breakdownOrder(dialect),
     '012_link_changes': linkChanges(dialect),
+    '016_visit_country': visitCountry(dialect),
   };
 }
 
