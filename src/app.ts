@@ -3,7 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { AppDeps } from './deps.js';
-import { clientAddressOf, trustedHop } from './http/client-address.js';
+import { clientAddressOf, trustedHop, visitorAddressOf } from './http/client-address.js';
 import { ConnectionDrain } from './http/connection-drain.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerStrictJsonParser } from './http/json-body-parser.js';
@@ -88,6 +88,7 @@ function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger, ui: UiBuild
       : undefined,
     onError: (error, reqId) => logger.error({ err: error, reqId }, 'redirect lookup failed'),
     recordVisit: deps.redirects.recordVisit,
+    visitorAddress: config.analytics.privacy === 'standard' ? visitorAddressOf(trustedHop(config.trustProxy)) : undefined,
     metrics: deps.server.metrics?.redirects,
     debugLog: logger.level === 'debug' || logger.level === 'trace' ? (fields, message) => logger.debug(fields, message) : undefined,
     failures: failureResponses({ stylesheet, notFoundRedirectUrl: config.redirect.notFoundRedirectUrl, expiredRedirectUrl: config.redirect.expiredRedirectUrl }),

@@ -129,6 +129,8 @@ function readAnalytics(read: EnvReader): Config['analytics'] {
     flushIntervalMs: read.duration('ANALYTICS_FLUSH_INTERVAL', '1s'),
     flushMaxEvents: read.int('ANALYTICS_FLUSH_MAX_EVENTS', 50_000, 1),
     bufferMax: read.int('ANALYTICS_BUFFER_MAX', 100_000, 1),
+    privacy: read.oneOf('ANALYTICS_PRIVACY', 'standard', ['standard', 'strict'] as const),
+    geoipDatabase: read.optional('GEOIP_DATABASE'),
   };
 }
 

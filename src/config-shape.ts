@@ -110,6 +110,10 @@ export interface Config {
     readonly flushMaxEvents: number;
     /** Events held in memory at most, waiting or being written; beyond it a redirect's event is dropped and counted. */
     readonly bufferMax: number;
+    /** strict: no visit gets a country (as for a request with `DNT: 1` or `Sec-GPC: 1` under standard). */
+    readonly privacy: 'standard' | 'strict';
+    /** A MaxMind-format database to look countries up in, instead of the bundled DB-IP Lite one. */
+    readonly geoipDatabase: string | undefined;
   };
   readonly healthcheck: {
     readonly enabled: boolean;

@@ -20,8 +20,8 @@ export const MAX_VALUES_PER_DAY = 100;
 /** One link's UTC day, as a map key. */
 export const linkDayKey = (linkId: number, dayStart: number) => `${linkId} ${dayStart}`;
 
-const FACT_OF: Record<BreakdownDimension, 'referrerHost' | 'browser' | 'os' | 'device'> = {
-  referrer: 'referrerHost', browser: 'browser', os: 'os', device: 'device',
+const FACT_OF: Record<BreakdownDimension, 'referrerHost' | 'browser' | 'os' | 'device' | 'country'> = {
+  referrer: 'referrerHost', browser: 'browser', os: 'os', device: 'device', country: 'country',
 };
 
 /** The link days a batch's breakdown rows touch, each once: what a store reads before folding. */
@@ -105,7 +105,7 @@ function foldedFacts(facts: VisitFacts, dimensions: ReadonlyMap<BreakdownDimensi
   for (const [dimension, values] of dimensions) {
     const field = FACT_OF[dimension];
     const value = facts[field];
-    if (value === null || !values.has(value)) continue;
+    if (value === null || value === undefined || !values.has(value)) continue;
     variant ??= { ...facts };
     variant[field] = OTHER_VALUE;
   }

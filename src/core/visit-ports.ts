@@ -7,8 +7,8 @@
 export type VisitorClass = 'human' | 'bot' | 'preview';
 
 /** The dimensions a day's visits are broken down by (link_breakdown_daily). */
-export type BreakdownDimension = 'referrer' | 'browser' | 'os' | 'device';
-export const BREAKDOWN_DIMENSIONS: readonly BreakdownDimension[] = ['referrer', 'browser', 'os', 'device'];
+export type BreakdownDimension = 'referrer' | 'browser' | 'os' | 'device' | 'country';
+export const BREAKDOWN_DIMENSIONS: readonly BreakdownDimension[] = ['referrer', 'browser', 'os', 'device', 'country'];
 
 /** What a redirect's request tells about its visitor; nothing that identifies them. */
 export interface VisitFacts {
@@ -19,6 +19,8 @@ export interface VisitFacts {
   readonly os: string | null;
   /** desktop, mobile, tablet, bot, … (the classifier's vocabulary, documented where it is made). */
   readonly device: string | null;
+  /** ISO 3166-1 alpha-2 code of the country the visitor's address is in; null (or absent) when unknown or not looked up. The address itself is never kept. */
+  readonly country?: string | null;
 }
 
 /** One answered redirect, as the flusher receives it. */

@@ -68,7 +68,7 @@ function addGroup(hourly: Map<string, HourlyClicks>, daily: Map<string, DailyBre
   if (hour) hour.clicks += clicks;
   else hourly.set(hourKey, { linkId, hourStart, visitorClass, clicks });
   const dayStart = dayStartOf(hourStart);
-  const values: [BreakdownDimension, string | null][] = [['referrer', facts.referrerHost], ['browser', facts.browser], ['os', facts.os], ['device', facts.device]];
+  const values: [BreakdownDimension, string | null][] = [['referrer', facts.referrerHost], ['browser', facts.browser], ['os', facts.os], ['device', facts.device], ['country', facts.country ?? null]];
   for (const [dimension, value] of values) {
     if (value === null) continue;
     const key = `${linkId} ${dayStart} ${dimension} ${visitorClass} ${value}`;

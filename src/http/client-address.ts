@@ -22,3 +22,12 @@ export function clientAddressOf(trusted: TrustedHop | false): (req: IncomingMess
   if (trusted === false) return (req) => req.socket.remoteAddress ?? '';
   return (req) => proxyAddr(req, trusted);
 }
+
+/**
+ * The address a redirect's visit is recorded with, for its country: none when the request asks not
+ * to be tracked (`DNT: 1` or `Sec-GPC: 1`). The visit is still counted, with its class.
+ */
+export function visitorAddressOf(trusted: TrustedHop | false): (req: IncomingMessage) => string | undefined {
+  const addressOf = clientAddressOf(trusted);
+  return (req) => (req.headers.dnt === '1' || req.headers['sec-gpc'] === '1' ? undefined : addressOf(req));
+}

@@ -28,6 +28,8 @@ export interface RedirectResponderOptions {
   readonly onError?: (error: unknown, requestId: string) => void;
   /** Appends an answered redirect to the analytics buffer; absent when analytics are off. */
   readonly recordVisit?: RecordVisit;
+  /** The client address a visit is recorded with (its country is looked up later); absent: none is. */
+  readonly visitorAddress?: (req: IncomingMessage) => string | undefined;
   /** Counts every answer by status, with its latency; absent when metrics are off. */
   readonly metrics?: RedirectMetrics;
   /** One line per answer, given only when the log level is `debug` or finer: at info the responder logs nothing. */
@@ -127,7 +129,7 @@ export class RedirectResponder {
         'content-length': '0',
       });
       res.end();
-      if (record) record(target!.linkId, latencyMs, req.headers['user-agent'], req.headers.referer);
+      if (record) record(target!.linkId, latencyMs, req.headers['user-agent'], req.headers.referer, this.options.visitorAddress?.(req));
       this.answered(res, code, status, started, ended);
     } else if (decision.kind === 'disabled') {
       this.answered(res, code, this.send(req, res, this.disabled(decision.reason)), started);

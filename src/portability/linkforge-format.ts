@@ -27,12 +27,15 @@ interface VisitJson {
   browser: string | null;
   os: string | null;
   device: string | null;
+  /** Written since the country of a visit is known; absent in older files. */
+  country?: string | null;
 }
 
 /** What the live path records (visits/visit-classifier.ts): ua-parser names, and a closed list of devices. */
 const VISIT_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._+\-/()!:,]{0,63}$/;
 const DEVICES: readonly string[] = ['desktop', 'mobile', 'tablet', 'other', 'bot'];
 const MAX_HOSTNAME_LENGTH = 253;
+const COUNTRY_CODE = /^[A-Z]{2}$/;
 
 /** Cells a spreadsheet would evaluate as a formula (OWASP's CSV injection list), after any quotes we added. */
 const FORMULA_START = /^'*[=+\-@\t\r]/;
@@ -57,7 +60,7 @@ const VISITOR_CLASSES: readonly VisitorClass[] = ['human', 'bot', 'preview'];
 
 const visitToJson = (v: TransferVisit): VisitJson => ({
   visited_at: iso(v.visitedAt), visitor_class: v.visitorClass, latency_ms: v.latencyMs,
-  referrer_host: v.referrerHost, browser: v.browser, os: v.os, device: v.device,
+  referrer_host: v.referrerHost, browser: v.browser, os: v.os, device: v.device, country: v.country ?? null,
 });
 
 /** The link as one CSV row or JSON line; visits only when asked for. */
@@ -113,6 +116,7 @@ function parseVisits(value: unknown): TransferVisit[] | undefined {
       browser: visitNameOf(item.browser, 'browser', isName),
       os: visitNameOf(item.os, 'operating system', isName),
       device: visitNameOf(item.device, 'device', (text) => DEVICES.includes(text)),
+      country: visitNameOf(item.country, 'country', (text) => COUNTRY_CODE.test(text)),
     };
   });
 }

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { BreakdownDimension } from '../core/visit-ports.js';
 
 /**
  * Row types, snake_case as stored. Times are epoch milliseconds (bigint in PostgreSQL, integer in
@@ -120,6 +121,8 @@ export interface VisitFactsRow {
   browser: string | null;
   os: string | null;
   device: string | null;
+  /** ISO 3166-1 alpha-2 (migration 015). */
+  country: string | null;
   /** The latest `visited_at` of a visit pointing here (migration 010): the reaper's test for "no visit left". */
   last_used_at: number;
 }
@@ -148,7 +151,7 @@ export interface LinkClicksHourlyRow {
 export interface LinkBreakdownDailyRow {
   link_id: number;
   day_start: number;
-  dimension: 'referrer' | 'browser' | 'os' | 'device';
+  dimension: BreakdownDimension;
   value: string;
   visitor_class: 'human' | 'bot' | 'preview';
   clicks: number;

@@ -3,7 +3,9 @@ import { headerPrefix, MAX_USER_AGENT, refererPrefix } from './header-prefix.js'
 /**
  * Buffered visits as the hot path leaves them, in columns: visit i is of link `linkIds[i]`, at
  * `visitedAt[i]`, with its User-Agent `agents[agentIndex[i]]` and Referer
- * `referers[refererIndex[i]]` ('' when the header was absent). The flusher classifies them later.
+ * `referers[refererIndex[i]]` ('' when the header was absent), from the client address
+ * `addresses[addressIndex[i]]` ('' when not to be looked up). The flusher classifies them later,
+ * looks each address up once, and forgets it: no address leaves this buffer (ADR 0025).
  */
 export interface RawVisits {
   readonly size: number;
@@ -12,12 +14,14 @@ export interface RawVisits {
   readonly latencyMs: Float64Array;
   readonly agentIndex: Uint32Array;
   readonly refererIndex: Uint32Array;
+  readonly addressIndex: Uint32Array;
   readonly agents: readonly string[];
   readonly referers: readonly string[];
+  readonly addresses: readonly string[];
 }
 
 /** What the redirect responder is given: appends one event, never waits, never throws. */
-export type RecordVisit = (linkId: number, latencyMs: number, userAgent: string | undefined, referer: string | undefined) => void;
+export type RecordVisit = (linkId: number, latencyMs: number, userAgent: string | undefined, referer: string | undefined, address?: string) => void;
 
 /** Each distinct header value once, by the index the columns hold. */
 class Dictionary {
@@ -53,6 +57,8 @@ const FIRST_CAPACITY = 4_096;
  */
 const MAX_TEXT_CHARS = 8 * 1024 * 1024;
 const TEXT_FLUSH_CHARS = 2 * 1024 * 1024;
+/** Address text one generation may hold: past it a visit is still recorded, without its address (no country). */
+const MAX_ADDRESS_CHARS = 4 * 1024 * 1024;
 
 /**
  * The in-memory buffer between the redirect path and the flusher. Bounded by `max` events counting
@@ -70,8 +76,10 @@ export class VisitBuffer {
   private latencyMs: Float64Array;
   private agentIndex: Uint32Array;
   private refererIndex: Uint32Array;
+  private addressIndex: Uint32Array;
   private agents = new Dictionary();
   private referers = new Dictionary();
+  private addresses = new Dictionary();
   private count = 0;
   private held = 0;
   /** When the oldest event a flush holds was recorded (ADR 0018's flush lag). */
@@ -88,9 +96,11 @@ export class VisitBuffer {
     this.latencyMs = new Float64Array(this.capacity);
     this.agentIndex = new Uint32Array(this.capacity);
     this.refererIndex = new Uint32Array(this.capacity);
+    this.addressIndex = new Uint32Array(this.capacity);
+    this.addresses.indexOf('');
   }
 
-  readonly record: RecordVisit = (linkId, latencyMs, userAgent, referer) => {
+  readonly record: RecordVisit = (linkId, latencyMs, userAgent, referer, address) => {
     if (this.count + this.held >= this.max) {
       this.droppedCount += 1;
       return;
@@ -109,8 +119,9 @@ export class VisitBuffer {
     this.latencyMs[i] = latencyMs;
     this.agentIndex[i] = agent;
     this.refererIndex[i] = refererIndex;
+    this.addressIndex[i] = address === undefined ? 0 : Math.max(0, this.addresses.indexOf(address, MAX_ADDRESS_CHARS));
     if (this.count === this.threshold) this.onThreshold();
-    else if (!this.textFlushAsked && this.agents.chars + this.referers.chars >= TEXT_FLUSH_CHARS) {
+    else if (!this.textFlushAsked && this.agents.chars + this.referers.chars + this.addresses.chars >= TEXT_FLUSH_CHARS) {
       this.textFlushAsked = true;
       this.onThreshold();
     }
@@ -150,12 +161,16 @@ export class VisitBuffer {
       latencyMs: this.latencyMs.slice(0, size),
       agentIndex: this.agentIndex.slice(0, size),
       refererIndex: this.refererIndex.slice(0, size),
+      addressIndex: this.addressIndex.slice(0, size),
       agents: this.agents.values,
       referers: this.referers.values,
+      addresses: this.addresses.values,
     };
     this.count = 0;
     this.agents = new Dictionary();
     this.referers = new Dictionary();
+    this.addresses = new Dictionary();
+    this.addresses.indexOf('');
     this.textFlushAsked = false;
     if (this.held === 0) this.heldSince = size > 0 ? taken.visitedAt[0] : undefined;
     this.held += size;
@@ -181,6 +196,7 @@ export class VisitBuffer {
     this.latencyMs = copied(this.latencyMs, new Float64Array(this.capacity));
     this.agentIndex = copied(this.agentIndex, new Uint32Array(this.capacity));
     this.refererIndex = copied(this.refererIndex, new Uint32Array(this.capacity));
+    this.addressIndex = copied(this.addressIndex, new Uint32Array(this.capacity));
   }
 }
 

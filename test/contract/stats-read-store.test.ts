@@ -105,6 +105,7 @@ for (const backend of STORE_BACKENDS) {
         browser: [{ value: null, clicks: counts(14, 0, 3) }, { value: 'Firefox', clicks: counts(2, 1, 0) }],
         os: [{ value: null, clicks: counts(16, 1, 3) }],
         device: [{ value: null, clicks: counts(16, 1, 0) }, { value: 'mobile', clicks: counts(0, 0, 3) }],
+        country: [{ value: null, clicks: counts(16, 1, 3) }],
       });
     });
 
@@ -189,7 +190,7 @@ for (const backend of STORE_BACKENDS) {
       const link = await insertedLink(stores.links);
       await insertHourlyClicks(stores.database.db, link.id, T0 - HOUR, { human: 1 });
       const top = await read().listTopValues({ linkId: link.id, from: T0, to: T0 + DAY, interval: 'day' }, 10);
-      assert.deepEqual(top, { referrer: [], browser: [], os: [], device: [] });
+      assert.deepEqual(top, { referrer: [], browser: [], os: [], device: [], country: [] });
     });
   });
 }

@@ -191,7 +191,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // The service operator's use cases: every workspace's users and links, the instance's counters.
   admin: ['core', 'links'],
   http: ['core', 'config', 'logging', 'accounts', 'links', 'admin', 'jobs', 'visits', 'portability'],
-  deps: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'visits', 'metrics', 'storage', 'cache'],
+  deps: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'visits', 'metrics', 'storage', 'cache', 'geo'],
+  geo: ['config'],
   app: ['core', 'config', 'logging', 'http', 'deps'],
   // `serve` loads main.ts, which starts the server.
   cli: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'portability', 'deps', 'main'],

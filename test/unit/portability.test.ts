@@ -103,6 +103,7 @@ const transferLink: fc.Arbitrary<TransferLink> = fc.record({
     visitorClass: fc.constantFrom('human', 'bot', 'preview'),
     referrerHost: fc.option(fc.domain(), { nil: null }), browser: fc.option(visitName, { nil: null }),
     os: fc.option(visitName, { nil: null }), device: fc.option(fc.constantFrom('desktop', 'mobile', 'tablet', 'other', 'bot'), { nil: null }),
+    country: fc.option(fc.constantFrom('GB', 'NL', 'US', 'JP'), { nil: null }),
   }), { maxLength: 3 }),
 }).map((link) => ({ ...link, visits: link.visits!.map((visit) => ({ ...visit })) })); // plain objects, as the reader makes
 

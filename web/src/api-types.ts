@@ -2553,6 +2553,17 @@ export interface operations {
                                 value: string | null;
                             }[];
                         };
+                        /** @description The 10 countries with the most clicks, most first, over the whole UTC days the range touches. No address is stored: the country is looked up when the visit is written, and the address dropped. */
+                        countries: {
+                            bots: number;
+                            /** @description ISO 3166-1 alpha-2; null for clicks whose country is unknown (no address, an address in no country, or a request with DNT or Sec-GPC); `(other)` past the 100 a link keeps each day. */
+                            country: string | "(other)" | (never | null);
+                            /** @description The country's English name. */
+                            name: string;
+                            people: number;
+                            previews: number;
+                            total: number;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Start of the first bucket (inclusive).
@@ -4070,6 +4081,17 @@ export interface operations {
                                 value: string | null;
                             }[];
                         };
+                        /** @description The 10 countries with the most clicks, most first, over the whole UTC days the range touches. No address is stored: the country is looked up when the visit is written, and the address dropped. */
+                        countries: {
+                            bots: number;
+                            /** @description ISO 3166-1 alpha-2; null for clicks whose country is unknown (no address, an address in no country, or a request with DNT or Sec-GPC); `(other)` past the 100 a link keeps each day. */
+                            country: string | "(other)" | (never | null);
+                            /** @description The country's English name. */
+                            name: string;
+                            people: number;
+                            previews: number;
+                            total: number;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Start of the first bucket (inclusive).

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import { MAX_VALUES_PER_DAY } from '../../core/breakdown-folding.js';
+import { MAX_VALUES_PER_DAY, OTHER_VALUE } from '../../core/breakdown-folding.js';
 import type { GlobalStats } from '../../core/stats-ports.js';
 import { getGlobalStats, type StatsDeps } from '../../links/get-global-stats.js';
 import { DEFAULT_STATS_DAYS, getLinkStats, MAX_STATS_BUCKETS, TOP_VALUES, type LinkStats } from '../../links/get-link-stats.js';
@@ -30,6 +30,13 @@ const StatsFields = {
   breakdowns: Type.Object({
     referrers: TopValues('referrer host'), browsers: TopValues('browser'), oses: TopValues('operating system'), devices: TopValues('device type'),
   }, { description: 'Over the whole UTC days the range touches: these roll-ups are kept per day.' }),
+  countries: Type.Array(Type.Object({
+    country: Type.Union([Type.String({ pattern: '^[A-Z]{2}$' }), Type.Literal(OTHER_VALUE), Type.Null()], {
+      description: `ISO 3166-1 alpha-2; null for clicks whose country is unknown (no address, an address in no country, or a request with DNT or Sec-GPC); \`${OTHER_VALUE}\` past the ${MAX_VALUES_PER_DAY} a link keeps each day.`,
+    }),
+    name: Type.String({ description: 'The country\'s English name.' }),
+    people: Count, bots: Count, previews: Count, total: Count,
+  }), { maxItems: TOP_VALUES, description: `The ${TOP_VALUES} countries with the most clicks, most first, over the whole UTC days the range touches. No address is stored: the country is looked up when the visit is written, and the address dropped.` }),
 };
 const LinkStatsJson = Type.Object({ linkId: Type.Integer(), ...StatsFields });
 const LinkStatsV1Json = Type.Object({ short_code: Type.String(), ...StatsFields });
@@ -57,8 +64,11 @@ const parseQuery = (query: StatsQuery) => ({
   interval: query.interval,
 });
 
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+const countryName = (code: string | null) => (code === null ? 'Unknown' : code === OTHER_VALUE ? 'Other countries' : REGION_NAMES.of(code) ?? code);
+
 function statsToJson(stats: LinkStats) {
-  const { referrer, browser, os, device } = stats.breakdowns;
+  const { referrer, browser, os, device, country } = stats.breakdowns;
   return {
     from: iso(stats.from),
     to: iso(stats.to),
@@ -66,6 +76,9 @@ function statsToJson(stats: LinkStats) {
     totals: stats.totals,
     series: stats.series.map((bucket) => ({ start: iso(bucket.start), clicks: bucket.clicks })),
     breakdowns: { referrers: referrer, browsers: browser, oses: os, devices: device },
+    countries: country.map(({ value, clicks }) => ({
+      country: value, name: countryName(value), people: clicks.human, bots: clicks.bot, previews: clicks.preview, total: clicks.total,
+    })),
   };
 }
 

@@ -14,6 +14,7 @@ import { breakdownOrder } from './011-breakdown-order.js';
 import { linkChanges } from './012-link-changes.js';
 import { sessionEpoch } from './013-session-epoch.js';
 import { operatorControls } from './014-operator-controls.js';
+import { visitCountry } from './015-visit-country.js';
 import type { MigrationDb } from './schema-builders.js';
 
 /**
@@ -38,6 +39,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '012_link_changes': linkChanges(dialect),
     '013_session_epoch': sessionEpoch,
     '014_operator_controls': operatorControls(dialect),
+    '015_visit_country': visitCountry(dialect),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type RawBuilder } from 'kysely';
 import type { Dialect } from '../database.js';
 
 /** Migrations describe schemas that the row types do not know yet (or no longer know). */
@@ -13,3 +13,26 @@ export function withId<T extends string>(table: CreateTableBuilder<T, never>, di
 
 /** Times are epoch milliseconds, never null. */
 export const time = (c: ColumnDefinitionBuilder) => c.notNull();
+
+/**
+ * SQLite only: `link_breakdown_daily` rebuilt as a WITHOUT ROWID table keyed by (link, dimension,
+ * day, value, class) whose dimension obeys `dimensions`, its rows copied, and retention's index on
+ * the day made again (migrations 011 and 015: SQLite changes neither a key nor a CHECK in place).
+ */
+export async function rebuildBreakdownDaily(db: MigrationDb, dimensions: RawBuilder<unknown>): Promise<void> {
+  await db.schema.createTable('link_breakdown_daily_next')
+    .addColumn('link_id', 'bigint', (c) => c.notNull())
+    .addColumn('day_start', 'bigint', (c) => c.notNull())
+    .addColumn('dimension', 'text', (c) => c.notNull().check(dimensions))
+    .addColumn('value', 'text', (c) => c.notNull())
+    .addColumn('visitor_class', 'text', (c) => c.notNull())
+    .addColumn('clicks', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('link_breakdown_daily_pkey', ['link_id', 'dimension', 'day_start', 'value', 'visitor_class'])
+    .modifyEnd(sql`without rowid`)
+    .execute();
+  await sql`insert into link_breakdown_daily_next (link_id, day_start, dimension, value, visitor_class, clicks)
+    select link_id, day_start, dimension, value, visitor_class, clicks from link_breakdown_daily`.execute(db);
+  await db.schema.dropTable('link_breakdown_daily').execute();
+  await db.schema.alterTable('link_breakdown_daily_next').renameTo('link_breakdown_daily').execute();
+  await db.schema.createIndex('link_breakdown_daily_day_idx').ifNotExists().on('link_breakdown_daily').column('day_start').execute();
+}
