@@ -9,6 +9,9 @@ const DAY = 24 * HOUR;
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const BOT = 'Googlebot/2.1 (+http://www.google.com/bot.html)';
 const PREVIEW = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
+/** Addresses the bundled DB-IP Lite database places in the United Kingdom and the Netherlands. */
+const GB = '81.2.69.142';
+const NL = '193.0.6.139';
 
 /** `YYYY-MM-DD` in the browser's zone (the test and the browser share the machine's). */
 const localDay = (ms: number) => {
@@ -29,7 +32,8 @@ describe('web UI: the analytics range picker', () => {
 
   const suite = suiteScope();
   before(async () => {
-    ui = await startUi(suite);
+    // Behind a proxy on this machine, so that the visits below come from addresses of known countries.
+    ui = await startUi(suite, { TRUST_PROXY: 'loopback' });
     const context = await ui.newContext();
     page = await context.newPage();
     page.on('request', (request) => { if (request.url().includes('/stats?')) requests.push(request.url()); });
@@ -40,11 +44,11 @@ describe('web UI: the analytics range picker', () => {
     });
     const link = await created.json() as { id: number; shortUrl: string };
     linkId = link.id;
-    const visit = (userAgent: string, referer?: string) => fetch(link.shortUrl.replace(/^https?:\/\/[^/]+/, ui.server.baseUrl), {
-      redirect: 'manual', headers: { 'user-agent': userAgent, ...(referer ? { referer } : {}) },
+    const visit = (userAgent: string, referer?: string, from = GB) => fetch(link.shortUrl.replace(/^https?:\/\/[^/]+/, ui.server.baseUrl), {
+      redirect: 'manual', headers: { 'user-agent': userAgent, 'x-forwarded-for': from, ...(referer ? { referer } : {}) },
     });
     for (let i = 0; i < 3; i++) await visit(CHROME, 'https://news.example/');
-    await visit(CHROME);
+    await visit(CHROME, undefined, NL);
     await visit(BOT);
     await visit(PREVIEW);
     // Visits are flushed every second (ANALYTICS_FLUSH_INTERVAL): wait until all six are counted.
@@ -151,6 +155,10 @@ describe('web UI: the analytics range picker', () => {
       assert.deepEqual(tableHeaders, ['Day', 'People', 'Bots', 'Previews', 'All']);
       const legend = await page.locator('.u-legend .u-label').allTextContents();
       assert.deepEqual(legend.slice(1), ['People', 'Bots', 'Previews'], 'after the time');
+      const countries = page.getByRole('region', { name: 'Countries' });
+      assert.deepEqual(await countries.getByRole('row', { name: /United Kingdom/ }).locator('td').allTextContents(), ['3', '1', '1', '5', '83%'], 'the visits from 81.2.69.142');
+      assert.match((await countries.getByRole('row', { name: /Netherlands/ }).textContent())!, /🇳🇱/);
+      await page.getByRole('link', { name: 'IP Geolocation by DB-IP' }).waitFor();
       await assertAccessible(`look-breakdowns-${width}`);
 
       await page.emulateMedia({ colorScheme: 'dark' });

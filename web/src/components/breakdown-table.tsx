@@ -16,7 +16,7 @@ export function BreakdownTable({ title, rows, empty, total }: { title: string; r
     <div class="card" role="region" aria-label={title} tabIndex={0}>
       <table class="breakdown">
         <caption>{title}</caption>
-        <thead><tr><th scope="col">{title.replace(/s$/, '')}</th><th scope="col">People</th><th scope="col">Bots</th><th scope="col">Previews</th><th scope="col">All</th><th scope="col">Share</th></tr></thead>
+        <thead><tr><th scope="col">{title.replace(/ies$/, 'y').replace(/s$/, '')}</th><th scope="col">People</th><th scope="col">Bots</th><th scope="col">Previews</th><th scope="col">All</th><th scope="col">Share</th></tr></thead>
         <tbody>
           {rows.length === 0
             ? <tr><td colSpan={6} class="muted empty">No clicks in this range</td></tr>

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, errorText, type LinkStats, type ResponseOf } from '../api.js';
+import { api, errorText, type LinkStats, type ResponseOf, type TopValue } from '../api.js';
 import { BreakdownTable } from '../components/breakdown-table.js';
 import { ClicksChart } from '../components/clicks-chart.js';
 import { CopyButton } from '../components/copy-button.js';
@@ -93,9 +93,21 @@ export function LinkPage({ id }: { id: string }) {
             <BreakdownTable title="Browsers" rows={stats.breakdowns.browsers} empty="Unknown" total={stats.totals.total} />
             <BreakdownTable title="Operating systems" rows={stats.breakdowns.oses} empty="Unknown" total={stats.totals.total} />
             <BreakdownTable title="Devices" rows={stats.breakdowns.devices} empty="Unknown" total={stats.totals.total} />
+            <BreakdownTable title="Countries" rows={countryRows(stats.countries)} empty="Unknown" total={stats.totals.total} />
           </div>
+          {/* DB-IP's licence (CC BY 4.0) asks for this line wherever its results are shown. */}
+          <p class="muted small">Countries: <a href="https://db-ip.com">IP Geolocation by DB-IP</a>. No visitor's address is kept.</p>
         </section>
       )}
     </Layout>
   );
+}
+
+/** A country as a breakdown row: its flag (two regional indicator letters) and English name. */
+function countryRows(countries: LinkStats['countries']): TopValue[] {
+  const flag = (code: string) => String.fromCodePoint(...[...code].map((letter) => 0x1f1e6 + letter.charCodeAt(0) - 65));
+  return countries.map(({ country, name, people, bots, previews, total }) => ({
+    value: country === null || !/^[A-Z]{2}$/.test(country) ? country : `${flag(country)} ${name}`,
+    clicks: { total, human: people, bot: bots, preview: previews },
+  }));
 }
