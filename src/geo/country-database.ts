@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Reader, type CityResponse } from 'maxmind';
 import type { Config } from '../config.js';
+import { isForbiddenAddress } from '../core/ip-ranges.js';
 
 /** A record of a MaxMind-format database: DB-IP Lite's (`country_code`) or GeoIP2 / GeoLite2's (`country.iso_code`). */
 type CountryRecord = Record<string, unknown> & {
@@ -21,18 +22,23 @@ export function bundledCountryDatabase(): string {
 /**
  * The country of an address, read from a MaxMind-format file held in memory (the bundled one is
  * 8 MB). A lookup is synchronous and takes a few microseconds; the flusher makes one per distinct
- * address of a flush, never the redirect path.
+ * address of a flush, never the redirect path. Loopback, private and other non-public addresses
+ * are in no country: they are answered without a lookup, and the file is read only when the first
+ * public address comes (an instance behind a proxy it does not trust sees only the proxy's address,
+ * and pays no memory for the file).
  */
 export function openCountryDatabase(file = bundledCountryDatabase()): (address: string) => string | null {
-  // The reader's type expects GeoIP2's shape; DB-IP Lite's records carry only `country_code`.
-  const reader = new Reader<CountryRecord & CityResponse>(fs.readFileSync(file));
+  let reader: Reader<CountryRecord & CityResponse> | undefined;
   return (address) => {
+    if (isForbiddenAddress(address)) return null;
+    // The reader's type expects GeoIP2's shape; DB-IP Lite's records carry only `country_code`.
+    reader ??= new Reader<CountryRecord & CityResponse>(fs.readFileSync(file));
     let record: CountryRecord | null;
     try {
       // A dual-stack socket reports an IPv4 client as `::ffff:a.b.c.d`.
       record = reader.get(address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address);
     } catch {
-      return null; // not an address (a socket can report none)
+      return null;
     }
     const code = record?.country_code ?? record?.country?.iso_code;
     return code !== undefined && ISO_CODE.test(code) ? code : null;

@@ -192,7 +192,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   admin: ['core', 'links'],
   http: ['core', 'config', 'logging', 'accounts', 'links', 'admin', 'jobs', 'visits', 'portability'],
   deps: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'visits', 'metrics', 'storage', 'cache', 'geo'],
-  geo: ['config'],
+  geo: ['core', 'config'],
   app: ['core', 'config', 'logging', 'http', 'deps'],
   // `serve` loads main.ts, which starts the server.
   cli: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'portability', 'deps', 'main'],
