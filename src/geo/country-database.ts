@@ -28,6 +28,7 @@ export function bundledCountryDatabase(): string {
  * and pays no memory for the file).
  */
 export function openCountryDatabase(file = bundledCountryDatabase()): (address: string) => string | null {
+  fs.accessSync(file, fs.constants.R_OK); // a GEOIP_DATABASE that cannot be read stops the start, not a flush
   let reader: Reader<CountryRecord & CityResponse> | undefined;
   return (address) => {
     if (isForbiddenAddress(address)) return null;
