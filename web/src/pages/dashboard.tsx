@@ -24,7 +24,11 @@ export function DashboardPage() {
   const workspaces = useApi<ResponseOf<'listWorkspaces'>>('/api/v1/workspaces').data?.workspaces ?? [];
   const path = `/api/urls?${listQuery(state, PAGE_SIZE)}`;
   const links = useApi<LinkPage>(path);
-  const page = links.data;
+  // The rows stay while the same list is asked again (after a change), never under another page,
+  // filter or sort: until that answer comes the list says it is loading.
+  const shownFor = useRef<string>();
+  if (!links.loading && links.data) shownFor.current = path;
+  const page = links.data && (!links.loading || shownFor.current === path) ? links.data : undefined;
   useEffect(() => setSelection(NOTHING_SELECTED), [path]);
   const reload = (message?: string) => { setNotice(message === undefined ? undefined : { message }); setSelection(NOTHING_SELECTED); void links.reload(); };
   const select = (ids: number[], on: boolean) => {
@@ -45,7 +49,7 @@ export function DashboardPage() {
       <CreateLinkForm workspaces={workspaces} workspaceId={state.workspaceId} onCreated={(link) => reload(`Created ${link.shortUrl}`)} />
       <ImportPanel workspaces={workspaces} workspaceId={state.workspaceId} onImported={() => void links.reload()} />
 
-      <section aria-labelledby="links-heading">
+      <section aria-labelledby="links-heading" aria-busy={links.loading}>
         <h2 id="links-heading">Links</h2>
         <Filters state={state} onApply={(filters) => { change(filters); void links.reload(); }} />
         <p role="status" class="notice" ref={noticeRef} tabIndex={-1}>
@@ -67,6 +71,7 @@ export function DashboardPage() {
               requestAnimationFrame(() => noticeRef.current?.focus());
             }} />
         )}
+        {!page && links.loading && <p class="muted" data-testid="links-loading">Loading links…</p>}
         {page && (page.items.length === 0
           ? <p class="muted">No links match.</p>
           : <LinksTable links={page.items} selected={selection.allMatching ? new Set(page.items.map((l) => l.id)) : selection.ids} onSelect={select} onChanged={reload}
