@@ -94,7 +94,7 @@ describe('web UI: the operator\'s page /app/admin', () => {
       await expectClean(page, 'a disabled user');
       await screenshot(page, `admin-users-${width}`);
       await member.goto('/app/dashboard');
-      await member.waitForURL('**/app/login');
+      await member.getByTestId('sign-in-in-place').waitFor();
       await page.getByRole('button', { name: `Enable ${memberEmail}` }).click();
       await page.getByRole('button', { name: `Disable ${memberEmail}` }).waitFor();
 

@@ -49,7 +49,7 @@ export function DashboardPage() {
       <CreateLinkForm workspaces={workspaces} workspaceId={state.workspaceId} onCreated={(link) => reload(`Created ${link.shortUrl}`)} />
       <ImportPanel workspaces={workspaces} workspaceId={state.workspaceId} onImported={() => void links.reload()} />
 
-      <section aria-labelledby="links-heading" aria-busy={links.loading}>
+      <section aria-labelledby="links-heading">
         <h2 id="links-heading">Links</h2>
         <Filters state={state} onApply={(filters) => { change(filters); void links.reload(); }} />
         <p role="status" class="notice" ref={noticeRef} tabIndex={-1}>
@@ -71,11 +71,13 @@ export function DashboardPage() {
               requestAnimationFrame(() => noticeRef.current?.focus());
             }} />
         )}
-        {!page && links.loading && <p class="muted" data-testid="links-loading">Loading links…</p>}
-        {page && (page.items.length === 0
-          ? <p class="muted">No links match.</p>
-          : <LinksTable links={page.items} selected={selection.allMatching ? new Set(page.items.map((l) => l.id)) : selection.ids} onSelect={select} onChanged={reload}
-              sort={state.sort} order={state.order} onSort={(sort, order) => change({ sort, order })} />)}
+        <div data-testid="links-region" aria-busy={links.loading}>
+          {!page && links.loading && <p class="muted" data-testid="links-loading">Loading links…</p>}
+          {page && (page.items.length === 0
+            ? <p class="muted">No links match.</p>
+            : <LinksTable links={page.items} selected={selection.allMatching ? new Set(page.items.map((l) => l.id)) : selection.ids} onSelect={select} onChanged={reload}
+                sort={state.sort} order={state.order} onSort={(sort, order) => change({ sort, order })} />)}
+        </div>
         <Pager state={state} total={page?.total} shown={page?.items.length ?? 0} onPage={(p) => change({ page: p })} />
       </section>
     </Layout>
