@@ -76,6 +76,7 @@ function redirectFirst(responder: RedirectResponder, drain: ConnectionDrain): Fa
 function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger, ui: UiBuild | undefined): RedirectResponder {
   const { config } = deps;
   const stylesheet = ui?.recipientStylesheetVersion && `/page.css?v=${ui.recipientStylesheetVersion}`;
+  const trusted = trustedHop(config.trustProxy);
   return new RedirectResponder({
     resolver: deps.redirects.resolver,
     domain: deps.redirects.domain,
@@ -84,11 +85,11 @@ function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger, ui: UiBuild
     temporaryStatus: config.redirect.temporaryStatus,
     maxAgeSeconds: config.redirect.maxAgeSeconds,
     rateLimit: config.rateLimit.redirectsPerMinute > 0
-      ? new RedirectRateLimit(config.rateLimit.redirectsPerMinute, deps.clock, clientAddressOf(trustedHop(config.trustProxy)))
+      ? new RedirectRateLimit(config.rateLimit.redirectsPerMinute, deps.clock, clientAddressOf(trusted))
       : undefined,
     onError: (error, reqId) => logger.error({ err: error, reqId }, 'redirect lookup failed'),
     recordVisit: deps.redirects.recordVisit,
-    visitorAddress: config.analytics.privacy === 'standard' ? visitorAddressOf(trustedHop(config.trustProxy)) : undefined,
+    visitorAddress: config.analytics.privacy === 'standard' ? visitorAddressOf(trusted) : undefined,
     metrics: deps.server.metrics?.redirects,
     debugLog: logger.level === 'debug' || logger.level === 'trace' ? (fields, message) => logger.debug(fields, message) : undefined,
     failures: failureResponses({ stylesheet, notFoundRedirectUrl: config.redirect.notFoundRedirectUrl, expiredRedirectUrl: config.redirect.expiredRedirectUrl }),
