@@ -29,6 +29,8 @@ import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
 import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
 import { registerAdminRoutes } from './http/routes/admin-routes.js';
 import { registerStatsRoutes } from './http/routes/stats-routes.js';
+import { registerVisitExportRoutes } from './http/routes/visit-export-routes.js';
+import { registerLinkShareRoutes } from './http/routes/link-share-routes.js';
 import { registerImportRoutes } from './http/routes/import-routes.js';
 import { registerUiRoutes } from './http/routes/ui-routes.js';
 import { loadUiBuild, type UiBuild } from './http/ui-assets.js';
@@ -145,6 +147,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerAdminCleanupRoutes(app, deps.cleanup, context);
   registerAdminRoutes(app, deps.admin, context);
   registerStatsRoutes(app, deps.stats, context);
+  registerVisitExportRoutes(app, deps.stats, context);
+  registerLinkShareRoutes(app, deps.stats, context);
   registerImportRoutes(app, deps.links.transfer, importSettings, context, drain);
   registerUiRoutes(app, ui);
   registerRedirectRoutes(app, responder, config.redirect);

@@ -10,6 +10,8 @@ import type { LinkServices } from './links/link-services.js';
 import type { StatsDeps } from './links/get-global-stats.js';
 import { KyselyLinkTransferStore } from './storage/link-transfer-store.js';
 import { KyselyStatsReadStore } from './storage/stats-read-store.js';
+import { KyselyVisitExportStore } from './storage/visit-export-store.js';
+import { KyselyLinkShareStore } from './storage/link-share-store.js';
 import { openSqlite, type OpenDatabase } from './storage/database.js';
 import { KyselyLinkStore } from './storage/link-store.js';
 import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
@@ -187,7 +189,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     lockStore: new KyselyJobLockStore(database.backgroundDb), store: new KyselyHealthCheckStore(database.backgroundDb),
   });
   const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces });
-  const stats = { store: new KyselyStatsReadStore(database.db), clock, links: links.owned };
+  const stats = {
+    store: new KyselyStatsReadStore(database.db), clock, links: links.owned,
+    visits: new KyselyVisitExportStore(database.db), shares: new KyselyLinkShareStore(database.db),
+  };
   const blocklist = { file: config.links.blocklistFile ?? null, domains: links.owned.urlPolicy.blockedDomains };
   return {
     config,

@@ -1,4 +1,6 @@
 import type { StatsReadStore, GlobalStats } from '../core/stats-ports.js';
+import type { LinkShareStore } from '../core/link-share-ports.js';
+import type { VisitExportStore } from '../core/visit-export-ports.js';
 import type { Clock } from '../core/ports.js';
 import type { OwnedLinkDeps } from './link-access.js';
 
@@ -8,6 +10,10 @@ export interface StatsDeps {
   readonly clock: Clock;
   /** A link's stats are shown to whoever may read the link itself. */
   readonly links: OwnedLinkDeps;
+  /** Raw visits, a page at a time, for the CSV export (export-visits.ts). */
+  readonly visits: VisitExportStore;
+  /** Read-only share addresses of a link's stats (share-link-stats.ts). */
+  readonly shares: LinkShareStore;
 }
 
 /** `GET /api/stats` (ADR 0014): public, from the global counters and one indexed count of live links. */

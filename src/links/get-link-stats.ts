@@ -64,9 +64,15 @@ export function statsRange(query: LinkStatsQuery, now: number): { from: number; 
 export async function getLinkStats(
   deps: StatsDeps, principal: Principal, selector: LinkSelector, query: LinkStatsQuery,
 ): Promise<LinkStats> {
-  const { from, to, interval } = statsRange(query, deps.clock.now());
+  statsRange(query, deps.clock.now()); // a bad range is a 400 before the link is looked up
   const link = await findAccessibleLink(deps.links, principal, selector, 'read');
-  const range = { linkId: link.id, from, to, interval };
+  return statsOfLink(deps, link.id, query);
+}
+
+/** The stats of a link whose access was checked: by getLinkStats, or by a share's token (get-shared-stats.ts). */
+export async function statsOfLink(deps: Pick<StatsDeps, 'store' | 'clock'>, linkId: number, query: LinkStatsQuery): Promise<LinkStats> {
+  const { from, to, interval } = statsRange(query, deps.clock.now());
+  const range = { linkId, from, to, interval };
   const [buckets, breakdowns] = await Promise.all([
     deps.store.listClickBuckets(range),
     deps.store.listTopValues(range, TOP_VALUES),
@@ -80,5 +86,5 @@ export async function getLinkStats(
     series.push({ start, clicks });
     for (const key of ['total', 'human', 'bot', 'preview'] as const) totals[key] += clicks[key];
   }
-  return { linkId: link.id, from, to, interval, totals, series, breakdowns };
+  return { linkId, from, to, interval, totals, series, breakdowns };
 }

@@ -157,6 +157,16 @@ export interface LinkBreakdownDailyRow {
   clicks: number;
 }
 
+/** A read-only share address of one link's stats (migration 018): the token's SHA-256, never the token. */
+export interface LinkShareRow {
+  id: Generated<number>;
+  link_id: number;
+  token_hash: string;
+  created_by: number | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
 export interface GlobalStatsRow {
   id: number;
   total_redirects: number;
@@ -181,4 +191,5 @@ export interface Database {
   global_stats: GlobalStatsRow;
   link_clicks_hourly: LinkClicksHourlyRow;
   link_breakdown_daily: LinkBreakdownDailyRow;
+  link_shares: LinkShareRow;
 }

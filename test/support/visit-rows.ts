@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { VisitorClass } from '../../src/core/visit-ports.js';
+import type { VisitFacts, VisitorClass } from '../../src/core/visit-ports.js';
 import type { Database, LinkBreakdownDailyRow } from '../../src/storage/schema.js';
 import { visitFactsIds } from '../../src/storage/visits/visit-facts.js';
 import { visitRangesOf } from '../../src/storage/visits/visit-ranges.js';
@@ -68,4 +68,12 @@ export async function visitLinkIds(db: Kysely<Database>): Promise<number[]> {
 export async function countRows(db: Kysely<Database>, table: 'visits' | 'link_clicks_hourly' | 'link_breakdown_daily'): Promise<number> {
   const row = await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Visit rows of one link with the facts given, written as one flush writes them (one range). */
+export async function insertVisitsWithFacts(db: Kysely<Database>, linkId: number, visits: ReadonlyArray<{ at: number; facts: VisitFacts }>): Promise<void> {
+  const factsIds = await visitFactsIds(db, visits.map((visit) => visit.facts), visits.map((visit) => visit.at));
+  const rows = visits.map((visit, i) => ({ link_id: linkId, visited_at: visit.at, facts_id: factsIds[i]!, latency_ms: 1 }));
+  const inserted = await db.insertInto('visits').values(rows).returning(['id', 'link_id']).execute();
+  await db.insertInto('visit_ranges').values(visitRangesOf(inserted.map((row) => Number(row.id)), inserted.map((row) => Number(row.link_id)))).execute();
 }

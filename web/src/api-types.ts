@@ -339,6 +339,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/shared/{token}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A shared link's stats, read-only, without credentials: the link's stats minus anything private
+         * @description Viewing records no visit and moves no counter. A wrong or revoked token, or a deleted link, answers 404 `shared_stats_not_found`.
+         */
+        get: operations["getSharedStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stats": {
         parameters: {
             query?: never;
@@ -410,6 +430,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/urls/{id}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the link's stats have a share address */
+        get: operations["getLinkShare"];
+        put?: never;
+        /** Make a read-only share address of the link's stats (owner or admin); the link's earlier one stops working */
+        post: operations["shareLinkStats"];
+        /** Revoke the link's share address (owner or admin); it answers 404 from now on */
+        delete: operations["revokeLinkShare"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/urls/{id}/stats": {
         parameters: {
             query?: never;
@@ -419,6 +458,23 @@ export interface paths {
         };
         /** Clicks of one link over time, and its top referrers, browsers, OSes and devices, each by visitor class */
         get: operations["getLinkStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/urls/{id}/visits.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One link's visits as CSV: time, class, country, city, referrer host, browser, OS, device (never an address) */
+        get: operations["exportLinkVisits"];
         put?: never;
         post?: never;
         delete?: never;
@@ -683,6 +739,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspaces/{id}/visits.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every visit of the workspace's links as CSV, link by link, with each link's id and code */
+        get: operations["exportWorkspaceVisits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -785,7 +858,7 @@ export interface components {
              * @description Stable machine-readable reason.
              * @enum {string}
              */
-            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
+            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
             detail: string;
             status: number;
             title: string;
@@ -1947,6 +2020,174 @@ export interface operations {
             };
         };
     };
+    getSharedStats: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601; default: 30 days before the end of the range. Rounded down to the interval. */
+                from?: string;
+                /** @description Bucket size, default day. At most 744 hourly or 366 daily buckets per request. */
+                interval?: "hour" | "day";
+                /** @description ISO 8601, exclusive; default: the end of the bucket holding now. Rounded up to the interval. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Over the whole UTC days the range touches: these roll-ups are kept per day. */
+                        breakdowns: {
+                            /** @description The 10 browser values with the most clicks, most first. */
+                            browsers: {
+                                /** @description Clicks by visitor class: people, crawlers, and link-preview fetchers (chat apps, social networks). */
+                                clicks: {
+                                    bot: number;
+                                    human: number;
+                                    preview: number;
+                                    total: number;
+                                };
+                                /** @description The browser; null for the clicks without one (a direct visit, an agent not recognised); `(other)` for the clicks of values past the 100 a link keeps each day. */
+                                value: string | null;
+                            }[];
+                            /** @description The 10 device type values with the most clicks, most first. */
+                            devices: {
+                                /** @description Clicks by visitor class: people, crawlers, and link-preview fetchers (chat apps, social networks). */
+                                clicks: {
+                                    bot: number;
+                                    human: number;
+                                    preview: number;
+                                    total: number;
+                                };
+                                /** @description The device type; null for the clicks without one (a direct visit, an agent not recognised); `(other)` for the clicks of values past the 100 a link keeps each day. */
+                                value: string | null;
+                            }[];
+                            /** @description The 10 operating system values with the most clicks, most first. */
+                            oses: {
+                                /** @description Clicks by visitor class: people, crawlers, and link-preview fetchers (chat apps, social networks). */
+                                clicks: {
+                                    bot: number;
+                                    human: number;
+                                    preview: number;
+                                    total: number;
+                                };
+                                /** @description The operating system; null for the clicks without one (a direct visit, an agent not recognised); `(other)` for the clicks of values past the 100 a link keeps each day. */
+                                value: string | null;
+                            }[];
+                            /** @description The 10 referrer host values with the most clicks, most first. */
+                            referrers: {
+                                /** @description Clicks by visitor class: people, crawlers, and link-preview fetchers (chat apps, social networks). */
+                                clicks: {
+                                    bot: number;
+                                    human: number;
+                                    preview: number;
+                                    total: number;
+                                };
+                                /** @description The referrer host; null for the clicks without one (a direct visit, an agent not recognised); `(other)` for the clicks of values past the 100 a link keeps each day. */
+                                value: string | null;
+                            }[];
+                        };
+                        /** @description The 10 countries with the most clicks, most first, over the whole UTC days the range touches. No address is stored: the country is looked up when the visit is written, and the address dropped. */
+                        countries: {
+                            bots: number;
+                            /** @description ISO 3166-1 alpha-2; null for clicks whose country is unknown (no address, an address in no country, or a request with DNT or Sec-GPC); `(other)` past the 100 a link keeps each day. */
+                            country: string | "(other)" | (never | null);
+                            /** @description The country's English name. */
+                            name: string;
+                            people: number;
+                            previews: number;
+                            total: number;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description Start of the first bucket (inclusive).
+                         */
+                        from: string;
+                        interval: "hour" | "day";
+                        link: {
+                            /** @description The destination without its query string, fragment or credentials. */
+                            destination: string;
+                            shortCode: string;
+                            shortUrl: string;
+                        };
+                        /** @description Every bucket of the range, oldest first, with zeros where nobody clicked. */
+                        series: {
+                            /** @description Clicks by visitor class: people, crawlers, and link-preview fetchers (chat apps, social networks). */
+                            clicks: {
+                                bot: number;
+                                human: number;
+                                preview: number;
+                                total: number;
+                            };
+                            /** Format: date-time */
+                            start: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description End of the last bucket (exclusive).
+                         */
+                        to: string;
+                        /** @description Clicks by visitor class: people, crawlers, and link-preview fetchers (chat apps, social networks). */
+                        totals: {
+                            bot: number;
+                            human: number;
+                            preview: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getGlobalStats: {
         parameters: {
             query?: never;
@@ -2477,6 +2718,198 @@ export interface operations {
             };
         };
     };
+    getLinkShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description When the active share was made; null without one.
+                         */
+                        createdAt: string | null;
+                        /** @description Whether the link's stats have an active share address. */
+                        shared: boolean;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    shareLinkStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description The same stats as JSON (GET, no credentials). */
+                        statsUrl: string;
+                        /** @description The share's secret: shown once, stored only hashed. Anyone holding it sees the stats. */
+                        token: string;
+                        /** @description The web page that shows the stats read-only, without signing in. */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeLinkShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getLinkStats: {
         parameters: {
             query?: {
@@ -2596,6 +3029,73 @@ export interface operations {
                             total: number;
                         };
                     };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportLinkVisits: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601, inclusive; default: 30 days before the end of today (UTC). */
+                from?: string;
+                /** @description ISO 8601, exclusive; default: the end of today (UTC). At most 366 days after from, as for the stats. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The visits as CSV (RFC 4180, UTF-8, CRLF), a header row first: time, class, country, city, referrer_host, browser, os, device. Times are ISO 8601 UTC; an unknown value is an empty cell; a cell starting with =, +, - or @ gets a leading `'` so that no spreadsheet runs it. Sent as an attachment, streamed a page at a time. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description Bad Request */
@@ -4392,6 +4892,73 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportWorkspaceVisits: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601, inclusive; default: 30 days before the end of today (UTC). */
+                from?: string;
+                /** @description ISO 8601, exclusive; default: the end of today (UTC). At most 366 days after from, as for the stats. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The visits as CSV (RFC 4180, UTF-8, CRLF), a header row first: link_id, code, time, class, country, city, referrer_host, browser, os, device. Times are ISO 8601 UTC; an unknown value is an empty cell; a cell starting with =, +, - or @ gets a leading `'` so that no spreadsheet runs it. Sent as an attachment, streamed a page at a time. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

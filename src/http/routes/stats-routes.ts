@@ -19,7 +19,7 @@ const TopValues = (what: string) => Type.Array(Type.Object({
   clicks: ClassCounts,
 }), { maxItems: TOP_VALUES, description: `The ${TOP_VALUES} ${what} values with the most clicks, most first.` });
 
-const StatsFields = {
+export const StatsFields = {
   from: Type.String({ format: 'date-time', description: 'Start of the first bucket (inclusive).' }),
   to: Type.String({ format: 'date-time', description: 'End of the last bucket (exclusive).' }),
   interval: Type.Union([Type.Literal('hour'), Type.Literal('day')]),
@@ -41,7 +41,7 @@ const StatsFields = {
 const LinkStatsJson = Type.Object({ linkId: Type.Integer(), ...StatsFields });
 const LinkStatsV1Json = Type.Object({ short_code: Type.String(), ...StatsFields });
 
-const StatsQuery = Type.Object({
+export const StatsQuery = Type.Object({
   from: Type.Optional(Type.String({ format: 'date-time', description: `ISO 8601; default: ${DEFAULT_STATS_DAYS} days before the end of the range. Rounded down to the interval.` })),
   to: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601, exclusive; default: the end of the bucket holding now. Rounded up to the interval.' })),
   interval: Type.Optional(Type.Union([Type.Literal('hour'), Type.Literal('day')], {
@@ -58,7 +58,7 @@ export const GlobalStatsJson = Type.Object({
 });
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const parseQuery = (query: StatsQuery) => ({
+export const parseQuery = (query: StatsQuery) => ({
   from: query.from === undefined ? undefined : Date.parse(query.from),
   to: query.to === undefined ? undefined : Date.parse(query.to),
   interval: query.interval,
@@ -67,7 +67,7 @@ const parseQuery = (query: StatsQuery) => ({
 const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
 const countryName = (code: string | null) => (code === null ? 'Unknown' : code === OTHER_VALUE ? 'Other countries' : REGION_NAMES.of(code) ?? code);
 
-function statsToJson(stats: LinkStats) {
+export function statsToJson(stats: LinkStats) {
   const { referrer, browser, os, device, country } = stats.breakdowns;
   return {
     from: iso(stats.from),
