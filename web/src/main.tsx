@@ -12,6 +12,7 @@ import { useSession } from './session.js';
 const DashboardPage = lazyPage(() => import('./pages/dashboard.js').then((m) => m.DashboardPage));
 const LinkPage = lazyPage(() => import('./pages/link-page.js').then((m) => m.LinkPage));
 const WorkspacesPage = lazyPage(() => import('./pages/workspaces.js').then((m) => m.WorkspacesPage));
+const SharedStatsPage = lazyPage(() => import('./pages/shared-stats.js').then((m) => m.SharedStatsPage));
 const AdminPage = lazyPage(() => import('./pages/admin.js').then((m) => m.AdminPage));
 
 /**
@@ -35,6 +36,9 @@ function App() {
   if (path === '/app/workspaces') return <SignedIn><WorkspacesPage /></SignedIn>;
   // Not behind SignedIn: to anyone but a site admin, signed in or not, the operator's page does not exist.
   if (path === '/app/admin') return <AdminPage />;
+  // Not behind SignedIn: a share address is for people without an account here.
+  const shared = /^\/app\/shared\/([A-Za-z0-9_-]{1,100})$/.exec(path);
+  if (shared) return <SharedStatsPage key={shared[1]} token={shared[1]!} />;
   const link = /^\/app\/links\/(\d+)$/.exec(path);
   if (link) return <SignedIn><LinkPage key={link[1]} id={link[1]!} /></SignedIn>;
   return <NotFoundPage />;

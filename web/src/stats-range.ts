@@ -57,6 +57,13 @@ export function statsQuery(range: StatsRange): string {
   return query.toString();
 }
 
+/** The CSV export's query for `range`: the same from and to as the stats, no interval. */
+export function csvQuery(range: StatsRange): string {
+  const query = new URLSearchParams({ from: range.from });
+  if (range.to) query.set('to', range.to);
+  return query.toString();
+}
+
 /** The range a link page opens with: the one in its address (`?range=7d`, or `?from=…&to=…` as days), else 30 days. */
 export function rangeFromSearch(search: URLSearchParams, now = Date.now()): StatsRange {
   const preset = PRESETS.find((p) => p.kind === search.get('range'));

@@ -19,7 +19,7 @@ function usePrefersDark(): boolean {
  * needed: clicks-plot.ts). The canvas is an image to assistive technology; the same numbers are in
  * the table under it, which is visually hidden and is what a screen reader reads.
  */
-export function ClicksChart({ stats }: { stats: LinkStats }) {
+export function ClicksChart({ stats }: { stats: Omit<LinkStats, 'linkId'> }) {
   const box = useRef<HTMLDivElement>(null);
   const dark = usePrefersDark();
   useEffect(() => {
@@ -40,7 +40,7 @@ export function ClicksChart({ stats }: { stats: LinkStats }) {
   );
 }
 
-function ClicksTable({ stats }: { stats: LinkStats }) {
+function ClicksTable({ stats }: { stats: Omit<LinkStats, 'linkId'> }) {
   const label = bucketFormat(stats.interval);
   return (
     // Hidden by its wrapper: a table's width grows to its content whatever the CSS says.

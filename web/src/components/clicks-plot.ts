@@ -15,7 +15,7 @@ const TICK_STEPS = {
  * is a chunk of its own that only the link page fetches. Colours come from the theme's custom
  * properties (theme.css), read when drawing, so a dark system theme gets the dark ones.
  */
-export function drawClicksPlot(element: HTMLElement, stats: LinkStats): () => void {
+export function drawClicksPlot(element: HTMLElement, stats: Omit<LinkStats, 'linkId'>): () => void {
   const theme = getComputedStyle(document.documentElement);
   const color = (name: string) => theme.getPropertyValue(name).trim();
   const x = stats.series.map((bucket) => Date.parse(bucket.start) / 1000);

@@ -1,16 +1,16 @@
 import { useState } from 'preact/hooks';
-import { api, errorText, type LinkStats, type ResponseOf, type TopValue } from '../api.js';
-import { BreakdownTable } from '../components/breakdown-table.js';
-import { ClicksChart } from '../components/clicks-chart.js';
+import { api, errorText, type LinkStats, type ResponseOf } from '../api.js';
 import { CopyButton } from '../components/copy-button.js';
 import { ExternalUrl } from '../components/external-url.js';
 import { FormError } from '../components/field.js';
 import { Layout } from '../components/layout.js';
 import { QrCode } from '../components/qr-code.js';
 import { RangePicker } from '../components/range-picker.js';
+import { ShareControl } from '../components/share-control.js';
+import { Breakdowns, ClicksBody } from '../components/stats-sections.js';
 import { count, dateTime, health, latency } from '../format.js';
 import { Link } from '../router.js';
-import { rangeFromSearch, searchOfRange, statsQuery, type StatsRange } from '../stats-range.js';
+import { csvQuery, rangeFromSearch, searchOfRange, statsQuery, type StatsRange } from '../stats-range.js';
 import { useApi } from '../use-api.js';
 
 /** `/app/links/:id`: one link, its clicks over time, the breakdowns and its QR code. */
@@ -74,40 +74,18 @@ export function LinkPage({ id }: { id: string }) {
           </section>
         </div>
       )}
+      {link && <ShareControl linkId={link.id} mayShare={link.permissions.delete} />}
       <section class="card" aria-labelledby="clicks-heading">
         <h2 id="clicks-heading">Clicks over time</h2>
         <RangePicker range={range} onChange={pickRange} />
-        {stats ? (
-          <div aria-busy={statsLoading} data-testid="clicks-body">
-            {statsLoading && <p class="loading-note">Updating the clicks for this range…</p>}
-            <p data-testid="click-totals">{count(stats.totals.total)} clicks: {count(stats.totals.human)} people, {count(stats.totals.bot)} bots, {count(stats.totals.preview)} link previews</p>
-            <ClicksChart stats={stats} />
-          </div>
-        ) : !statsError && <p class="loading-note">Loading clicks…</p>}
+        <p class="export-visits">
+          <a class="button secondary" href={`${linkPath}/visits.csv?${csvQuery(range)}`} download data-testid="export-csv">Export visits as CSV</a>
+          <span class="hint">Every visit of this range: time, class, country, referrer, browser, OS, device. No addresses.</span>
+        </p>
+        {stats ? <ClicksBody stats={stats} loading={statsLoading} /> : !statsError && <p class="loading-note">Loading clicks…</p>}
       </section>
-      {stats && (
-        <section aria-labelledby="breakdowns-heading" aria-busy={statsLoading}>
-          <h2 id="breakdowns-heading">Where the clicks came from</h2>
-          <div class="breakdowns">
-            <BreakdownTable title="Referrers" rows={stats.breakdowns.referrers} empty="Direct" total={stats.totals.total} />
-            <BreakdownTable title="Browsers" rows={stats.breakdowns.browsers} empty="Unknown" total={stats.totals.total} />
-            <BreakdownTable title="Operating systems" rows={stats.breakdowns.oses} empty="Unknown" total={stats.totals.total} />
-            <BreakdownTable title="Devices" rows={stats.breakdowns.devices} empty="Unknown" total={stats.totals.total} />
-            <BreakdownTable title="Countries" rows={countryRows(stats.countries)} empty="Unknown" total={stats.totals.total} />
-          </div>
-          {/* DB-IP's licence (CC BY 4.0) asks for this line wherever its results are shown. */}
-          <p class="muted small">Countries: <a href="https://db-ip.com">IP Geolocation by DB-IP</a>. No visitor's address is kept.</p>
-        </section>
-      )}
+      {stats && <Breakdowns stats={stats} loading={statsLoading} />}
     </Layout>
   );
 }
 
-/** A country as a breakdown row: its flag (two regional indicator letters) and English name. */
-function countryRows(countries: LinkStats['countries']): TopValue[] {
-  const flag = (code: string) => String.fromCodePoint(...[...code].map((letter) => 0x1f1e6 + letter.charCodeAt(0) - 65));
-  return countries.map(({ country, name, people, bots, previews, total }) => ({
-    value: country === null || !/^[A-Z]{2}$/.test(country) ? country : `${flag(country)} ${name}`,
-    clicks: { total, human: people, bot: bots, preview: previews },
-  }));
-}
