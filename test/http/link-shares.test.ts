@@ -83,6 +83,7 @@ describe('shared stats: a read-only, revocable address of one link\'s stats', ()
       assert.equal((await shared(token)).statusCode, 200);
       const page = await call('GET', `/app/shared/${token}`);
       assert.ok([200, 503].includes(page.statusCode), 'the UI page (503 only when the UI is not built)');
+      if (page.statusCode === 200) assert.equal(page.headers['referrer-policy'], 'no-referrer', 'the token never leaves in a Referer');
     }
     await t.deps.analytics?.flusher.flushNow();
     assert.deepEqual(await counters(), before);
