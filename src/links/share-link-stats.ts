@@ -15,10 +15,15 @@ export const SHARE_TOKEN_PREFIX = 'lfs_';
  * member's. A plain member is told why; everyone else gets link_not_found.
  */
 async function findShareableLink(deps: StatsDeps, principal: Principal, selector: LinkSelector): Promise<Link> {
+  const { link, mayShare } = await readableLink(deps, principal, selector);
+  if (!mayShare) throw new LinkforgeError('link_share_not_allowed');
+  return link;
+}
+
+async function readableLink(deps: StatsDeps, principal: Principal, selector: LinkSelector): Promise<{ link: Link; mayShare: boolean }> {
   const link = await findAccessibleLink(deps.links, principal, selector, 'read');
   const role = await deps.links.workspaces.roleIn(principal, link.workspaceId!);
-  if (role === 'member') throw new LinkforgeError('link_share_not_allowed');
-  return link;
+  return { link, mayShare: role === 'owner' || role === 'admin' };
 }
 
 /** A new share address; the link's earlier one, if any, stops working. The token is shown once and stored hashed. */
@@ -29,10 +34,10 @@ export async function shareLinkStats(deps: StatsDeps, principal: Principal, sele
   return { share, token };
 }
 
-/** Whether the link's stats are shared: whoever may read the link may know. */
-export async function findLinkShare(deps: StatsDeps, principal: Principal, selector: LinkSelector): Promise<LinkShare | undefined> {
-  const link = await findAccessibleLink(deps.links, principal, selector, 'read');
-  return deps.shares.findActiveShare(link.id);
+/** Whether the link's stats are shared, and whether the caller may change that: whoever may read the link may know. */
+export async function findLinkShare(deps: StatsDeps, principal: Principal, selector: LinkSelector): Promise<{ share?: LinkShare; mayShare: boolean }> {
+  const { link, mayShare } = await readableLink(deps, principal, selector);
+  return { share: await deps.shares.findActiveShare(link.id), mayShare };
 }
 
 /** Revoking a link with no active share changes nothing and succeeds, like deleting a deleted link. */

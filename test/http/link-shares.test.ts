@@ -37,7 +37,7 @@ describe('shared stats: a read-only, revocable address of one link\'s stats', ()
   }
 
   test('the owner shares the stats: a token shown once (stored only hashed), and a page anyone can open', async () => {
-    assert.deepEqual((await call('GET', shareUrl(), c.owner.token)).json(), { shared: false, createdAt: null });
+    assert.deepEqual((await call('GET', shareUrl(), c.owner.token)).json(), { shared: false, createdAt: null, mayShare: true });
     const response = await call('POST', shareUrl(), c.owner.token);
     assert.equal(response.statusCode, 201, response.body);
     const body = response.json();
@@ -47,7 +47,7 @@ describe('shared stats: a read-only, revocable address of one link\'s stats', ()
     const rows = await shareRows();
     assert.equal(rows.length, 1);
     assert.ok(!JSON.stringify(rows).includes(body.token.slice(4)), 'the token itself is not stored');
-    assert.deepEqual((await call('GET', shareUrl(), c.member.token)).json(), { shared: true, createdAt: body.createdAt });
+    assert.deepEqual((await call('GET', shareUrl(), c.member.token)).json(), { shared: true, createdAt: body.createdAt, mayShare: false });
   });
 
   test('without signing in, the shared stats answer what the owner sees, minus the query string, fragment and owner', async () => {
@@ -103,7 +103,7 @@ describe('shared stats: a read-only, revocable address of one link\'s stats', ()
     assert.equal((await shared('not-even-a-token')).statusCode, 404);
     assert.equal((await call('DELETE', shareUrl(), c.owner.token)).statusCode, 204);
     assert.equal((await shared(second)).statusCode, 404);
-    assert.deepEqual((await call('GET', shareUrl(), c.owner.token)).json(), { shared: false, createdAt: null });
+    assert.deepEqual((await call('GET', shareUrl(), c.owner.token)).json(), { shared: false, createdAt: null, mayShare: true });
     assert.equal((await call('DELETE', shareUrl(), c.owner.token)).statusCode, 204, 'revoking nothing succeeds');
     assert.equal((await shareRows()).filter((row) => row.revoked_at === null).length, 0);
   });

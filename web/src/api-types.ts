@@ -2741,6 +2741,8 @@ export interface operations {
                          * @description When the active share was made; null without one.
                          */
                         createdAt: string | null;
+                        /** @description Whether the caller may make or revoke a share (a workspace owner or admin). */
+                        mayShare: boolean;
                         /** @description Whether the link's stats have an active share address. */
                         shared: boolean;
                     };

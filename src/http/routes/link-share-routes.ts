@@ -16,6 +16,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const ShareStatus = Type.Object({
   shared: Type.Boolean({ description: 'Whether the link\'s stats have an active share address.' }),
   createdAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the active share was made; null without one.' }),
+  mayShare: Type.Boolean({ description: 'Whether the caller may make or revoke a share (a workspace owner or admin).' }),
 });
 
 const CreatedShare = Type.Object({
@@ -46,8 +47,8 @@ export function registerLinkShareRoutes(app: FastifyInstance, statsDeps: StatsDe
     preHandler,
     schema: { ...common, operationId: 'getLinkShare', summary: 'Whether the link\'s stats have a share address', response: { 200: ShareStatus, ...errorResponses(401, 404, 503) } },
   }, async (request) => {
-    const share = await findLinkShare(statsDeps, principalOf(request), request.params);
-    return { shared: share !== undefined, createdAt: share ? iso(share.createdAt) : null };
+    const { share, mayShare } = await findLinkShare(statsDeps, principalOf(request), request.params);
+    return { shared: share !== undefined, createdAt: share ? iso(share.createdAt) : null, mayShare };
   });
 
   typedApp.post('/api/urls/:id/share', {

@@ -9,7 +9,7 @@ import { FormError } from './field.js';
  * The link page's share control: whether the stats have a share address, and for an owner or admin
  * the buttons to make one (shown once, to copy) or revoke it. A link has one address at a time.
  */
-export function ShareControl({ linkId, mayShare }: { linkId: number; mayShare: boolean }) {
+export function ShareControl({ linkId }: { linkId: number }) {
   const path = `/api/urls/${linkId}/share`;
   const { data: status, error: loadError, reload } = useApi<ShareStatus>(path);
   const [created, setCreated] = useState<CreatedShare>();
@@ -45,14 +45,14 @@ export function ShareControl({ linkId, mayShare }: { linkId: number; mayShare: b
           <p class="hint">Shown once: copy it now. Making a new share link stops this one working.</p>
         </div>
       )}
-      {mayShare ? (
+      {status?.mayShare ? (
         <p class="actions">
           <button type="button" class={status?.shared ? 'secondary' : undefined} disabled={busy} onClick={() => change('POST')}>
             {status?.shared ? 'Make a new share link' : 'Create share link'}
           </button>
           {status?.shared && <button type="button" class="danger" disabled={busy} onClick={() => change('DELETE')}>Revoke share link</button>}
         </p>
-      ) : <p class="muted">Only a workspace owner or admin can share or revoke.</p>}
+      ) : status && <p class="muted" data-testid="share-view-only">Only a workspace owner or admin can share the stats or revoke a share.</p>}
       <FormError message={error ?? loadError} />
     </section>
   );

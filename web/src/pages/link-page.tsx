@@ -74,7 +74,7 @@ export function LinkPage({ id }: { id: string }) {
           </section>
         </div>
       )}
-      {link && <ShareControl linkId={link.id} mayShare={link.permissions.delete} />}
+      {link && <ShareControl linkId={link.id} />}
       <section class="card" aria-labelledby="clicks-heading">
         <h2 id="clicks-heading">Clicks over time</h2>
         <RangePicker range={range} onChange={pickRange} />
