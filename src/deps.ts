@@ -12,6 +12,7 @@ import { KyselyLinkTransferStore } from './storage/link-transfer-store.js';
 import { KyselyStatsReadStore } from './storage/stats-read-store.js';
 import { KyselyVisitExportStore } from './storage/visit-export-store.js';
 import { KyselyLinkShareStore } from './storage/link-share-store.js';
+import { KyselyVisitorSaltStore } from './storage/visitor-salt-store.js';
 import { openSqlite, type OpenDatabase } from './storage/database.js';
 import { KyselyLinkStore } from './storage/link-store.js';
 import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
@@ -183,7 +184,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   }) : undefined;
   const cleanup = buildCleanupJobs(config, database, { clock, cache, metrics });
   const analytics = config.analytics.enabled
-    ? createVisitPipeline(config.analytics, visitWriterFor(database), clock, options.logger, countryLookupFor(config.analytics)) : undefined;
+    ? createVisitPipeline(config.analytics, visitWriterFor(database), clock, options.logger, countryLookupFor(config.analytics), new KyselyVisitorSaltStore(database.backgroundDb)) : undefined;
   const healthCheck = createHealthCheckJobs({
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
     lockStore: new KyselyJobLockStore(database.backgroundDb), store: new KyselyHealthCheckStore(database.backgroundDb),

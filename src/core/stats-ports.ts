@@ -27,6 +27,8 @@ export interface ClickBucket {
   /** Start of the UTC hour or day, epoch milliseconds. */
   readonly start: number;
   readonly clicks: ClassCounts;
+  /** People first seen on the link's UTC day within the bucket: a day's visitors, or an hour's new ones (ADR 0028). */
+  readonly uniqueVisitors: number;
 }
 
 /**

@@ -10,6 +10,7 @@ export function batchOfVisits(visits: readonly Visit[]): VisitBatch {
     latencyMs: new Float64Array(size),
     factsIndex: new Uint32Array(size),
     facts: [] as VisitFacts[],
+    visitorIds: visits.some((visit) => visit.visitorId !== undefined) ? new Float64Array(size).fill(Number.NaN) : undefined,
   };
   const known = new Map<string, number>();
   visits.forEach((visit, i) => {
@@ -27,6 +28,7 @@ export function batchOfVisits(visits: readonly Visit[]): VisitBatch {
     batch.visitedAt[i] = visit.visitedAt;
     batch.latencyMs[i] = visit.latencyMs;
     batch.factsIndex[i] = index;
+    if (batch.visitorIds !== undefined && visit.visitorId !== undefined) batch.visitorIds[i] = visit.visitorId;
   });
   return batch;
 }
@@ -194,12 +196,14 @@ function gathered(batch: VisitBatch, positions: Uint32Array, local: ReadonlyMap<
   const facts = new Array<VisitFacts>(local.size);
   for (const [index, at] of local) facts[at] = batch.facts[index]!;
   const part = { size, linkIds: new Float64Array(size), visitedAt: new Float64Array(size), latencyMs: new Float64Array(size), factsIndex: new Uint32Array(size), facts };
+  const visitorIds = batch.visitorIds && new Float64Array(size);
   for (let k = 0; k < size; k++) {
     const i = positions[k]!;
+    if (visitorIds) visitorIds[k] = batch.visitorIds![i]!;
     part.linkIds[k] = batch.linkIds[i]!;
     part.visitedAt[k] = batch.visitedAt[i]!;
     part.latencyMs[k] = batch.latencyMs[i]!;
     part.factsIndex[k] = local.get(batch.factsIndex[i]!)!;
   }
-  return part;
+  return visitorIds ? { ...part, visitorIds } : part;
 }

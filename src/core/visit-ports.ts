@@ -4,6 +4,8 @@
  * transaction adds and appends. The read side (counters and roll-ups answered) is core/stats-ports.ts.
  */
 
+import type { VisitorSighting } from './visitor-ports.js';
+
 export type VisitorClass = 'human' | 'bot' | 'preview';
 
 /** The dimensions a day's visits are broken down by (link_breakdown_daily). */
@@ -29,6 +31,8 @@ export interface Visit extends VisitFacts {
   readonly visitedAt: number;
   /** Handler latency in milliseconds, from receiving the request to just before the response. */
   readonly latencyMs: number;
+  /** The visitor's id of the day (core/visitor-ports.ts); absent for a visit that has none. */
+  readonly visitorId?: number;
 }
 
 /**
@@ -46,6 +50,8 @@ export interface VisitBatch {
   /** The index in `facts` of each visit's facts. */
   readonly factsIndex: Uint32Array;
   readonly facts: readonly VisitFacts[];
+  /** Each visit's visitor id of its day, NaN for none (bots, previews, no address); absent when no visit has one (ADR 0028). */
+  readonly visitorIds?: Float64Array;
 }
 
 /**
@@ -120,6 +126,8 @@ export interface VisitStatements {
   appendHourly(rows: readonly HourlyClicks[]): Promise<void>;
   /** Adds to the daily breakdown roll-up, each key once. */
   appendDaily(rows: readonly DailyBreakdown[]): Promise<void>;
+  /** Keeps each visitor id not yet seen on its link's day, and adds those new ones to their hour's `unique_visitors` (ADR 0028). */
+  appendVisitors(rows: readonly VisitorSighting[]): Promise<void>;
 }
 
 /** The ids of visit rows just appended, and the link of each. */

@@ -27,9 +27,10 @@ export interface LinkStats {
   readonly from: number;
   readonly to: number;
   readonly interval: StatsInterval;
-  readonly totals: ClassCounts;
+  /** `uniqueVisitors` is the sum of the buckets': the day salt changes, so a visitor of two days counts on each (ADR 0028). */
+  readonly totals: ClassCounts & { readonly uniqueVisitors: number };
   /** Every bucket of the range, oldest first, empty ones as zeros. */
-  readonly series: ReadonlyArray<{ readonly start: number; readonly clicks: ClassCounts }>;
+  readonly series: ReadonlyArray<{ readonly start: number; readonly clicks: ClassCounts; readonly uniqueVisitors: number }>;
   readonly breakdowns: Record<BreakdownDimension, BreakdownEntry[]>;
 }
 
@@ -77,14 +78,17 @@ export async function statsOfLink(deps: Pick<StatsDeps, 'store' | 'clock'>, link
     deps.store.listClickBuckets(range),
     deps.store.listTopValues(range, TOP_VALUES),
   ]);
-  const byStart = new Map(buckets.map((bucket) => [bucket.start, bucket.clicks]));
+  const byStart = new Map(buckets.map((bucket) => [bucket.start, bucket]));
   const size = INTERVAL_MS[interval];
   const series = [];
-  const totals = { ...ZERO };
+  const totals = { ...ZERO, uniqueVisitors: 0 };
   for (let start = from; start < to; start += size) {
-    const clicks = byStart.get(start) ?? ZERO;
-    series.push({ start, clicks });
+    const bucket = byStart.get(start);
+    const clicks = bucket?.clicks ?? ZERO;
+    const uniqueVisitors = bucket?.uniqueVisitors ?? 0;
+    series.push({ start, clicks, uniqueVisitors });
     for (const key of ['total', 'human', 'bot', 'preview'] as const) totals[key] += clicks[key];
+    totals.uniqueVisitors += uniqueVisitors;
   }
   return { linkId, from, to, interval, totals, series, breakdowns };
 }

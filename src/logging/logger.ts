@@ -12,20 +12,19 @@ interface LoggedRequest {
   readonly method?: string;
   readonly url?: string;
   readonly host?: string;
-  readonly ip?: string;
   readonly socket?: { readonly remotePort?: number };
 }
 
 /**
  * Fastify's request fields, with the values of secret-looking query parameters replaced: a token
- * put in a URL (refused, but logged on the way in) must not reach the log. Headers are not logged.
+ * put in a URL (refused, but logged on the way in) must not reach the log. Headers are not logged,
+ * nor is the client's address: no visitor's address is written anywhere (ADR 0028).
  */
 function serializeRequest(request: LoggedRequest) {
   return {
     method: request.method,
     url: request.url === undefined ? undefined : redactedUrl(request.url),
     host: request.host,
-    remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
   };
 }

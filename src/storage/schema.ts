@@ -145,6 +145,8 @@ export interface LinkClicksHourlyRow {
   hour_start: number;
   visitor_class: 'human' | 'bot' | 'preview';
   clicks: number;
+  /** Visitors first seen on the link's day in this hour (human rows only; ADR 0028). */
+  unique_visitors: Generated<number>;
 }
 
 /** Clicks of one link on one UTC day by one value of one dimension, by visitor class. */
@@ -165,6 +167,20 @@ export interface LinkShareRow {
   created_by: number | null;
   created_at: number;
   revoked_at: number | null;
+}
+
+/** The salt of one UTC day's visitor ids; deleted once the day is over (ADR 0028). */
+export interface VisitorSaltRow {
+  day_start: number;
+  salt: string;
+}
+
+/** A visitor id seen on one link's UTC day, and the hour it was first seen in; kept two days at most. */
+export interface LinkVisitorRow {
+  day_start: number;
+  link_id: number;
+  visitor_id: number;
+  hour_start: number;
 }
 
 export interface GlobalStatsRow {
@@ -192,4 +208,6 @@ export interface Database {
   link_clicks_hourly: LinkClicksHourlyRow;
   link_breakdown_daily: LinkBreakdownDailyRow;
   link_shares: LinkShareRow;
+  visitor_salts: VisitorSaltRow;
+  link_visitors: LinkVisitorRow;
 }

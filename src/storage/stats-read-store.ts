@@ -80,7 +80,7 @@ export class KyselyStatsReadStore implements StatsReadStore {
       // Hours are summed into days in the database: a year of hours is 26,000 rows, a year of days 1,100.
       const bucket = sql<number>`hour_start - (hour_start % ${sql.lit(size)})`;
       const rows = await this.db.selectFrom('link_clicks_hourly')
-        .select([bucket.as('start'), 'visitor_class', (eb) => eb.fn.sum<number>('clicks').as('clicks')])
+        .select([bucket.as('start'), 'visitor_class', (eb) => eb.fn.sum<number>('clicks').as('clicks'), (eb) => eb.fn.sum<number>('unique_visitors').as('visitors')])
         .where('link_id', '=', range.linkId)
         .where('hour_start', '>=', range.from)
         .where('hour_start', '<', range.to)
@@ -88,13 +88,15 @@ export class KyselyStatsReadStore implements StatsReadStore {
         .orderBy(bucket)
         .execute();
       const buckets = new Map<number, ReturnType<typeof emptyCounts>>();
+      const visitors = new Map<number, number>();
       for (const row of rows) {
         const start = Number(row.start);
         const counts = buckets.get(start) ?? emptyCounts();
         add(counts, row.visitor_class, Number(row.clicks));
         buckets.set(start, counts);
+        visitors.set(start, (visitors.get(start) ?? 0) + Number(row.visitors));
       }
-      return [...buckets].map(([start, clicks]) => ({ start, clicks }));
+      return [...buckets].map(([start, clicks]) => ({ start, clicks, uniqueVisitors: visitors.get(start) ?? 0 }));
     });
   }
 

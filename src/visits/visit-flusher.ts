@@ -2,7 +2,8 @@ import type { VisitBatch, VisitWriter } from '../core/visit-ports.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { batchParts, splitBatch, type BatchPartLimits } from '../core/visit-batch.js';
 import { classifiedBatch, type CountryOf } from './classified-batch.js';
-import type { VisitBuffer } from './visit-buffer.js';
+import type { RawVisits, VisitBuffer } from './visit-buffer.js';
+import { visitorIds, type SaltOf } from './visitor-ids.js';
 
 export interface VisitFlusherOptions {
   readonly buffer: VisitBuffer;
@@ -12,6 +13,8 @@ export interface VisitFlusherOptions {
   readonly maxEvents: number;
   /** The country of a client address, looked up as a flush classifies its visits; without it no visit has a country. */
   readonly countryOf?: CountryOf;
+  /** The salt of a day's visitor ids (visitor-salts.ts); without it no visit has a visitor id. */
+  readonly saltOf?: SaltOf;
   /** A write that failed; its visits are kept for the next flush (else `onGiveUp` is called instead). */
   readonly onError?: (error: unknown) => void;
   /** Visits given up on: their write failed MAX_ATTEMPTS times. They count as dropped. */
@@ -93,7 +96,7 @@ export class VisitFlusher {
     this.running = new Promise((resolve) => { done = resolve; });
     try {
       if (visits.size > 0) {
-        await this.cutIntoParts(await classifiedBatch(visits, undefined, this.options.countryOf));
+        await this.cutIntoParts(await this.withVisitorIds(visits, await classifiedBatch(visits, undefined, this.options.countryOf)));
       }
       const failed = await this.writePending();
       // The threshold fires once, when it is reached: events that reached it again while this flush
@@ -104,6 +107,12 @@ export class VisitFlusher {
       this.running = undefined;
       done();
     }
+  }
+
+  /** The batch with its visitors' ids of the day (ADR 0028); the addresses go no further. */
+  private async withVisitorIds(visits: RawVisits, batch: VisitBatch): Promise<VisitBatch> {
+    const ids = this.options.saltOf && (await visitorIds(visits, batch, this.options.saltOf));
+    return ids ? { ...batch, visitorIds: ids } : batch;
   }
 
   /** Queues the batch's parts, letting the event loop run every few milliseconds (a flush over many links is cut link by link). */

@@ -96,7 +96,7 @@ describe('web UI: the analytics range picker', () => {
       assert.equal(first.searchParams.get('interval'), 'day', 'thirty days by default, in days');
       assert.ok(Math.abs(Date.now() - 30 * DAY - Date.parse(first.searchParams.get('from')!)) < HOUR);
       assert.equal(await page.getByRole('button', { name: '30 days', exact: true }).getAttribute('aria-pressed'), 'true');
-      assert.equal(await page.getByTestId('click-totals').textContent(), '6 clicks: 4 people, 1 bots, 1 link previews');
+      assert.equal(await page.getByTestId('click-totals').textContent(), '6 clicks: 4 people (2 unique visitors), 1 bots, 1 link previews', 'one browser from two addresses: two people');
       await assertAccessible(`look-range-30d-${width}`);
 
       const day = await pick(() => page.getByRole('button', { name: '24 hours', exact: true }).click());
@@ -105,7 +105,7 @@ describe('web UI: the analytics range picker', () => {
       let chart = await chartPoints();
       assert.ok(chart.points >= 24 && chart.points <= 25, `hourly points: ${chart.points}`);
       assert.equal(chart.rows, chart.points, 'the table behind the chart has a row per point');
-      assert.match(chart.label, /^Clicks per hour: 6 in total, 4 by people/);
+      assert.match(chart.label, /^Clicks per hour: 6 in total, 4 by people, 2 unique visitors/);
       assert.equal(new URL(page.url()).search, '?range=24h', 'the range is in the address');
       assert.equal(await page.getByRole('button', { name: '24 hours', exact: true }).getAttribute('aria-pressed'), 'true');
       await assertAccessible(`look-range-24h-${width}`);
@@ -152,9 +152,9 @@ describe('web UI: the analytics range picker', () => {
       const headers = await page.locator('table.breakdown').first().locator('thead th').allTextContents();
       assert.deepEqual(headers, ['Referrer', 'People', 'Bots', 'Previews', 'All', 'Share']);
       const tableHeaders = await page.locator('[data-testid="clicks-table"] thead th').allTextContents();
-      assert.deepEqual(tableHeaders, ['Day', 'People', 'Bots', 'Previews', 'All']);
+      assert.deepEqual(tableHeaders, ['Day', 'People', 'Unique visitors', 'Bots', 'Previews', 'All']);
       const legend = await page.locator('.u-legend .u-label').allTextContents();
-      assert.deepEqual(legend.slice(1), ['People', 'Bots', 'Previews'], 'after the time');
+      assert.deepEqual(legend.slice(1), ['People', 'Unique visitors', 'Bots', 'Previews'], 'after the time');
       const countries = page.getByRole('region', { name: 'Countries' });
       assert.deepEqual(await countries.getByRole('row', { name: /United Kingdom/ }).locator('td').allTextContents(), ['3', '1', '1', '5', '83%'], 'the visits from 81.2.69.142');
       assert.match((await countries.getByRole('row', { name: /Netherlands/ }).textContent())!, /🇳🇱/);

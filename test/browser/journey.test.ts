@@ -197,7 +197,8 @@ describe('web UI: anonymous shorten → register → sync → dashboard → link
     for (const caption of ['Referrers', 'Browsers', 'Operating systems', 'Devices']) {
       assert.ok(await page.locator('caption', { hasText: caption }).isVisible(), caption);
     }
-    assert.equal(await page.getByTestId('click-totals').textContent(), '122 clicks: 121 people, 1 bots, 0 link previews');
+    assert.equal(await page.getByTestId('click-totals').textContent(), '122 clicks: 121 people (2 unique visitors), 1 bots, 0 link previews',
+      'the 120 clicks of one address and browser are one visitor');
     assert.ok(await page.getByRole('rowheader', { name: 'news.example' }).isVisible(), 'the referrer of the person');
     const others = page.getByRole('row', { name: /^All others/ });
     assert.equal(await others.locator('td').first().textContent(), '21', 'the 21 referrers past the 100 a day keeps, as one row');

@@ -58,22 +58,22 @@ for (const backend of STORE_BACKENDS) {
       await insertVisits(db, link.id, T0 + HOUR, 7);
       const buckets = await read().listClickBuckets({ linkId: link.id, from: T0, to: T0 + 6 * HOUR, interval: 'hour' });
       assert.deepEqual(buckets, [
-        { start: T0, clicks: counts(3, 1, 0) },
-        { start: T0 + 5 * HOUR, clicks: counts(0, 0, 2 ** 33) },
+        { start: T0, clicks: counts(3, 1, 0), uniqueVisitors: 0 },
+        { start: T0 + 5 * HOUR, clicks: counts(0, 0, 2 ** 33), uniqueVisitors: 0 },
       ]);
     });
 
     test('daily buckets sum the hours of each UTC day', async () => {
       const { db } = stores.database;
       const link = await insertedLink(stores.links);
-      await insertHourlyClicks(db, link.id, T0, { human: 1, bot: 2 });
-      await insertHourlyClicks(db, link.id, T0 + 23 * HOUR, { human: 4, preview: 1 });
+      await insertHourlyClicks(db, link.id, T0, { human: 1, bot: 2 }, 1);
+      await insertHourlyClicks(db, link.id, T0 + 23 * HOUR, { human: 4, preview: 1 }, 2);
       await insertHourlyClicks(db, link.id, T0 + DAY + 2 * HOUR, { bot: 7 });
       await insertHourlyClicks(db, link.id, T0 + 3 * DAY, { human: 9 });
       const buckets = await read().listClickBuckets({ linkId: link.id, from: T0, to: T0 + 3 * DAY, interval: 'day' });
       assert.deepEqual(buckets, [
-        { start: T0, clicks: counts(5, 2, 1) },
-        { start: T0 + DAY, clicks: counts(0, 7, 0) },
+        { start: T0, clicks: counts(5, 2, 1), uniqueVisitors: 3 },
+        { start: T0 + DAY, clicks: counts(0, 7, 0), uniqueVisitors: 0 },
       ]);
     });
 

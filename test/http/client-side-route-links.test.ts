@@ -76,7 +76,7 @@ describe('migration 004 on a database written by the old rules', () => {
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/', ids.anonymous);
     // A row written by other rules that already holds the form the #!/x row would be given.
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/#!/x', ids.holder);
-    // Back to the schema as it was before 004: 015 (countries), 014 (operator controls), 013 (sessions), 012 (the change log), 011 (breakdown order) and 010
+    // Back to the schema as it was before 004: 017 (unique visitors), 015 (countries), 014 (operator controls), 013 (sessions), 012 (the change log), 011 (breakdown order) and 010
     // (analytics bounds: a column and indexes of tables that go with 009 and 006), 009 (visit facts),
     // 008 (visit ranges), 007 (cleanup visits, check order), 006 (analytics) and 005 (leaner link
     // indexes) undone, all marked not run.
@@ -91,6 +91,10 @@ describe('migration 004 on a database written by the old rules', () => {
       ${['links', 'links_archive'].flatMap((table) => ['disabled_at', 'disabled_reason', 'disabled_by'].map((column) => `alter table ${table} drop column ${column};`)).join('\n')}
       alter table users drop column disabled_at;
       delete from kysely_migration where name = '014_operator_controls';`);
+    // 017 (unique visitors) added two tables, and a column of a table the undoing of 006 drops whole.
+    file.exec(`
+      drop table visitor_salts; drop table link_visitors;
+      delete from kysely_migration where name = '017_unique_visitors';`);
     // 015 (a visit's country) changed tables that the undoing of 009 and 006 below drops whole;
     // 013 (the session counter) added one column.
     file.exec(`

@@ -19,7 +19,7 @@ describe('a flood of distinct referrers (ADR 0021)', () => {
     await (t.deps.analytics ?? assert.fail('analytics are on by default')).flusher.flushNow();
 
     const stats = (await t.app.inject({ url: `/api/urls/${link.id}/stats`, headers: bearer(owner.token) })).json();
-    assert.deepEqual(stats.totals, { total: 170, human: 170, bot: 0, preview: 0 });
+    assert.deepEqual(stats.totals, { total: 170, human: 170, bot: 0, preview: 0, uniqueVisitors: 1 });
     assert.deepEqual(stats.breakdowns.referrers.slice(0, 2), [
       { value: 'news.example', clicks: { total: 40, human: 40, bot: 0, preview: 0 } },
       { value: '(other)', clicks: { total: 31, human: 31, bot: 0, preview: 0 } },

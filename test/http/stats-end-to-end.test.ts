@@ -31,8 +31,9 @@ describe('statistics from real redirects', () => {
     assert.deepEqual([json.redirectCount, json.humanCount], [5, 3]);
 
     const stats = (await t.app.inject({ url: `/api/urls/${link.id}/stats?interval=hour`, headers: bearer(owner.token) })).json();
-    assert.deepEqual(stats.totals, { total: 5, human: 3, bot: 1, preview: 1 });
+    assert.deepEqual(stats.totals, { total: 5, human: 3, bot: 1, preview: 1, uniqueVisitors: 1 }, 'one person (one address and browser) clicked three times');
     assert.deepEqual(stats.series.at(-1).clicks, { total: 5, human: 3, bot: 1, preview: 1 }, 'this hour\'s bucket');
+    assert.equal(stats.series.at(-1).uniqueVisitors, 1);
     assert.deepEqual(stats.breakdowns.referrers, [
       { value: 'news.example', clicks: { total: 2, human: 2, bot: 0, preview: 0 } },
       { value: null, clicks: { total: 2, human: 1, bot: 1, preview: 0 } },

@@ -23,8 +23,8 @@ describe('statistics: GET /api/stats and GET …/stats of one link', () => {
     c = await createCallers(t.app);
     link = await createLink(t.app, c.owner.token, { url: 'https://example.com/counted', workspaceId: c.team });
     const { db } = t.deps.database;
-    await insertHourlyClicks(db, link.id, now - 2 * DAY + 3 * HOUR, { human: 4, bot: 1 });
-    await insertHourlyClicks(db, link.id, now - 2 * DAY + 5 * HOUR, { human: 2, preview: 3 });
+    await insertHourlyClicks(db, link.id, now - 2 * DAY + 3 * HOUR, { human: 4, bot: 1 }, 3);
+    await insertHourlyClicks(db, link.id, now - 2 * DAY + 5 * HOUR, { human: 2, preview: 3 }, 1);
     await insertHourlyClicks(db, link.id, now - HOUR, { bot: 6 });
     await insertBreakdown(db, link.id, now - 2 * DAY, 'referrer', 'news.example', { human: 6, preview: 3 });
     await insertBreakdown(db, link.id, now - DAY, 'browser', 'Firefox', { bot: 6 });
@@ -62,10 +62,10 @@ describe('statistics: GET /api/stats and GET …/stats of one link', () => {
     assert.deepEqual([body.from, body.to, body.interval], [iso(now - 29 * DAY), iso(now + DAY), 'day']);
     assert.equal(body.series.length, 30);
     assert.deepEqual(body.series.filter((bucket: { clicks: { total: number } }) => bucket.clicks.total > 0), [
-      { start: iso(now - 2 * DAY), clicks: counts(6, 1, 3) },
-      { start: iso(now - DAY), clicks: counts(0, 6, 0) },
+      { start: iso(now - 2 * DAY), clicks: counts(6, 1, 3), uniqueVisitors: 4 },
+      { start: iso(now - DAY), clicks: counts(0, 6, 0), uniqueVisitors: 0 },
     ]);
-    assert.deepEqual(body.totals, counts(6, 7, 3));
+    assert.deepEqual(body.totals, { ...counts(6, 7, 3), uniqueVisitors: 4 });
     assert.deepEqual(body.breakdowns, {
       referrers: [{ value: 'news.example', clicks: counts(6, 0, 3) }, { value: null, clicks: counts(0, 7, 0) }],
       browsers: [{ value: null, clicks: counts(6, 1, 3) }, { value: 'Firefox', clicks: counts(0, 6, 0) }],
@@ -95,8 +95,9 @@ describe('statistics: GET /api/stats and GET …/stats of one link', () => {
     const body = response.json();
     assert.deepEqual([body.from, body.to], [iso(now - 2 * DAY + 2 * HOUR), iso(now - 2 * DAY + 6 * HOUR)]);
     assert.deepEqual(body.series.map((bucket: { clicks: { total: number } }) => bucket.clicks.total), [0, 5, 0, 5]);
-    assert.deepEqual(body.series[1], { start: iso(now - 2 * DAY + 3 * HOUR), clicks: counts(4, 1, 0) });
-    assert.deepEqual(body.totals, counts(6, 1, 3));
+    assert.deepEqual(body.series[1], { start: iso(now - 2 * DAY + 3 * HOUR), clicks: counts(4, 1, 0), uniqueVisitors: 3 });
+    assert.deepEqual(body.series.map((bucket: { uniqueVisitors: number }) => bucket.uniqueVisitors), [0, 3, 0, 1], 'an hour counts the visitors first seen in it');
+    assert.deepEqual(body.totals, { ...counts(6, 1, 3), uniqueVisitors: 4 });
   });
 
   test('a plain member of the link\'s workspace may read its statistics, like the link itself', async () => {

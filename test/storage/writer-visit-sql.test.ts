@@ -21,7 +21,7 @@ import { suiteScope } from '../support/teardown.js';
 /** Words of the statements that are SQL, not names of ours. */
 const SQL_WORDS = new Set([
   'insert', 'into', 'values', 'on', 'conflict', 'do', 'update', 'set', 'where', 'and', 'cast', 'as', 'real',
-  'coalesce', 'max', 'excluded', 'select', 'from', 'returning',
+  'coalesce', 'max', 'excluded', 'select', 'from', 'returning', 'nothing',
 ]);
 
 /** Table → columns, as schema.ts's `Database` interface declares them (read with the TypeScript checker). */

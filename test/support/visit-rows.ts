@@ -11,9 +11,13 @@ import { visitRangesOf } from '../../src/storage/visits/visit-ranges.js';
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
 
-export async function insertHourlyClicks(db: Kysely<Database>, linkId: number, hourStart: number, clicks: Partial<Record<VisitorClass, number>>): Promise<void> {
+/** `uniqueVisitors` go on the human row (ADR 0028); without them the rows name no column migration 017 added. */
+export async function insertHourlyClicks(
+  db: Kysely<Database>, linkId: number, hourStart: number, clicks: Partial<Record<VisitorClass, number>>, uniqueVisitors = 0,
+): Promise<void> {
   const rows = Object.entries(clicks).map(([visitorClass, n]) => ({
     link_id: linkId, hour_start: hourStart, visitor_class: visitorClass as VisitorClass, clicks: n,
+    ...(uniqueVisitors > 0 && { unique_visitors: visitorClass === 'human' ? uniqueVisitors : 0 }),
   }));
   if (rows.length > 0) await db.insertInto('link_clicks_hourly').values(rows).execute();
 }

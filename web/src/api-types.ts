@@ -2130,18 +2130,22 @@ export interface operations {
                             };
                             /** Format: date-time */
                             start: string;
+                            /** @description People (never bots or previews) counted once per link and UTC day by a daily-salted hash of address, User-Agent and link; nothing that identifies them is kept. A day bucket counts the day's visitors, an hour bucket those first seen that hour; a range sums its buckets, so a person who comes back on another day counts again. Visits with DNT, Sec-GPC or under ANALYTICS_PRIVACY=strict are not counted here. */
+                            uniqueVisitors: number;
                         }[];
                         /**
                          * Format: date-time
                          * @description End of the last bucket (exclusive).
                          */
                         to: string;
-                        /** @description Clicks by visitor class: people, crawlers, and link-preview fetchers (chat apps, social networks). */
+                        /** @description Clicks by visitor class over the range, and its unique visitors. */
                         totals: {
                             bot: number;
                             human: number;
                             preview: number;
                             total: number;
+                            /** @description People (never bots or previews) counted once per link and UTC day by a daily-salted hash of address, User-Agent and link; nothing that identifies them is kept. A day bucket counts the day's visitors, an hour bucket those first seen that hour; a range sums its buckets, so a person who comes back on another day counts again. Visits with DNT, Sec-GPC or under ANALYTICS_PRIVACY=strict are not counted here. */
+                            uniqueVisitors: number;
                         };
                     };
                 };
@@ -3017,18 +3021,22 @@ export interface operations {
                             };
                             /** Format: date-time */
                             start: string;
+                            /** @description People (never bots or previews) counted once per link and UTC day by a daily-salted hash of address, User-Agent and link; nothing that identifies them is kept. A day bucket counts the day's visitors, an hour bucket those first seen that hour; a range sums its buckets, so a person who comes back on another day counts again. Visits with DNT, Sec-GPC or under ANALYTICS_PRIVACY=strict are not counted here. */
+                            uniqueVisitors: number;
                         }[];
                         /**
                          * Format: date-time
                          * @description End of the last bucket (exclusive).
                          */
                         to: string;
-                        /** @description Clicks by visitor class: people, crawlers, and link-preview fetchers (chat apps, social networks). */
+                        /** @description Clicks by visitor class over the range, and its unique visitors. */
                         totals: {
                             bot: number;
                             human: number;
                             preview: number;
                             total: number;
+                            /** @description People (never bots or previews) counted once per link and UTC day by a daily-salted hash of address, User-Agent and link; nothing that identifies them is kept. A day bucket counts the day's visitors, an hour bucket those first seen that hour; a range sums its buckets, so a person who comes back on another day counts again. Visits with DNT, Sec-GPC or under ANALYTICS_PRIVACY=strict are not counted here. */
+                            uniqueVisitors: number;
                         };
                     };
                 };
@@ -4611,6 +4619,8 @@ export interface operations {
                             };
                             /** Format: date-time */
                             start: string;
+                            /** @description People (never bots or previews) counted once per link and UTC day by a daily-salted hash of address, User-Agent and link; nothing that identifies them is kept. A day bucket counts the day's visitors, an hour bucket those first seen that hour; a range sums its buckets, so a person who comes back on another day counts again. Visits with DNT, Sec-GPC or under ANALYTICS_PRIVACY=strict are not counted here. */
+                            uniqueVisitors: number;
                         }[];
                         short_code: string;
                         /**
@@ -4618,12 +4628,14 @@ export interface operations {
                          * @description End of the last bucket (exclusive).
                          */
                         to: string;
-                        /** @description Clicks by visitor class: people, crawlers, and link-preview fetchers (chat apps, social networks). */
+                        /** @description Clicks by visitor class over the range, and its unique visitors. */
                         totals: {
                             bot: number;
                             human: number;
                             preview: number;
                             total: number;
+                            /** @description People (never bots or previews) counted once per link and UTC day by a daily-salted hash of address, User-Agent and link; nothing that identifies them is kept. A day bucket counts the day's visitors, an hour bucket those first seen that hour; a range sums its buckets, so a person who comes back on another day counts again. Visits with DNT, Sec-GPC or under ANALYTICS_PRIVACY=strict are not counted here. */
+                            uniqueVisitors: number;
                         };
                     };
                 };

@@ -14,6 +14,12 @@ const Count = Type.Integer({ minimum: 0 });
 const ClassCounts = Type.Object({ total: Count, human: Count, bot: Count, preview: Count }, {
   description: 'Clicks by visitor class: people, crawlers, and link-preview fetchers (chat apps, social networks).',
 });
+const UniqueVisitors = Type.Integer({
+  minimum: 0,
+  description: 'People (never bots or previews) counted once per link and UTC day by a daily-salted hash of address, User-Agent and link; nothing that identifies them is kept. '
+    + 'A day bucket counts the day\'s visitors, an hour bucket those first seen that hour; a range sums its buckets, so a person who comes back on another day counts again. '
+    + 'Visits with DNT, Sec-GPC or under ANALYTICS_PRIVACY=strict are not counted here.',
+});
 const TopValues = (what: string) => Type.Array(Type.Object({
   value: Type.Union([Type.String(), Type.Null()], { description: `The ${what}; null for the clicks without one (a direct visit, an agent not recognised); \`(other)\` for the clicks of values past the ${MAX_VALUES_PER_DAY} a link keeps each day.` }),
   clicks: ClassCounts,
@@ -23,8 +29,8 @@ export const StatsFields = {
   from: Type.String({ format: 'date-time', description: 'Start of the first bucket (inclusive).' }),
   to: Type.String({ format: 'date-time', description: 'End of the last bucket (exclusive).' }),
   interval: Type.Union([Type.Literal('hour'), Type.Literal('day')]),
-  totals: ClassCounts,
-  series: Type.Array(Type.Object({ start: Type.String({ format: 'date-time' }), clicks: ClassCounts }), {
+  totals: Type.Object({ ...ClassCounts.properties, uniqueVisitors: UniqueVisitors }, { description: 'Clicks by visitor class over the range, and its unique visitors.' }),
+  series: Type.Array(Type.Object({ start: Type.String({ format: 'date-time' }), clicks: ClassCounts, uniqueVisitors: UniqueVisitors }), {
     description: 'Every bucket of the range, oldest first, with zeros where nobody clicked.',
   }),
   breakdowns: Type.Object({
@@ -74,7 +80,7 @@ export function statsToJson(stats: LinkStats) {
     to: iso(stats.to),
     interval: stats.interval,
     totals: stats.totals,
-    series: stats.series.map((bucket) => ({ start: iso(bucket.start), clicks: bucket.clicks })),
+    series: stats.series.map((bucket) => ({ start: iso(bucket.start), clicks: bucket.clicks, uniqueVisitors: bucket.uniqueVisitors })),
     breakdowns: { referrers: referrer, browsers: browser, oses: os, devices: device },
     countries: country.map(({ value, clicks }) => ({
       country: value, name: countryName(value), people: clicks.human, bots: clicks.bot, previews: clicks.preview, total: clicks.total,

@@ -6,6 +6,8 @@ import type { Database } from '../schema.js';
 import { storedDayValues } from './breakdown-values.js';
 import { visitFactsIds } from './visit-facts.js';
 import { visitRangesOf } from './visit-ranges.js';
+import { appendVisitorsWithKysely } from './visitor-statements.js';
+import type { VisitorSighting } from '../../core/visitor-ports.js';
 
 // Rows per statement: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters.
 const ROWS_PER_STATEMENT = 1_000;
@@ -147,6 +149,10 @@ export class KyselyVisitStatements implements VisitStatements {
       const parameters = part.flatMap((row) => [row.linkId, row.dayStart, row.dimension, row.value, row.visitorClass, row.clicks]);
       await this.insert('link_breakdown_daily', part.length, parameters);
     }
+  }
+
+  appendVisitors(rows: readonly VisitorSighting[]): Promise<void> {
+    return appendVisitorsWithKysely(this.trx, rows);
   }
 
   /** `parameters` are the rows', row after row in the table's column order above. */

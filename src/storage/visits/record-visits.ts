@@ -2,6 +2,7 @@ import type { VisitBatch, VisitStatements } from '../../core/visit-ports.js';
 import { visitsByLink } from '../../core/visit-batch.js';
 import { rollUp, type BatchRollups } from '../../core/visit-rollups.js';
 import { foldedBatch, linkDaysOf } from '../../core/breakdown-folding.js';
+import { visitorSightings } from '../../core/visitor-sightings.js';
 import { lastUsedOf } from './visit-facts.js';
 
 /**
@@ -41,4 +42,5 @@ export async function appendVisits(statements: VisitStatements, batch: VisitBatc
   }
   await statements.appendHourly(kept(rollups.hourly));
   await statements.appendDaily(written === batch ? daily : kept(rollUp(written).daily));
+  await statements.appendVisitors(kept(visitorSightings(batch)));
 }

@@ -40,5 +40,6 @@ function slice(batch: VisitBatch, start: number, end: number): VisitBatch {
     latencyMs: batch.latencyMs.subarray(start, end),
     factsIndex: batch.factsIndex.subarray(start, end),
     facts: batch.facts,
+    visitorIds: batch.visitorIds?.subarray(start, end),
   };
 }

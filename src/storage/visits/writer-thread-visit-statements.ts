@@ -5,6 +5,8 @@ import type {
 import { READ_DAY_VALUES_ON_WRITER, rememberWrittenValues, storedDayValuesOnWriter } from './breakdown-values.js';
 import { UPSERT_FACTS_ON_WRITER, visitFactsIdsOnWriter } from './visit-facts.js';
 import { visitRangesOf } from './visit-ranges.js';
+import { ADD_NEW_VISITORS_ON_WRITER, appendVisitorsOnWriter, INSERT_VISITOR_ON_WRITER } from './visitor-statements.js';
+import type { VisitorSighting } from '../../core/visitor-ports.js';
 
 /**
  * A batch's steps in raw SQL on the SQLite writer thread's own connection (ADR 0016): the batch
@@ -52,6 +54,7 @@ const rowsSql = (target: RowsStatement, count: number) =>
 /** Every raw statement the writer thread runs for visits, with one row where it takes many (for the schema test). */
 export const WRITER_VISIT_SQL: readonly string[] = [
   ...Object.values(UPDATES), ...Object.values(APPENDS).map((target) => rowsSql(target, 1)), UPSERT_FACTS_ON_WRITER, READ_DAY_VALUES_ON_WRITER,
+  INSERT_VISITOR_ON_WRITER, ADD_NEW_VISITORS_ON_WRITER,
 ];
 
 /**
@@ -136,6 +139,10 @@ export class WriterThreadVisitStatements implements VisitStatements {
       values[at + 5] = clicks;
     });
     rememberWrittenValues(this.db, rows);
+  }
+
+  async appendVisitors(rows: readonly VisitorSighting[]): Promise<void> {
+    appendVisitorsOnWriter(this.db, rows);
   }
 
   /**

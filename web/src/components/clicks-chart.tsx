@@ -34,7 +34,7 @@ export function ClicksChart({ stats }: { stats: Omit<LinkStats, 'linkId'> }) {
   return (
     <>
       <div ref={box} class="chart" role="img" data-testid="clicks-chart" data-points={stats.series.length}
-        aria-label={`Clicks per ${per}: ${stats.totals.total} in total, ${stats.totals.human} by people; the table below has every ${per}.`} />
+        aria-label={`Clicks per ${per}: ${stats.totals.total} in total, ${stats.totals.human} by people, ${stats.totals.uniqueVisitors} unique visitors; the table below has every ${per}.`} />
       <ClicksTable stats={stats} />
     </>
   );
@@ -46,12 +46,12 @@ function ClicksTable({ stats }: { stats: Omit<LinkStats, 'linkId'> }) {
     // Hidden by its wrapper: a table's width grows to its content whatever the CSS says.
     <div class="visually-hidden"><table data-testid="clicks-table">
       <caption>Clicks per {stats.interval}{stats.interval === 'day' ? ' (UTC days)' : ''}</caption>
-      <thead><tr><th scope="col">{stats.interval === 'hour' ? 'Hour' : 'Day'}</th><th scope="col">People</th><th scope="col">Bots</th><th scope="col">Previews</th><th scope="col">All</th></tr></thead>
+      <thead><tr><th scope="col">{stats.interval === 'hour' ? 'Hour' : 'Day'}</th><th scope="col">People</th><th scope="col">Unique visitors</th><th scope="col">Bots</th><th scope="col">Previews</th><th scope="col">All</th></tr></thead>
       <tbody>
         {stats.series.map((bucket) => (
           <tr key={bucket.start}>
             <th scope="row"><time dateTime={bucket.start}>{label(Date.parse(bucket.start))}</time></th>
-            <td>{count(bucket.clicks.human)}</td><td>{count(bucket.clicks.bot)}</td><td>{count(bucket.clicks.preview)}</td><td>{count(bucket.clicks.total)}</td>
+            <td>{count(bucket.clicks.human)}</td><td>{count(bucket.uniqueVisitors)}</td><td>{count(bucket.clicks.bot)}</td><td>{count(bucket.clicks.preview)}</td><td>{count(bucket.clicks.total)}</td>
           </tr>
         ))}
       </tbody>

@@ -22,6 +22,7 @@ export function drawClicksPlot(element: HTMLElement, stats: Omit<LinkStats, 'lin
   const data: uPlot.AlignedData = [
     x,
     stats.series.map((b) => b.clicks.human),
+    stats.series.map((b) => b.uniqueVisitors),
     stats.series.map((b) => b.clicks.bot),
     stats.series.map((b) => b.clicks.preview),
   ];
@@ -37,6 +38,8 @@ export function drawClicksPlot(element: HTMLElement, stats: Omit<LinkStats, 'lin
     series: [
       { value: (_u, ts) => (ts == null ? '—' : valueLabel(ts * 1000)) },
       { label: 'People', stroke: color('--series-human'), width: 2 },
+      // People counted once per day (an hour: first seen in it), dashed beside the people's clicks (ADR 0028).
+      { label: 'Unique visitors', stroke: color('--series-visitors'), width: 2, dash: [6, 4] },
       { label: 'Bots', stroke: color('--series-bot'), width: 2 },
       { label: 'Previews', stroke: color('--series-preview'), width: 2 },
     ],

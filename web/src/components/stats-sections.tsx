@@ -11,7 +11,7 @@ export function ClicksBody({ stats, loading }: { stats: Stats; loading: boolean 
   return (
     <div aria-busy={loading} data-testid="clicks-body">
       {loading && <p class="loading-note">Updating the clicks for this range…</p>}
-      <p data-testid="click-totals">{count(stats.totals.total)} clicks: {count(stats.totals.human)} people, {count(stats.totals.bot)} bots, {count(stats.totals.preview)} link previews</p>
+      <p data-testid="click-totals">{count(stats.totals.total)} clicks: {count(stats.totals.human)} people (<span data-testid="unique-visitors" title="Each person counted once a day, without keeping who they are">{count(stats.totals.uniqueVisitors)} unique visitors</span>), {count(stats.totals.bot)} bots, {count(stats.totals.preview)} link previews</p>
       <ClicksChart stats={stats} />
     </div>
   );
