@@ -4,7 +4,7 @@ import type { VisitWriter } from '../core/visit-ports.js';
 import type { Clock } from '../core/ports.js';
 import { VisitFlusher, MAX_ATTEMPTS } from './visit-flusher.js';
 import { VisitBuffer } from './visit-buffer.js';
-import type { CountryOf } from './classified-batch.js';
+import type { PlaceOf } from './classified-batch.js';
 
 /** The visit buffer the redirect path appends to, and the flusher that empties it. */
 export interface VisitPipeline {
@@ -12,14 +12,14 @@ export interface VisitPipeline {
   readonly flusher: VisitFlusher;
 }
 
-export function createVisitPipeline(settings: Config['analytics'], writer: VisitWriter, clock: Clock, logger?: Pick<Logger, 'warn'>, countryOf?: CountryOf): VisitPipeline {
+export function createVisitPipeline(settings: Config['analytics'], writer: VisitWriter, clock: Clock, logger?: Pick<Logger, 'warn'>, placeOf?: PlaceOf): VisitPipeline {
   const buffer = new VisitBuffer(settings.bufferMax, () => clock.now());
   const flusher = new VisitFlusher({
     buffer,
     writer,
     intervalMs: settings.flushIntervalMs,
     maxEvents: settings.flushMaxEvents,
-    countryOf,
+    placeOf,
     onError: (error) => logger?.warn({ err: error }, 'analytics flush failed; its visits are kept for the next one'),
     onGiveUp: (visits, error) => logger?.warn({ err: error, visits, attempts: MAX_ATTEMPTS }, 'analytics flush failed too often; its visits are dropped'),
   });
