@@ -31,7 +31,7 @@ import type { RecordVisit } from './visits/visit-buffer.js';
 import { KyselyAccountStore } from './storage/account-store.js';
 import { visitWriterFor } from './storage/visits/visit-writer.js';
 import { createVisitPipeline, type VisitPipeline } from './visits/create-visit-pipeline.js';
-import { countryLookupFor } from './geo/country-database.js';
+import { placeLookupFor } from './geo/country-database.js';
 import type { HttpMetrics } from './core/metrics-ports.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
 import { buildLocalCache, buildUrlPolicy, followOtherProcesses } from './deps-builders.js';
@@ -184,7 +184,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   }) : undefined;
   const cleanup = buildCleanupJobs(config, database, { clock, cache, metrics });
   const analytics = config.analytics.enabled
-    ? createVisitPipeline(config.analytics, visitWriterFor(database), clock, options.logger, countryLookupFor(config.analytics), new KyselyVisitorSaltStore(database.backgroundDb)) : undefined;
+    ? createVisitPipeline(config.analytics, visitWriterFor(database), clock, options.logger, placeLookupFor(config.analytics), new KyselyVisitorSaltStore(database.backgroundDb)) : undefined;
   const healthCheck = createHealthCheckJobs({
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
     lockStore: new KyselyJobLockStore(database.backgroundDb), store: new KyselyHealthCheckStore(database.backgroundDb),

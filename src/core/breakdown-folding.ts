@@ -1,14 +1,9 @@
 import type { BreakdownDimension, DailyBreakdown, LinkDay, StoredDayValues, VisitBatch, VisitFacts } from './visit-ports.js';
+import { breakdownValue, FACT_OF, OTHER_VALUE } from './breakdown-values.js';
 import { dayStartOf } from './visit-rollups.js';
 
 export type { StoredDayValues } from './visit-ports.js';
-
-/**
- * The value that stands for every value of a dimension beyond a link's cap for the day (ADR 0021).
- * Parentheses are in no host name, and no browser, OS or device name of the classifier, so no
- * real value can be it; the device vocabulary's own `other` is a real value and stays apart.
- */
-export const OTHER_VALUE = '(other)';
+export { OTHER_VALUE } from './breakdown-values.js';
 
 /**
  * Distinct values per link, UTC day and dimension in `link_breakdown_daily` (ADR 0021). The stats
@@ -19,10 +14,6 @@ export const MAX_VALUES_PER_DAY = 100;
 
 /** One link's UTC day, as a map key. */
 export const linkDayKey = (linkId: number, dayStart: number) => `${linkId} ${dayStart}`;
-
-const FACT_OF: Record<BreakdownDimension, 'referrerHost' | 'browser' | 'os' | 'device' | 'country'> = {
-  referrer: 'referrerHost', browser: 'browser', os: 'os', device: 'device', country: 'country',
-};
 
 /** The link days a batch's breakdown rows touch, each once: what a store reads before folding. */
 export function linkDaysOf(daily: readonly DailyBreakdown[]): LinkDay[] {
@@ -103,11 +94,11 @@ export function foldedBatch(batch: VisitBatch, daily: readonly DailyBreakdown[],
 function foldedFacts(facts: VisitFacts, dimensions: ReadonlyMap<BreakdownDimension, ReadonlySet<string>>): VisitFacts | undefined {
   let variant: { -readonly [K in keyof VisitFacts]: VisitFacts[K] } | undefined;
   for (const [dimension, values] of dimensions) {
-    const field = FACT_OF[dimension];
-    const value = facts[field];
-    if (value === null || value === undefined || !values.has(value)) continue;
+    const value = breakdownValue(facts, dimension);
+    if (value === null || !values.has(value)) continue;
     variant ??= { ...facts };
-    variant[field] = OTHER_VALUE;
+    // A folded city keeps its country and region: only the city's own row is past the cap.
+    variant[dimension === 'city' ? 'city' : FACT_OF[dimension]] = OTHER_VALUE;
   }
   return variant;
 }

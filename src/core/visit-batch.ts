@@ -16,7 +16,7 @@ export function batchOfVisits(visits: readonly Visit[]): VisitBatch {
   visits.forEach((visit, i) => {
     const facts: VisitFacts = {
       visitorClass: visit.visitorClass, referrerHost: visit.referrerHost, browser: visit.browser, os: visit.os, device: visit.device,
-      country: visit.country ?? null,
+      country: visit.country ?? null, region: visit.region ?? null, city: visit.city ?? null,
     };
     const key = JSON.stringify(facts);
     let index = known.get(key);

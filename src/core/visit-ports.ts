@@ -9,8 +9,8 @@ import type { VisitorSighting } from './visitor-ports.js';
 export type VisitorClass = 'human' | 'bot' | 'preview';
 
 /** The dimensions a day's visits are broken down by (link_breakdown_daily). */
-export type BreakdownDimension = 'referrer' | 'browser' | 'os' | 'device' | 'country';
-export const BREAKDOWN_DIMENSIONS: readonly BreakdownDimension[] = ['referrer', 'browser', 'os', 'device', 'country'];
+export type BreakdownDimension = 'referrer' | 'browser' | 'os' | 'device' | 'country' | 'city';
+export const BREAKDOWN_DIMENSIONS: readonly BreakdownDimension[] = ['referrer', 'browser', 'os', 'device', 'country', 'city'];
 
 /** What a redirect's request tells about its visitor; nothing that identifies them. */
 export interface VisitFacts {
@@ -23,6 +23,17 @@ export interface VisitFacts {
   readonly device: string | null;
   /** ISO 3166-1 alpha-2 code of the country the visitor's address is in; null (or absent) when unknown or not looked up. The address itself is never kept. */
   readonly country?: string | null;
+  /** The region (first subdivision) and city by their English names, when the database has them (ADR 0027); null (or absent) when unknown. */
+  readonly region?: string | null;
+  readonly city?: string | null;
+}
+
+/** Where a client address is: what a geolocation database tells, looked up by the flusher (ADR 0025, 0027). */
+export interface Place {
+  /** ISO 3166-1 alpha-2. */
+  readonly country: string;
+  readonly region: string | null;
+  readonly city: string | null;
 }
 
 /** One answered redirect, as the flusher receives it. */

@@ -1,4 +1,5 @@
-import type { BreakdownDimension, DailyBreakdown, HourlyClicks, VisitBatch, VisitFacts, VisitorClass, VisitTotals } from './visit-ports.js';
+import { breakdownValue } from './breakdown-values.js';
+import { BREAKDOWN_DIMENSIONS, type DailyBreakdown, type HourlyClicks, type VisitBatch, type VisitFacts, type VisitorClass, type VisitTotals } from './visit-ports.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -68,8 +69,8 @@ function addGroup(hourly: Map<string, HourlyClicks>, daily: Map<string, DailyBre
   if (hour) hour.clicks += clicks;
   else hourly.set(hourKey, { linkId, hourStart, visitorClass, clicks });
   const dayStart = dayStartOf(hourStart);
-  const values: [BreakdownDimension, string | null][] = [['referrer', facts.referrerHost], ['browser', facts.browser], ['os', facts.os], ['device', facts.device], ['country', facts.country ?? null]];
-  for (const [dimension, value] of values) {
+  for (const dimension of BREAKDOWN_DIMENSIONS) {
+    const value = breakdownValue(facts, dimension);
     if (value === null) continue;
     const key = `${linkId} ${dayStart} ${dimension} ${visitorClass} ${value}`;
     const row = daily.get(key);

@@ -29,6 +29,9 @@ interface VisitJson {
   device: string | null;
   /** Written since the country of a visit is known; absent in older files. */
   country?: string | null;
+  /** Written since the region and city of a visit are known (ADR 0027); absent in older files. */
+  region?: string | null;
+  city?: string | null;
 }
 
 /** What the live path records (visits/visit-classifier.ts): ua-parser names, and a closed list of devices. */
@@ -36,6 +39,8 @@ const VISIT_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._+\-/()!:,]{0,63}$/;
 const DEVICES: readonly string[] = ['desktop', 'mobile', 'tablet', 'other', 'bot'];
 const MAX_HOSTNAME_LENGTH = 253;
 const COUNTRY_CODE = /^[A-Z]{2}$/;
+/** A region or city as geo/country-database.ts stores it: no control characters, no spaces around, 100 characters at most. */
+const PLACE_NAME = /^(?![\s])[^\p{Cc}\p{Cf}]{1,100}(?<![\s])$/u;
 
 /** Cells a spreadsheet would evaluate as a formula (OWASP's CSV injection list), after any quotes we added. */
 const FORMULA_START = /^'*[=+\-@\t\r]/;
@@ -60,7 +65,7 @@ const VISITOR_CLASSES: readonly VisitorClass[] = ['human', 'bot', 'preview'];
 
 const visitToJson = (v: TransferVisit): VisitJson => ({
   visited_at: iso(v.visitedAt), visitor_class: v.visitorClass, latency_ms: v.latencyMs,
-  referrer_host: v.referrerHost, browser: v.browser, os: v.os, device: v.device, country: v.country ?? null,
+  referrer_host: v.referrerHost, browser: v.browser, os: v.os, device: v.device, country: v.country ?? null, region: v.region ?? null, city: v.city ?? null,
 });
 
 /** The link as one CSV row or JSON line; visits only when asked for. */
@@ -117,6 +122,8 @@ function parseVisits(value: unknown): TransferVisit[] | undefined {
       os: visitNameOf(item.os, 'operating system', isName),
       device: visitNameOf(item.device, 'device', (text) => DEVICES.includes(text)),
       country: visitNameOf(item.country, 'country', (text) => COUNTRY_CODE.test(text)),
+      region: visitNameOf(item.region, 'region', (text) => PLACE_NAME.test(text)),
+      city: visitNameOf(item.city, 'city', (text) => PLACE_NAME.test(text)),
     };
   });
 }

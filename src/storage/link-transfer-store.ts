@@ -94,13 +94,13 @@ export class KyselyLinkTransferStore implements LinkTransferStore {
       for (const part of chunks(linkIds)) {
         const rows = await this.db.selectFrom('visits')
           .innerJoin('visit_facts as f', 'f.id', 'visits.facts_id')
-          .select(['visits.link_id', 'visits.visited_at', 'visits.latency_ms', 'f.visitor_class', 'f.referrer_host', 'f.browser', 'f.os', 'f.device', 'f.country'])
+          .select(['visits.link_id', 'visits.visited_at', 'visits.latency_ms', 'f.visitor_class', 'f.referrer_host', 'f.browser', 'f.os', 'f.device', 'f.country', 'f.region', 'f.city'])
           .where('visits.id', 'in', visitIdsOf(this.db, part)).orderBy('visits.link_id').orderBy('visits.visited_at').orderBy('visits.id')
           .execute();
         for (const row of rows) {
           visits.get(Number(row.link_id))!.push({
             visitedAt: Number(row.visited_at), latencyMs: Number(row.latency_ms), visitorClass: row.visitor_class,
-            referrerHost: row.referrer_host, browser: row.browser, os: row.os, device: row.device, country: row.country,
+            referrerHost: row.referrer_host, browser: row.browser, os: row.os, device: row.device, country: row.country, region: row.region, city: row.city,
           });
         }
       }

@@ -123,6 +123,9 @@ export interface VisitFactsRow {
   device: string | null;
   /** ISO 3166-1 alpha-2 (migration 015). */
   country: string | null;
+  /** English names, from a City database (migration 016). */
+  region: string | null;
+  city: string | null;
   /** The latest `visited_at` of a visit pointing here (migration 010): the reaper's test for "no visit left". */
   last_used_at: number;
 }

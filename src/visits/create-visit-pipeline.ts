@@ -4,7 +4,7 @@ import type { VisitWriter } from '../core/visit-ports.js';
 import type { Clock } from '../core/ports.js';
 import { VisitFlusher, MAX_ATTEMPTS } from './visit-flusher.js';
 import { VisitBuffer } from './visit-buffer.js';
-import type { CountryOf } from './classified-batch.js';
+import type { PlaceOf } from './classified-batch.js';
 import type { VisitorSaltStore } from '../core/visitor-ports.js';
 import { VisitorSalts } from './visitor-salts.js';
 
@@ -14,7 +14,7 @@ export interface VisitPipeline {
   readonly flusher: VisitFlusher;
 }
 
-export function createVisitPipeline(settings: Config['analytics'], writer: VisitWriter, clock: Clock, logger?: Pick<Logger, 'warn'>, countryOf?: CountryOf, saltStore?: VisitorSaltStore): VisitPipeline {
+export function createVisitPipeline(settings: Config['analytics'], writer: VisitWriter, clock: Clock, logger?: Pick<Logger, 'warn'>, placeOf?: PlaceOf, saltStore?: VisitorSaltStore): VisitPipeline {
   const salts = saltStore && new VisitorSalts(saltStore, clock, (error) => logger?.warn({ err: error }, 'the day salt of visitor ids could not be had; this flush counts no visitor'));
   const buffer = new VisitBuffer(settings.bufferMax, () => clock.now());
   const flusher = new VisitFlusher({
@@ -22,7 +22,7 @@ export function createVisitPipeline(settings: Config['analytics'], writer: Visit
     writer,
     intervalMs: settings.flushIntervalMs,
     maxEvents: settings.flushMaxEvents,
-    countryOf,
+    placeOf,
     saltOf: salts && ((day) => salts.saltOf(day)),
     onError: (error) => logger?.warn({ err: error }, 'analytics flush failed; its visits are kept for the next one'),
     onGiveUp: (visits, error) => logger?.warn({ err: error, visits, attempts: MAX_ATTEMPTS }, 'analytics flush failed too often; its visits are dropped'),

@@ -1,7 +1,7 @@
 import type { VisitBatch, VisitWriter } from '../core/visit-ports.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { batchParts, splitBatch, type BatchPartLimits } from '../core/visit-batch.js';
-import { classifiedBatch, type CountryOf } from './classified-batch.js';
+import { classifiedBatch, type PlaceOf } from './classified-batch.js';
 import type { RawVisits, VisitBuffer } from './visit-buffer.js';
 import { visitorIds, type SaltOf } from './visitor-ids.js';
 
@@ -11,8 +11,8 @@ export interface VisitFlusherOptions {
   readonly intervalMs: number;
   /** A flush starts as soon as this many events wait, without waiting for the interval. */
   readonly maxEvents: number;
-  /** The country of a client address, looked up as a flush classifies its visits; without it no visit has a country. */
-  readonly countryOf?: CountryOf;
+  /** The place of a client address, looked up as a flush classifies its visits; without it no visit has a country or city. */
+  readonly placeOf?: PlaceOf;
   /** The salt of a day's visitor ids (visitor-salts.ts); without it no visit has a visitor id. */
   readonly saltOf?: SaltOf;
   /** A write that failed; its visits are kept for the next flush (else `onGiveUp` is called instead). */
@@ -96,7 +96,7 @@ export class VisitFlusher {
     this.running = new Promise((resolve) => { done = resolve; });
     try {
       if (visits.size > 0) {
-        await this.cutIntoParts(await this.withVisitorIds(visits, await classifiedBatch(visits, undefined, this.options.countryOf)));
+        await this.cutIntoParts(await this.withVisitorIds(visits, await classifiedBatch(visits, undefined, this.options.placeOf)));
       }
       const failed = await this.writePending();
       // The threshold fires once, when it is reached: events that reached it again while this flush

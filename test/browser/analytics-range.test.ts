@@ -2,6 +2,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { bearerTokenFor, pageOverflowsSideways, registerInUi, screenshot, seriousAxeViolations, startUi, type UiHarness } from './browser-support.js';
+import { writeTestCityDatabase } from '../support/city-database.js';
 import { suiteScope } from '../support/teardown.js';
 
 const HOUR = 3_600_000;
@@ -9,7 +10,7 @@ const DAY = 24 * HOUR;
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 const BOT = 'Googlebot/2.1 (+http://www.google.com/bot.html)';
 const PREVIEW = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
-/** Addresses the bundled DB-IP Lite database places in the United Kingdom and the Netherlands. */
+/** Addresses the test City database (and the bundled DB-IP Lite one) places in London, England and in the Netherlands. */
 const GB = '81.2.69.142';
 const NL = '193.0.6.139';
 
@@ -32,8 +33,8 @@ describe('web UI: the analytics range picker', () => {
 
   const suite = suiteScope();
   before(async () => {
-    // Behind a proxy on this machine, so that the visits below come from addresses of known countries.
-    ui = await startUi(suite, { TRUST_PROXY: 'loopback' });
+    // Behind a proxy on this machine, so that the visits below come from addresses of known places.
+    ui = await startUi(suite, { TRUST_PROXY: 'loopback', GEOIP_DATABASE: writeTestCityDatabase(suite) });
     const context = await ui.newContext();
     page = await context.newPage();
     page.on('request', (request) => { if (request.url().includes('/stats?')) requests.push(request.url()); });
@@ -158,6 +159,11 @@ describe('web UI: the analytics range picker', () => {
       const countries = page.getByRole('region', { name: 'Countries' });
       assert.deepEqual(await countries.getByRole('row', { name: /United Kingdom/ }).locator('td').allTextContents(), ['3', '1', '1', '5', '83%'], 'the visits from 81.2.69.142');
       assert.match((await countries.getByRole('row', { name: /Netherlands/ }).textContent())!, /🇳🇱/);
+      const cities = page.getByRole('region', { name: 'Cities' });
+      assert.deepEqual(await cities.locator('thead th').first().textContent(), 'City');
+      const london = cities.getByRole('row', { name: /London, England/ });
+      assert.deepEqual(await london.locator('td').allTextContents(), ['3', '1', '1', '5', '83%'], 'the city of 81.2.69.142; the Netherlands\' address has none');
+      assert.match((await london.textContent())!, /🇬🇧/);
       await page.getByRole('link', { name: 'IP Geolocation by DB-IP' }).waitFor();
       await assertAccessible(`look-breakdowns-${width}`);
 

@@ -88,7 +88,7 @@ for (const backend of STORE_BACKENDS) {
       const target = await targetOf();
       const visit = (minute: number, visitorClass: 'human' | 'bot' | 'preview') => ({
         visitedAt: LATE_TIME + minute * 60_000, latencyMs: minute + 0.5, visitorClass, referrerHost: 'ref.example', browser: 'Firefox', os: 'Linux', device: 'desktop',
-        country: minute === 2 ? 'NL' : null,
+        country: minute === 2 ? 'NL' : null, region: minute === 2 ? 'North Holland' : null, city: minute === 2 ? 'Amsterdam' : null,
       });
       const visits = [visit(1, 'human'), visit(2, 'bot'), visit(3, 'preview')];
       const link = importable({ visits });

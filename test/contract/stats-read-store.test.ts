@@ -94,6 +94,7 @@ for (const backend of STORE_BACKENDS) {
       await insertBreakdown(db, link.id, T0, 'browser', 'Firefox', { human: 2, bot: 1 });
       await insertBreakdown(db, link.id, T0 + DAY, 'device', 'mobile', { preview: 3 });
       await insertBreakdown(db, other.id, T0, 'os', 'Linux', { human: 8 });
+      await insertBreakdown(db, link.id, T0, 'city', 'DE\tBerlin\tBerlin', { human: 2 });
       // A range starting mid-day still gets that whole day's breakdown: it is kept per day.
       const top = await read().listTopValues({ linkId: link.id, from: T0 + 3 * HOUR, to: T0 + 2 * DAY, interval: 'hour' }, 3);
       assert.deepEqual(top, {
@@ -106,6 +107,7 @@ for (const backend of STORE_BACKENDS) {
         os: [{ value: null, clicks: counts(16, 1, 3) }],
         device: [{ value: null, clicks: counts(16, 1, 0) }, { value: 'mobile', clicks: counts(0, 0, 3) }],
         country: [{ value: null, clicks: counts(16, 1, 3) }],
+        city: [{ value: 'DE\tBerlin\tBerlin', clicks: counts(2, 0, 0) }], // a city is listed only when known
       });
     });
 
@@ -190,7 +192,7 @@ for (const backend of STORE_BACKENDS) {
       const link = await insertedLink(stores.links);
       await insertHourlyClicks(stores.database.db, link.id, T0 - HOUR, { human: 1 });
       const top = await read().listTopValues({ linkId: link.id, from: T0, to: T0 + DAY, interval: 'day' }, 10);
-      assert.deepEqual(top, { referrer: [], browser: [], os: [], device: [], country: [] });
+      assert.deepEqual(top, { referrer: [], browser: [], os: [], device: [], country: [], city: [] });
     });
   });
 }

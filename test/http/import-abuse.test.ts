@@ -149,6 +149,8 @@ describe('imported visits are held to the rules of live ones', () => {
     ['a 100,000-character referrer host', { code: 'v-host' }, { referrer_host: `${'a'.repeat(100_000)}.com` }],
     ['markup as a browser', { code: 'v-markup' }, { browser: '<script>alert(1)</script>' }],
     ['an unknown device', { code: 'v-device' }, { device: 'toaster' }],
+    ['a city of 101 characters', { code: 'v-city' }, { city: 'C'.repeat(101) }],
+    ['a region with a line break', { code: 'v-region' }, { region: 'North\nHolland' }],
     ['a latency of a year', { code: 'v-latency' }, { latency_ms: 31_536_000_000 }],
     ['a visit in the year 275760', { code: 'v-year' }, { visited_at: '+275760-09-13T00:00:00.000Z' }],
     ['a redirect count of 2^53', { code: 'v-count', redirect_count: 2 ** 53 }, {}],

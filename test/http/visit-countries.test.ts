@@ -8,11 +8,10 @@ import { LogDestination } from '../../src/logging/log-destination.js';
 import { createLogging } from '../../src/logging/logger.js';
 import { onTeardown, once } from '../support/teardown.js';
 import { sql } from 'kysely';
-import { createLink } from '../support/owned-links.js';
+import { visitNewLink, type ProxiedVisit } from '../support/proxied-visits.js';
 import { createTestApp } from '../support/test-app.js';
-import { bearer, registerUser } from '../support/users.js';
+import { bearer } from '../support/users.js';
 
-const HUMAN_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 const BOT_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 /** Addresses whose country the bundled DB-IP Lite database gives (the package's version is pinned). */
 const GB = '81.2.69.142';
@@ -22,16 +21,8 @@ const BR = '200.160.2.3';
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
-async function visitAndRead(t: TestApp, visits: ReadonlyArray<{ forwardedFor: string; userAgent?: string; headers?: Record<string, string> }>) {
-  const owner = await registerUser(t.app);
-  const link = await createLink(t.app, owner.token, { url: 'https://example.com/countries' });
-  for (const visit of visits) {
-    const response = await t.app.inject({
-      url: `/${link.shortCode}`, headers: { 'user-agent': visit.userAgent ?? HUMAN_UA, 'x-forwarded-for': visit.forwardedFor, ...visit.headers },
-    });
-    assert.equal(response.statusCode, 301);
-  }
-  await (t.deps.analytics ?? assert.fail('analytics are on by default')).flusher.flushNow();
+async function visitAndRead(t: TestApp, visits: readonly ProxiedVisit[]) {
+  const { owner, link } = await visitNewLink(t, visits);
   const stats = await t.app.inject({ url: `/api/urls/${link.id}/stats`, headers: bearer(owner.token) });
   assert.equal(stats.statusCode, 200, stats.body);
   return stats.json();

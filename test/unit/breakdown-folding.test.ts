@@ -4,6 +4,7 @@ import type { VisitFacts } from '../../src/core/visit-ports.js';
 import { batchOfVisits } from '../../src/core/visit-batch.js';
 import { rollUp } from '../../src/core/visit-rollups.js';
 import { foldedBatch, linkDayKey, OTHER_VALUE, type StoredDayValues } from '../../src/core/breakdown-folding.js';
+import { cityOfValue } from '../../src/core/breakdown-values.js';
 
 const DAY = 86_400_000;
 const T0 = 20_000 * DAY + 3_600_000;
@@ -48,5 +49,32 @@ describe('folding breakdown values past a link day\'s cap', () => {
     assert.deepEqual(facts2.map((f) => [f.referrerHost, f.browser]), [['a.example', 'Firefox'], ['b.example', 'Chrome'], [OTHER_VALUE, 'Firefox']]);
     assert.deepEqual(rollUp(folded).daily.filter((row) => row.dimension === 'referrer').map((row) => [row.value, row.clicks]),
       [['a.example', 1], ['b.example', 1], [OTHER_VALUE, 1]]);
+  });
+});
+
+describe('cities in the daily breakdown', () => {
+  const cityVisit = (city: string | null, region: string | null = 'Bavaria', country = 'DE', count = 1) =>
+    Array.from({ length: count }, () => ({ ...facts('a.example'), country, region, city, linkId: 1, visitedAt: T0, latencyMs: 1 }));
+
+  test('a city is one value of country, region and city: the same name in two regions is two cities; no city, no row', () => {
+    const batch = batchOfVisits([...cityVisit('Springfield', 'Illinois', 'US', 2), ...cityVisit('Springfield', 'Missouri', 'US'), ...cityVisit(null)]);
+    const cities = rollUp(batch).daily.filter((row) => row.dimension === 'city');
+    assert.deepEqual(cities.map((row) => [cityOfValue(row.value), row.clicks]), [
+      [{ country: 'US', region: 'Illinois', city: 'Springfield' }, 2],
+      [{ country: 'US', region: 'Missouri', city: 'Springfield' }, 1],
+    ]);
+    assert.deepEqual(cityOfValue(rollUp(batchOfVisits(cityVisit('Lyon', null, 'FR'))).daily.find((row) => row.dimension === 'city')!.value),
+      { country: 'FR', region: null, city: 'Lyon' }, 'a city without a region');
+  });
+
+  test('cities past the cap fold into (other), most clicked kept; the folded visit keeps its country and region', () => {
+    const batch = batchOfVisits([...cityVisit('Munich', 'Bavaria', 'DE', 3), ...cityVisit('Nuremberg', 'Bavaria', 'DE', 2), ...cityVisit('Augsburg')]);
+    const folded = foldedBatch(batch, rollUp(batch).daily, new Map(), 2);
+    const places = Array.from(folded.factsIndex, (index) => folded.facts[index]!).map((f) => [f.country, f.region, f.city]);
+    assert.deepEqual(places.at(-1), ['DE', 'Bavaria', OTHER_VALUE]);
+    const cities = rollUp(folded).daily.filter((row) => row.dimension === 'city').map((row) => [cityOfValue(row.value)?.city ?? row.value, row.clicks]);
+    assert.deepEqual(cities, [['Munich', 3], ['Nuremberg', 2], [OTHER_VALUE, 1]]);
+    const countries = rollUp(folded).daily.filter((row) => row.dimension === 'country').map((row) => [row.value, row.clicks]);
+    assert.deepEqual(countries, [['DE', 6]], 'the country counts every visit still');
   });
 });

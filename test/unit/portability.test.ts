@@ -104,6 +104,8 @@ const transferLink: fc.Arbitrary<TransferLink> = fc.record({
     referrerHost: fc.option(fc.domain(), { nil: null }), browser: fc.option(visitName, { nil: null }),
     os: fc.option(visitName, { nil: null }), device: fc.option(fc.constantFrom('desktop', 'mobile', 'tablet', 'other', 'bot'), { nil: null }),
     country: fc.option(fc.constantFrom('GB', 'NL', 'US', 'JP'), { nil: null }),
+    region: fc.option(fc.constantFrom('England', 'Noord-Holland', 'Île-de-France'), { nil: null }),
+    city: fc.option(fc.constantFrom('London', 'São Paulo', 'Saint-Denis, Réunion', '(other)', '=cmd|calc'), { nil: null }),
   }), { maxLength: 3 }),
 }).map((link) => ({ ...link, visits: link.visits!.map((visit) => ({ ...visit })) })); // plain objects, as the reader makes
 

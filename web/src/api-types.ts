@@ -2096,6 +2096,21 @@ export interface operations {
                                 value: string | null;
                             }[];
                         };
+                        /** @description The 10 cities with the most clicks, most first, over the whole UTC days the range touches. Only with a City database (GEOIP_DATABASE): empty otherwise. Clicks whose city is unknown are not listed (their countries are). No address is stored: the place is looked up when the visit is written, and the address dropped. */
+                        cities: {
+                            bots: number;
+                            /** @description The city's English name. */
+                            city: string;
+                            /** @description ISO 3166-1 alpha-2 of the city's country; `(other)` (with `city` `(other)`) for the clicks of cities past the 100 a link keeps each day. */
+                            country: string | "(other)";
+                            /** @description The country's English name. */
+                            name: string;
+                            people: number;
+                            previews: number;
+                            /** @description The first subdivision (state, province, …) by its English name, when the database has it. */
+                            region?: string;
+                            total: number;
+                        }[];
                         /** @description The 10 countries with the most clicks, most first, over the whole UTC days the range touches. No address is stored: the country is looked up when the visit is written, and the address dropped. */
                         countries: {
                             bots: number;
@@ -2992,6 +3007,21 @@ export interface operations {
                                 value: string | null;
                             }[];
                         };
+                        /** @description The 10 cities with the most clicks, most first, over the whole UTC days the range touches. Only with a City database (GEOIP_DATABASE): empty otherwise. Clicks whose city is unknown are not listed (their countries are). No address is stored: the place is looked up when the visit is written, and the address dropped. */
+                        cities: {
+                            bots: number;
+                            /** @description The city's English name. */
+                            city: string;
+                            /** @description ISO 3166-1 alpha-2 of the city's country; `(other)` (with `city` `(other)`) for the clicks of cities past the 100 a link keeps each day. */
+                            country: string | "(other)";
+                            /** @description The country's English name. */
+                            name: string;
+                            people: number;
+                            previews: number;
+                            /** @description The first subdivision (state, province, …) by its English name, when the database has it. */
+                            region?: string;
+                            total: number;
+                        }[];
                         /** @description The 10 countries with the most clicks, most first, over the whole UTC days the range touches. No address is stored: the country is looked up when the visit is written, and the address dropped. */
                         countries: {
                             bots: number;
@@ -4591,6 +4621,21 @@ export interface operations {
                                 value: string | null;
                             }[];
                         };
+                        /** @description The 10 cities with the most clicks, most first, over the whole UTC days the range touches. Only with a City database (GEOIP_DATABASE): empty otherwise. Clicks whose city is unknown are not listed (their countries are). No address is stored: the place is looked up when the visit is written, and the address dropped. */
+                        cities: {
+                            bots: number;
+                            /** @description The city's English name. */
+                            city: string;
+                            /** @description ISO 3166-1 alpha-2 of the city's country; `(other)` (with `city` `(other)`) for the clicks of cities past the 100 a link keeps each day. */
+                            country: string | "(other)";
+                            /** @description The country's English name. */
+                            name: string;
+                            people: number;
+                            previews: number;
+                            /** @description The first subdivision (state, province, …) by its English name, when the database has it. */
+                            region?: string;
+                            total: number;
+                        }[];
                         /** @description The 10 countries with the most clicks, most first, over the whole UTC days the range touches. No address is stored: the country is looked up when the visit is written, and the address dropped. */
                         countries: {
                             bots: number;

@@ -9,6 +9,7 @@ import { JWT_OR_API_KEY_SECURITY, JWT_SECURITY, NO_SECURITY, principalOf } from 
 import { Id } from '../link-fields.js';
 import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
+import { CitiesJson, citiesToJson } from './city-stats.js';
 
 const Count = Type.Integer({ minimum: 0 });
 const ClassCounts = Type.Object({ total: Count, human: Count, bot: Count, preview: Count }, {
@@ -43,6 +44,7 @@ export const StatsFields = {
     name: Type.String({ description: 'The country\'s English name.' }),
     people: Count, bots: Count, previews: Count, total: Count,
   }), { maxItems: TOP_VALUES, description: `The ${TOP_VALUES} countries with the most clicks, most first, over the whole UTC days the range touches. No address is stored: the country is looked up when the visit is written, and the address dropped.` }),
+  cities: CitiesJson,
 };
 const LinkStatsJson = Type.Object({ linkId: Type.Integer(), ...StatsFields });
 const LinkStatsV1Json = Type.Object({ short_code: Type.String(), ...StatsFields });
@@ -74,7 +76,7 @@ const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: '
 const countryName = (code: string | null) => (code === null ? 'Unknown' : code === OTHER_VALUE ? 'Other countries' : REGION_NAMES.of(code) ?? code);
 
 export function statsToJson(stats: LinkStats) {
-  const { referrer, browser, os, device, country } = stats.breakdowns;
+  const { referrer, browser, os, device, country, city } = stats.breakdowns;
   return {
     from: iso(stats.from),
     to: iso(stats.to),
@@ -85,6 +87,7 @@ export function statsToJson(stats: LinkStats) {
     countries: country.map(({ value, clicks }) => ({
       country: value, name: countryName(value), people: clicks.human, bots: clicks.bot, previews: clicks.preview, total: clicks.total,
     })),
+    cities: citiesToJson(city),
   };
 }
 

@@ -15,6 +15,7 @@ import { linkChanges } from './012-link-changes.js';
 import { sessionEpoch } from './013-session-epoch.js';
 import { operatorControls } from './014-operator-controls.js';
 import { visitCountry } from './015-visit-country.js';
+import { visitCity } from './016-visit-city.js';
 import { uniqueVisitors } from './017-unique-visitors.js';
 import { linkShares } from './018-link-shares.js';
 import type { MigrationDb } from './schema-builders.js';
@@ -42,6 +43,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '013_session_epoch': sessionEpoch,
     '014_operator_controls': operatorControls(dialect),
     '015_visit_country': visitCountry(dialect),
+    '016_visit_city': visitCity(dialect),
     '017_unique_visitors': uniqueVisitors(dialect),
     '018_link_shares': linkShares(dialect),
   };

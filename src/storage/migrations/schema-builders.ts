@@ -36,3 +36,20 @@ export async function rebuildBreakdownDaily(db: MigrationDb, dimensions: RawBuil
   await db.schema.alterTable('link_breakdown_daily_next').renameTo('link_breakdown_daily').execute();
   await db.schema.createIndex('link_breakdown_daily_day_idx').ifNotExists().on('link_breakdown_daily').column('day_start').execute();
 }
+
+/** `visit_facts`'s unique key made again over these columns (after the class), an unknown value (NULL) read as '' (migrations 015, 016). */
+export async function rekeyVisitFacts(db: MigrationDb, columns: readonly string[]): Promise<void> {
+  await db.schema.dropIndex('visit_facts_key').execute();
+  const key = sql.join([sql.ref('visitor_class'), ...columns.map((column) => sql`(coalesce(${sql.ref(column)}, ''))`)]);
+  await db.schema.createIndex('visit_facts_key').on('visit_facts').unique().expression(key).execute();
+}
+
+/** The daily breakdown's CHECK of dimension names replaced: in place on PostgreSQL, by a copy of the table on SQLite. */
+export async function allowBreakdownDimensions(db: MigrationDb, dialect: Dialect, dimensions: RawBuilder<unknown>): Promise<void> {
+  if (dialect === 'postgres') {
+    await sql`alter table link_breakdown_daily drop constraint if exists link_breakdown_daily_dimension_check`.execute(db);
+    await sql`alter table link_breakdown_daily add constraint link_breakdown_daily_dimension_check check (${dimensions})`.execute(db);
+    return;
+  }
+  await rebuildBreakdownDaily(db, dimensions);
+}

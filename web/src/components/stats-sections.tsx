@@ -28,6 +28,7 @@ export function Breakdowns({ stats, loading }: { stats: Stats; loading: boolean 
         <BreakdownTable title="Operating systems" rows={stats.breakdowns.oses} empty="Unknown" total={stats.totals.total} />
         <BreakdownTable title="Devices" rows={stats.breakdowns.devices} empty="Unknown" total={stats.totals.total} />
         <BreakdownTable title="Countries" rows={countryRows(stats.countries)} empty="Unknown" total={stats.totals.total} />
+        {stats.cities.length > 0 && <BreakdownTable title="Cities" rows={cityRows(stats.cities)} empty="Unknown" total={stats.totals.total} />}
       </div>
       {/* DB-IP's licence (CC BY 4.0) asks for this line wherever its results are shown. */}
       <p class="muted small">Countries: <a href="https://db-ip.com">IP Geolocation by DB-IP</a>. No visitor's address is kept.</p>
@@ -35,11 +36,21 @@ export function Breakdowns({ stats, loading }: { stats: Stats; loading: boolean 
   );
 }
 
-/** A country as a breakdown row: its flag (two regional indicator letters) and English name. */
+/** A country's flag: two regional indicator letters. */
+const flag = (code: string) => String.fromCodePoint(...[...code].map((letter) => 0x1f1e6 + letter.charCodeAt(0) - 65));
+
+/** A country as a breakdown row: its flag and English name. */
 function countryRows(countries: LinkStats['countries']): TopValue[] {
-  const flag = (code: string) => String.fromCodePoint(...[...code].map((letter) => 0x1f1e6 + letter.charCodeAt(0) - 65));
   return countries.map(({ country, name, people, bots, previews, total }) => ({
     value: country === null || !/^[A-Z]{2}$/.test(country) ? country : `${flag(country)} ${name}`,
+    clicks: { total, human: people, bot: bots, preview: previews },
+  }));
+}
+
+/** A city as a breakdown row: its country's flag, its name and its region (two cities of one name are told apart by it). */
+function cityRows(cities: LinkStats['cities']): TopValue[] {
+  return cities.map(({ country, region, city, people, bots, previews, total }) => ({
+    value: !/^[A-Z]{2}$/.test(country) ? city : `${flag(country)} ${city}${region === undefined ? '' : `, ${region}`}`,
     clicks: { total, human: people, bot: bots, preview: previews },
   }));
 }
