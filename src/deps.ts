@@ -12,6 +12,7 @@ import { KyselyLinkTransferStore } from './storage/link-transfer-store.js';
 import { KyselyStatsReadStore } from './storage/stats-read-store.js';
 import { openSqlite, type OpenDatabase } from './storage/database.js';
 import { KyselyLinkStore } from './storage/link-store.js';
+import { KyselyTagStore } from './storage/tag-store.js';
 import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
 import { KyselyCleanupRunStore } from './storage/cleanup-run-store.js';
 import { KyselyJobLockStore } from './storage/job-lock-store.js';
@@ -144,7 +145,7 @@ function buildLinkServices(
   const domain = DEFAULT_DOMAIN;
   return {
     anonymous: { store, cache, clock, urlPolicy, domain, anonTtlMs: config.links.anonTtlMs, anonCodeLength: config.links.anonCodeLength },
-    owned: { store, cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces },
+    owned: { store, tags: new KyselyTagStore(database.db), cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces },
     // An import's batches are background work (ADR 0023): creates and deletes go first.
     transfer: { transfer: new KyselyLinkTransferStore(database.backgroundDb), cache, clock, urlPolicy, domain, workspaces },
   };
