@@ -24,6 +24,7 @@ import { registerWorkspaceRoutes } from './http/routes/workspace-routes.js';
 import { registerPublicLinkRoutes } from './http/routes/public-link-routes.js';
 import { registerLinkRoutes } from './http/routes/link-routes.js';
 import { registerBulkLinkRoutes } from './http/routes/bulk-link-routes.js';
+import { registerTagRoutes, TagJson } from './http/routes/tag-routes.js';
 import { registerWorkspaceLinkRoutes } from './http/routes/workspace-link-routes.js';
 import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
 import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.addSchema(ProblemJson);
   app.addSchema(LinkJson);
   app.addSchema(LinkV1Json);
+  app.addSchema(TagJson);
   registerErrorHandling(app);
   registerRequestIdHeader(app);
   if (deps.server.metrics) registerMetrics(app, deps.server.metrics, config.metrics.token);
@@ -142,6 +144,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerLinkRoutes(app, deps.links.owned, context);
   registerBulkLinkRoutes(app, deps.links.owned, deps.links.transfer, context);
   registerWorkspaceLinkRoutes(app, deps.links.owned, context);
+  registerTagRoutes(app, deps.links.owned, context);
   registerAuthRoutes(app, deps.accounts, context);
   registerWorkspaceRoutes(app, deps.accounts, context);
   registerAdminCleanupRoutes(app, deps.cleanup, context);

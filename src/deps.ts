@@ -15,6 +15,7 @@ import { KyselyLinkShareStore } from './storage/link-share-store.js';
 import { KyselyVisitorSaltStore } from './storage/visitor-salt-store.js';
 import { openSqlite, type OpenDatabase } from './storage/database.js';
 import { KyselyLinkStore } from './storage/link-store.js';
+import { KyselyTagStore } from './storage/tag-store.js';
 import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
 import { KyselyCleanupRunStore } from './storage/cleanup-run-store.js';
 import { KyselyJobLockStore } from './storage/job-lock-store.js';
@@ -147,7 +148,7 @@ function buildLinkServices(
   const domain = DEFAULT_DOMAIN;
   return {
     anonymous: { store, cache, clock, urlPolicy, domain, anonTtlMs: config.links.anonTtlMs, anonCodeLength: config.links.anonCodeLength },
-    owned: { store, cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces },
+    owned: { store, tags: new KyselyTagStore(database.db), cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces },
     // An import's batches are background work (ADR 0023): creates and deletes go first.
     transfer: { transfer: new KyselyLinkTransferStore(database.backgroundDb), cache, clock, urlPolicy, domain, workspaces },
   };

@@ -3,6 +3,7 @@ import { describeFailure } from './cli-errors.js';
 import { registerExportCommand } from './commands/export-command.js';
 import { registerImportCommand } from './commands/import-command.js';
 import { registerLinkCommand } from './commands/link-command.js';
+import { registerTagCommand } from './commands/tag-command.js';
 import { registerOperationsCommands } from './commands/operations-commands.js';
 import { registerUserCommand } from './commands/user-command.js';
 import { registerWorkspaceCommand } from './commands/workspace-command.js';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerUserCommand(program);
   registerWorkspaceCommand(program);
   registerLinkCommand(program);
+  registerTagCommand(program);
   registerImportCommand(program);
   registerExportCommand(program);
   return program;

@@ -7,6 +7,12 @@ export interface TransferVisit extends VisitFacts {
   readonly latencyMs: number;
 }
 
+/** A link's tag as an export carries it: its name, and its colour where the format keeps one (ADR 0030). */
+export interface TransferTag {
+  readonly name: string;
+  readonly colour?: string;
+}
+
 /** Everything of a link that moves between databases; ids, owners and health checks do not. */
 export interface TransferLink {
   readonly code: string;
@@ -23,6 +29,8 @@ export interface TransferLink {
   readonly avgRedirectMs: number;
   /** Present only in exports made with visits. */
   readonly visits?: readonly TransferVisit[];
+  /** In name order; absent or empty when it has none. */
+  readonly tags?: readonly TransferTag[];
 }
 
 /** A link ready to be written: validated, with its canonical form. */
@@ -64,9 +72,11 @@ export interface ExportedLink extends TransferLink {
  */
 export interface LinkTransferStore {
   /** One transaction per call; with `dryRun` it is rolled back after the outcomes are known. */
-  insertImportedLinks(target: ImportTarget, links: readonly ImportableLink[], options: { readonly dryRun: boolean }): Promise<ImportOutcome[]>;
+  insertImportedLinks(target: ImportTarget, links: readonly ImportableLink[], options: { readonly dryRun: boolean; readonly now: number }): Promise<ImportOutcome[]>;
   /** Ascending id. */
   listLinksForExport(filter: ExportFilter): Promise<ExportedLink[]>;
+  /** Each link's tags with their colours, in name order; links without tags are absent. */
+  listTagsForExport(linkIds: readonly number[]): Promise<Map<number, TransferTag[]>>;
   /** Each link's visits, oldest first. */
   listVisitsForExport(linkIds: readonly number[]): Promise<Map<number, TransferVisit[]>>;
   /** The id of the only workspace, when the database has exactly one (an operator's default target); else whether there are none or several. */

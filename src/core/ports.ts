@@ -1,4 +1,5 @@
 import type { Link, LinkStatus, NewLink, RedirectTarget } from './link.js';
+import type { TagMode } from './tag-ports.js';
 
 /** Wall-clock time in epoch milliseconds; tests pass a controllable one. */
 export interface Clock {
@@ -101,6 +102,9 @@ export interface LinkListFilter {
   readonly linkIds?: readonly number[];
   /** Only links this user created. */
   readonly ownerId?: number;
+  /** Only links carrying tags of these keys (core/tag-rules.ts): any of them, or all with `tagMode` `all`. */
+  readonly tagKeys?: readonly string[];
+  readonly tagMode?: TagMode;
   /** Only links with a smaller id (the cursor); only with the default order. */
   readonly beforeId?: number;
   /** `created` when absent; `ascending` false when absent. */

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { MAX_TAG_NAME_LENGTH, MAX_TAGS_PER_LINK } from '../core/tag-rules.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../links/list-links.js';
 
 /** Field schemas the app API (camelCase) and v1 (snake_case) share: same rules, different names. */
@@ -10,3 +11,15 @@ export const ExpiryOrNull = Type.Union([Expiry, Type.Null()], { description: 'nu
 export const Cursor = Type.String({ maxLength: 64, description: 'The next-page cursor of the previous answer.' });
 export const PageSize = Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE });
 export const NextCursor = Type.Union([Type.String(), Type.Null()]);
+export const TagNames = Type.Array(Type.String({ maxLength: 200 }), {
+  maxItems: 100,
+  description: `Tag names (1–${MAX_TAG_NAME_LENGTH} letters, digits, spaces or - _ . / & +; case-insensitive), at most ${MAX_TAGS_PER_LINK} once repeats are dropped. Tags the workspace lacks are made. On PATCH the whole set: [] removes them all.`,
+});
+export const TagFilter = Type.String({ maxLength: 400, description: 'Only links carrying these tags: names separated by commas.' });
+export const TagMode = Type.Union([Type.Literal('any'), Type.Literal('all')], { description: 'any (the default): links carrying at least one of the tags; all: links carrying every one.' });
+
+/** `a, b` → ['a', 'b']; empty parts dropped. */
+export function tagFilterOf(text: string | undefined): string[] | undefined {
+  const names = text?.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  return names?.length ? names : undefined;
+}

@@ -8,6 +8,7 @@ const Timestamp = Type.String({ format: 'date-time' });
 const RedirectCount = Type.Integer({ minimum: 0, description: 'Every redirect counted, of any visitor class.' });
 const AvgRedirectMs = Type.Number({ minimum: 0, description: 'Mean handler latency of those redirects, in milliseconds; 0 before the first.' });
 const HumanCount = Type.Integer({ minimum: 0, description: 'Redirects of people only: crawlers and link-preview fetchers are not counted here.' });
+const Tags = Type.Array(Type.String(), { description: 'Names of the link\'s tags, in name order; an anonymous link has none.' });
 const DestinationStatus = Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the last destination check, 0 when unreachable; null before the first check.' });
 
 /** The app API's link representation. */
@@ -20,6 +21,7 @@ export const LinkJson = Type.Object({
   linkType: Type.Union([Type.Literal('TEMPORARY'), Type.Literal('PERMANENT')]),
   status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('EXPIRED'), Type.Literal('DELETED')]),
   workspaceId: Type.Union([Type.Integer(), Type.Null()]),
+  tags: Tags,
   createdAt: Timestamp,
   expiresAt: Nullable(Timestamp),
   deletedAt: Nullable(Timestamp),
@@ -35,7 +37,7 @@ export type LinkJson = Static<typeof LinkJson>;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** `status` is the effective one: a link past its expiry reads EXPIRED before the reaper marks it. */
-export function linkToJson(link: Link, baseUrl: string, now: number): LinkJson {
+export function linkToJson(link: Link, baseUrl: string, now: number, tags: readonly string[]): LinkJson {
   return {
     id: link.id,
     shortCode: link.code,
@@ -45,6 +47,7 @@ export function linkToJson(link: Link, baseUrl: string, now: number): LinkJson {
     linkType: link.linkType,
     status: effectiveStatus(link, now),
     workspaceId: link.workspaceId,
+    tags: [...tags],
     createdAt: new Date(link.createdAt).toISOString(),
     expiresAt: iso(link.expiresAt),
     deletedAt: iso(link.deletedAt),
@@ -65,6 +68,7 @@ export const LinkV1Json = Type.Object({
   original_url: Type.String(),
   normalized_url: Type.String(),
   status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('EXPIRED'), Type.Literal('DELETED')]),
+  tags: Tags,
   created_at: Timestamp,
   expires_at: Nullable(Timestamp),
   redirect_count: RedirectCount,
@@ -75,13 +79,14 @@ export const LinkV1Json = Type.Object({
 }, { $id: 'LinkV1' });
 export type LinkV1Json = Static<typeof LinkV1Json>;
 
-export function linkToV1Json(link: Link, baseUrl: string, now: number): LinkV1Json {
+export function linkToV1Json(link: Link, baseUrl: string, now: number, tags: readonly string[]): LinkV1Json {
   return {
     short_code: link.code,
     short_url: `${baseUrl}/${link.code}`,
     original_url: link.originalUrl,
     normalized_url: link.normalizedUrl,
     status: effectiveStatus(link, now),
+    tags: [...tags],
     created_at: new Date(link.createdAt).toISOString(),
     expires_at: iso(link.expiresAt),
     redirect_count: link.redirectCount,

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { ListedLink } from '../core/ports.js';
 import type { LinkListExtras, LinkMatch } from '../links/list-links.js';
-import { Id } from './link-fields.js';
+import { Id, TagFilter, tagFilterOf, TagMode } from './link-fields.js';
 import type { LinkJson } from './link-json.js';
 
 const StatusFilter = Type.Union([Type.Literal('ACTIVE'), Type.Literal('EXPIRED'), Type.Literal('DELETED')]);
@@ -12,12 +12,14 @@ export const LinkMatchFields = {
   status: Type.Optional(StatusFilter),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the short code or of the original URL.' })),
   mine: Type.Optional(Type.Boolean({ description: 'Only the links you created.' })),
+  tags: Type.Optional(TagFilter),
+  tagMode: Type.Optional(TagMode),
 };
 export const LinkMatchJson = Type.Object(LinkMatchFields, { additionalProperties: false });
 type LinkMatchJson = Static<typeof LinkMatchJson>;
 
 export function linkMatchOf(json: LinkMatchJson): LinkMatch {
-  return { workspaceId: json.workspaceId, status: json.status, search: json.q, mine: json.mine };
+  return { workspaceId: json.workspaceId, status: json.status, search: json.q, mine: json.mine, tags: tagFilterOf(json.tags), tagMode: json.tagMode };
 }
 
 /** What a list adds to a link: the caller's permissions, the trend, the last click. */

@@ -3,6 +3,7 @@ import type { Link } from '../core/link.js';
 import type { Principal } from '../core/principal.js';
 import { changeRefused, mayChange, requireMembership, type LinkAccess, type OwnedLinkDeps } from './link-access.js';
 import { matchFilter, type LinkMatch } from './list-links.js';
+import { bulkTagLinks } from './tags/bulk-tag-links.js';
 
 /** The most links one bulk request may act on: a bound on one statement's size and on one request's work. */
 export const MAX_BULK_LINKS = 1000;
@@ -10,13 +11,15 @@ export const MAX_BULK_LINKS = 1000;
 /** Links named one by one (a selection), or every link a list's filters match ("all matching"). */
 export type BulkSelection = { readonly ids: readonly number[] } | { readonly matching: LinkMatch };
 
-export type BulkAction = 'delete' | 'restore' | 'move';
+export type BulkAction = 'delete' | 'restore' | 'move' | 'tag' | 'untag';
 
 export interface BulkRequest {
   readonly selection: BulkSelection;
   readonly action: BulkAction;
   /** Where `move` takes the links; a workspace the caller belongs to. */
   readonly targetWorkspaceId?: number;
+  /** What `tag` adds and `untag` takes off (ADR 0030). */
+  readonly tags?: readonly string[];
 }
 
 export interface BulkResult {
@@ -67,17 +70,23 @@ export async function bulkChangeLinks(deps: OwnedLinkDeps, principal: Principal,
     throw new LinkforgeError('validation_failed', 'Moving links needs the workspace to move them to: `workspaceId`.');
   }
   if (request.action === 'move') await requireMembership(deps, principal, request.targetWorkspaceId!);
-  const links = await selectBulkLinks(deps, principal, request.selection, request.action);
+  const links = await selectBulkLinks(deps, principal, request.selection, accessOf(request.action));
   const ids = links.map((link) => link.id);
   const now = deps.clock.now();
   if (request.action === 'move') return { matched: links.length, changedIds: await moveLinks(deps, ids, request.targetWorkspaceId!, links, now) };
+  if (request.action === 'tag' || request.action === 'untag') return { matched: links.length, changedIds: await bulkTagLinks(deps, links, request.action, request.tags) };
   const changed = request.action === 'delete' ? await deps.store.markLinksDeleted(ids, now) : await deps.store.restoreDeletedLinks(ids, now);
   for (const link of changed) await deps.cache.invalidate(link.domain, link.code);
   return { matched: links.length, changedIds: changed.map((link) => link.id).sort((a, b) => a - b) };
 }
 
+function accessOf(action: BulkAction): LinkAccess {
+  return action === 'tag' || action === 'untag' ? 'edit' : action;
+}
+
 async function moveLinks(deps: OwnedLinkDeps, ids: number[], workspaceId: number, links: readonly Link[], now: number): Promise<number[]> {
   const result = await deps.store.moveLinks(ids, workspaceId, now);
   if (!result.ok) throw new LinkforgeError('url_already_shortened', 'The workspace already has a link for one of these URLs; nothing was moved.');
+  await deps.tags.carryLinkTags(ids, workspaceId, now);
   return links.filter((link) => link.workspaceId !== workspaceId).map((link) => link.id);
 }

@@ -5,6 +5,7 @@ import type { Principal } from '../core/principal.js';
 import { deterministicCode, isReservedWord, MAX_DETERMINISTIC_ATTEMPTS, validateCustomCode } from '../core/short-code.js';
 import { assertFutureExpiry } from './expiry.js';
 import { requireMembership, reuseExistingLink, type OwnedLinkDeps } from './link-access.js';
+import { requestedTagNames, setLinkTags } from './tags/link-tags.js';
 
 export interface CreateOwnedLinkRequest {
   readonly url: unknown;
@@ -12,6 +13,8 @@ export interface CreateOwnedLinkRequest {
   readonly workspaceId?: number;
   readonly customCode?: string;
   readonly expiresAt?: number | null;
+  /** Tag names; missing tags are made. Applied only when the link is created, like every other field. */
+  readonly tags?: readonly string[];
 }
 
 export interface CreateOwnedLinkResult {
@@ -32,6 +35,7 @@ export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal,
   await requireMembership(deps, principal, workspaceId);
   const destination = parseDestination(request.url, deps.urlPolicy);
   if (request.customCode !== undefined) validateCustomCode(request.customCode);
+  const tagNames = requestedTagNames(request.tags, 'tags');
   const now = deps.clock.now();
   const expiresAt = request.expiresAt ?? null;
   assertFutureExpiry(expiresAt, now);
@@ -39,9 +43,11 @@ export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal,
     domain: deps.domain, code, ...destination, linkType: 'PERMANENT',
     workspaceId, ownerId: principal.userId, claimTokenHash: null, createdAt: now, expiresAt,
   });
-  return request.customCode === undefined
+  const result = await (request.customCode === undefined
     ? insertWithDeterministicCode(deps, linkAt, workspaceId, destination)
-    : insertWithCustomCode(deps, linkAt, workspaceId, destination, request.customCode);
+    : insertWithCustomCode(deps, linkAt, workspaceId, destination, request.customCode));
+  if (result.created && tagNames?.length) await setLinkTags(deps, result.link, tagNames);
+  return result;
 }
 
 async function insertWithCustomCode(

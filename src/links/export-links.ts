@@ -19,7 +19,8 @@ export async function* exportLinks(deps: Pick<LinkTransferDeps, 'transfer' | 'do
     const page = await store.listLinksForExport({ domain: deps.domain, workspaceId: request.workspaceId, linkIds: request.linkIds, afterId, limit: PAGE_SIZE });
     if (page.length === 0) return;
     const visits = request.withVisits ? await store.listVisitsForExport(page.map((link) => link.id)) : undefined;
-    for (const { id, ...link } of page) yield visits ? { ...link, visits: visits.get(id) ?? [] } : link;
+    const tags = await store.listTagsForExport(page.map((link) => link.id));
+    for (const { id, ...link } of page) yield { ...link, tags: tags.get(id) ?? [], ...(visits && { visits: visits.get(id) ?? [] }) };
     afterId = page[page.length - 1]!.id;
   }
 }

@@ -1,6 +1,7 @@
 import { parseDestination, type UrlPolicy } from '../core/canonical-url.js';
 import { LinkforgeError } from '../core/errors.js';
-import type { ImportableLink, ImportCandidate, ImportTarget, LinkTransferStore } from '../core/link-transfer-ports.js';
+import type { ImportableLink, ImportCandidate, ImportTarget, LinkTransferStore, TransferTag } from '../core/link-transfer-ports.js';
+import { parseTagColour, parseTagNames, tagNameKey } from '../core/tag-rules.js';
 import type { Clock, LinkCacheInvalidator } from '../core/ports.js';
 import type { Principal } from '../core/principal.js';
 import { isReservedWord } from '../core/short-code.js';
@@ -69,6 +70,13 @@ function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: 
     throw error;
   }
   const f = candidate.fields;
+  let tags;
+  try {
+    tags = importedTags(f.tags);
+  } catch (error) {
+    if (error instanceof LinkforgeError) return reject(error.code, error.message);
+    throw error;
+  }
   const createdAt = f.createdAt ?? now;
   const status = f.status ?? 'ACTIVE';
   const updatedAt = f.updatedAt ?? createdAt;
@@ -81,8 +89,17 @@ function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: 
       redirectCount: f.redirectCount ?? 0, humanCount: f.humanCount ?? 0, botCount: f.botCount ?? 0, previewCount: f.previewCount ?? 0,
       avgRedirectMs: f.avgRedirectMs ?? 0,
       visits: f.visits,
+      tags,
     },
   };
+}
+
+/** A row's tags by the API's rules (ADR 0030): names checked, repeats dropped, at most ten; colours checked. */
+function importedTags(tags: readonly TransferTag[] | undefined): TransferTag[] | undefined {
+  if (tags === undefined) return undefined;
+  const names = parseTagNames(tags.map((tag) => tag.name), 'tags');
+  const colours = new Map(tags.filter((tag) => tag.colour !== undefined).map((tag) => [tagNameKey(tag.name.trim()), parseTagColour(tag.colour!, 'tags')]));
+  return names.map((name) => ({ name, ...(colours.has(tagNameKey(name)) && { colour: colours.get(tagNameKey(name)) }) }));
 }
 
 /**
@@ -112,7 +129,7 @@ export async function importLinks<Format extends string>(
   let batch: ImportableLink[] = [];
   let rowsOfBatch: number[] = [];
   const flush = async () => {
-    const outcomes = await deps.transfer.insertImportedLinks(target, batch, { dryRun });
+    const outcomes = await deps.transfer.insertImportedLinks(target, batch, { dryRun, now });
     const created: Promise<void>[] = [];
     outcomes.forEach((outcome, i) => {
       const link = batch[i]!;

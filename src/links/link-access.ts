@@ -4,10 +4,13 @@ import { LinkforgeError } from '../core/errors.js';
 import type { Link } from '../core/link.js';
 import type { Clock, LinkCacheInvalidator, LinkStore } from '../core/ports.js';
 import type { Principal, WorkspaceRole } from '../core/principal.js';
+import type { TagStore } from '../core/tag-ports.js';
 
 /** What the owned-link use cases need; built once in deps.ts. */
 export interface OwnedLinkDeps {
   readonly store: LinkStore;
+  /** Tags and which links carry them (ADR 0030). */
+  readonly tags: TagStore;
   readonly cache: LinkCacheInvalidator;
   readonly clock: Clock;
   readonly urlPolicy: UrlPolicy;

@@ -2,6 +2,8 @@ import { LinkforgeError } from '../core/errors.js';
 import type { Link, LinkStatus } from '../core/link.js';
 import type { LinkListFilter, LinkSort, ListedLink } from '../core/ports.js';
 import type { Principal } from '../core/principal.js';
+import type { TagMode } from '../core/tag-ports.js';
+import { parseTagName, tagNameKey } from '../core/tag-rules.js';
 import { permissionsOf, requireMembership, type LinkPermissions, type OwnedLinkDeps } from './link-access.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -18,6 +20,9 @@ export interface LinkMatch {
   readonly search?: string;
   /** Only the caller's own links. */
   readonly mine?: boolean;
+  /** Only links carrying these tags (names): any of them, or all with `tagMode` `all`. */
+  readonly tags?: readonly string[];
+  readonly tagMode?: TagMode;
 }
 
 export interface ListLinksQuery extends LinkMatch {
@@ -70,6 +75,8 @@ export async function matchFilter(deps: OwnedLinkDeps, principal: Principal, mat
     status: match.status,
     search: match.search?.trim() || undefined,
     ownerId: match.mine ? principal.userId : undefined,
+    tagKeys: match.tags === undefined ? undefined : match.tags.map((name) => tagNameKey(parseTagName(name, 'tags'))),
+    tagMode: match.tagMode,
     now: deps.clock.now(),
   };
 }

@@ -5,11 +5,14 @@ import type { LinkChanges } from '../core/ports.js';
 import type { Principal } from '../core/principal.js';
 import { assertFutureExpiry } from './expiry.js';
 import { findAccessibleLink, type LinkSelector, type OwnedLinkDeps } from './link-access.js';
+import { requestedTagNames, setLinkTags } from './tags/link-tags.js';
 
 export interface LinkUpdate {
   readonly url?: unknown;
   /** `null` removes the expiry; absent leaves it as it is. */
   readonly expiresAt?: number | null;
+  /** The link's whole set of tags by name (`[]` removes them all); absent leaves them. */
+  readonly tags?: readonly string[];
 }
 
 /**
@@ -21,6 +24,7 @@ export async function updateLink(deps: OwnedLinkDeps, principal: Principal, sele
   const now = deps.clock.now();
   const destination = update.url === undefined ? undefined : parseDestination(update.url, deps.urlPolicy);
   if (update.expiresAt !== undefined) assertFutureExpiry(update.expiresAt, now);
+  const tagNames = requestedTagNames(update.tags, 'tags');
   const changes: LinkChanges = { ...destination, expiresAt: update.expiresAt, updatedAt: now };
   const result = await deps.store.updateLink(link.id, changes);
   if (result === undefined) throw new LinkforgeError('link_not_found');
@@ -28,6 +32,7 @@ export async function updateLink(deps: OwnedLinkDeps, principal: Principal, sele
     const holder = destination && await deps.store.findLinkByWorkspaceUrl(link.workspaceId!, destination.normalizedUrl);
     throw new UrlAlreadyShortenedError(holder?.code ?? '?');
   }
+  if (tagNames !== undefined) await setLinkTags(deps, result.link, tagNames);
   await deps.cache.invalidate(link.domain, link.code);
   return result.link;
 }

@@ -33,9 +33,14 @@ export function bitlyCandidate(row: number, r: KeyedRecord): ImportCandidate {
   }));
 }
 
-/** Shlink's CSV (web client and `short-url:list --csv`): `createdAt,domain,shortCode,shortUrl,longUrl,title,tags,visits`. */
+/**
+ * Shlink's CSV (web client and `short-url:list --csv`): `createdAt,domain,shortCode,shortUrl,longUrl,title,tags,visits`,
+ * its tags separated by `|`. Shlink's tags have no colour of their own: they come in grey.
+ */
 export function shlinkCandidate(row: number, r: KeyedRecord): ImportCandidate {
+  const tags = r.tags?.split('|').map((name) => name.trim()).filter((name) => name !== '');
   return candidate(row, r.shortcode?.trim() ?? '', r.longurl, () => ({
+    ...(tags?.length && { tags: tags.map((name) => ({ name })) }),
     createdAt: parseTime(r.createdat ?? r.datecreated, 'creation date'),
     expiresAt: parseTime(r.validuntil, 'expiry') ?? null,
     ...clicks(parseCount(r.visits ?? r.visitscount, 'visit count')),

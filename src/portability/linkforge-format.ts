@@ -1,6 +1,6 @@
 import type { VisitorClass } from '../core/visit-ports.js';
 import type { LinkStatus } from '../core/link.js';
-import type { TransferLink, TransferVisit } from '../core/link-transfer-ports.js';
+import type { TransferLink, TransferTag, TransferVisit } from '../core/link-transfer-ports.js';
 import type { ImportCandidate } from './import-candidate.js';
 import { headerKey, MAX_LATENCY_MS, parseCount, parseNumber, parseTime, quoted } from './parse-fields.js';
 
@@ -11,7 +11,7 @@ import { headerKey, MAX_LATENCY_MS, parseCount, parseNumber, parseTime, quoted }
  */
 export const LINKFORGE_COLUMNS = [
   'code', 'url', 'status', 'created_at', 'updated_at', 'expires_at', 'deleted_at',
-  'redirect_count', 'human_count', 'bot_count', 'preview_count', 'avg_redirect_ms',
+  'redirect_count', 'human_count', 'bot_count', 'preview_count', 'avg_redirect_ms', 'tags',
 ] as const;
 export const VISITS_COLUMN = 'visits';
 export const LINKFORGE_JSON_HEADER = { format: 'linkforge', version: 1 } as const;
@@ -75,6 +75,7 @@ export function linkforgeRecordOf(link: TransferLink, withVisits: boolean): Link
     created_at: iso(link.createdAt), updated_at: iso(link.updatedAt), expires_at: iso(link.expiresAt), deleted_at: iso(link.deletedAt),
     redirect_count: String(link.redirectCount), human_count: String(link.humanCount), bot_count: String(link.botCount),
     preview_count: String(link.previewCount), avg_redirect_ms: String(link.avgRedirectMs),
+    tags: link.tags?.length ? JSON.stringify(link.tags) : '',
   };
   if (withVisits) record.visits = JSON.stringify((link.visits ?? []).map(visitToJson));
   return record;
@@ -128,6 +129,24 @@ function parseVisits(value: unknown): TransferVisit[] | undefined {
   });
 }
 
+/**
+ * A link's tags (ADR 0030): in our exports a list of `{name, colour}` (JSON text in CSV); a list
+ * of names, or names separated by commas, is read too, for files made by hand. Absent in files
+ * older than tags.
+ */
+export function parseTransferTags(value: unknown): TransferTag[] | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const text = typeof value === 'string' ? value.trim() : undefined;
+  const list: unknown = text === undefined ? value : text.startsWith('[') ? JSON.parse(text) : text.split(',').filter((name) => name.trim() !== '');
+  if (!Array.isArray(list)) throw new Error('The tags are not a list.');
+  return list.map((entry: unknown) => {
+    if (typeof entry === 'string') return { name: entry };
+    const tag = entry as Partial<TransferTag> | null;
+    if (typeof tag?.name !== 'string' || (tag.colour !== undefined && typeof tag.colour !== 'string')) throw new Error('A tag is not a name or a {name, colour} object.');
+    return { name: tag.name, ...(tag.colour !== undefined && { colour: tag.colour }) };
+  });
+}
+
 /** Reads one row of either variant (CSV cells are text, JSON values may be numbers or null). */
 export function candidateOfLinkforgeRecord(row: number, fields: Record<string, unknown>): ImportCandidate {
   // CSV headers arrive as headerKey() spells them (`createdat`), JSON keys as written (`created_at`): one spelling.
@@ -151,6 +170,7 @@ export function candidateOfLinkforgeRecord(row: number, fields: Record<string, u
         previewCount: parseCount(textOf(record.previewcount), 'preview count'),
         avgRedirectMs: parseNumber(textOf(record.avgredirectms), 'average latency', MAX_LATENCY_MS),
         visits: parseVisits(record.visits),
+        tags: parseTransferTags(record.tags),
       },
     };
   } catch (error) {

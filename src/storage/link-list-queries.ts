@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { LinkStatus } from '../core/link.js';
 import type { DailyClicks, LinkListFilter, ListedLink } from '../core/ports.js';
+import type { TagMode } from '../core/tag-ports.js';
 import type { Database } from './schema.js';
 import { linkRowToLink } from './link-rows.js';
 import { holdsNul } from './unstorable-text.js';
@@ -28,6 +29,7 @@ function filtered(db: Kysely<Database>, filter: ListQueryFilter) {
   if (filter.ownerId !== undefined) query = query.where('owner_id', '=', filter.ownerId);
   if (filter.status !== undefined) query = query.where(effectiveStatusIs(filter.status, filter.now));
   if (filter.search) query = query.where(codeOrUrlContains(filter.search));
+  if (filter.tagKeys?.length) query = query.where(carriesTags(filter.tagKeys, filter.tagMode ?? 'any'));
   return query;
 }
 
@@ -71,6 +73,17 @@ function effectiveStatusIs(status: LinkStatus, now: number) {
     const pastExpiry = eb.and([eb('expires_at', 'is not', null), eb('expires_at', '<=', now)]);
     if (status === 'EXPIRED') return eb.or([eb('status', '=', 'EXPIRED'), eb.and([eb('status', '=', 'ACTIVE'), pastExpiry])]);
     return eb.and([eb('status', '=', 'ACTIVE'), eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)])]);
+  };
+}
+
+/** Links carrying any (or all) of the tags of these keys; a link's tags are always its workspace's (ADR 0030). */
+function carriesTags(keys: readonly string[], mode: TagMode) {
+  const distinct = [...new Set(keys)];
+  return (eb: LinksWhere) => {
+    const carried = eb.selectFrom('link_tags').innerJoin('tags', 'tags.id', 'link_tags.tag_id').where('tags.name_key', 'in', distinct);
+    if (mode === 'any') return eb('links.id', 'in', carried.select('link_tags.link_id'));
+    const count = carried.select((c) => c.fn.countAll<number>().as('n')).whereRef('link_tags.link_id', '=', 'links.id');
+    return eb(count, '=', distinct.length);
   };
 }
 

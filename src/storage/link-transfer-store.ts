@@ -2,8 +2,9 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Visit, VisitStatements } from '../core/visit-ports.js';
 import { batchOfVisits } from '../core/visit-batch.js';
 import type {
-  ExportedLink, ExportFilter, ImportableLink, ImportOutcome, ImportTarget, LinkTransferStore, TransferVisit,
+  ExportedLink, ExportFilter, ImportableLink, ImportOutcome, ImportTarget, LinkTransferStore, TransferTag, TransferVisit,
 } from '../core/link-transfer-ports.js';
+import { insertImportedTags, selectTagsForExport } from './transferred-tags.js';
 import type { Database, LinkRow } from './schema.js';
 import { guarded } from './store-errors.js';
 import { CompiledAppends, KyselyVisitStatements } from './visits/kysely-visit-statements.js';
@@ -53,12 +54,13 @@ export class KyselyLinkTransferStore implements LinkTransferStore {
     this.appends = new CompiledAppends(db);
   }
 
-  async insertImportedLinks(target: ImportTarget, links: readonly ImportableLink[], options: { readonly dryRun: boolean }): Promise<ImportOutcome[]> {
+  async insertImportedLinks(target: ImportTarget, links: readonly ImportableLink[], options: { readonly dryRun: boolean; readonly now: number }): Promise<ImportOutcome[]> {
     if (links.length === 0) return [];
     try {
       return await guarded(() => this.db.transaction().execute(async (trx) => {
         const outcomes = await insertAndClassify(trx, target, links);
         await insertVisits(new KyselyVisitStatements(trx, this.appends), links, outcomes);
+        await insertImportedTags(trx, target, links, outcomes, options.now);
         if (options.dryRun) throw new DryRunRollback(outcomes);
         return outcomes;
       }));
@@ -86,6 +88,10 @@ export class KyselyLinkTransferStore implements LinkTransferStore {
       const rows = await this.db.selectFrom('workspaces').select('id').orderBy('id').limit(2).execute();
       return rows.length === 1 ? Number(rows[0]!.id) : rows.length === 0 ? 'none' : 'several';
     });
+  }
+
+  listTagsForExport(linkIds: readonly number[]): Promise<Map<number, TransferTag[]>> {
+    return guarded(() => selectTagsForExport(this.db, linkIds));
   }
 
   listVisitsForExport(linkIds: readonly number[]): Promise<Map<number, TransferVisit[]>> {

@@ -195,6 +195,21 @@ export interface GlobalStatsRow {
   preview_redirects: Generated<number>;
 }
 
+/** A workspace's tag (migration 019); `name_key` is the name as compared (core/tag-rules.ts). */
+export interface TagRow {
+  id: Generated<number>;
+  workspace_id: number;
+  name: string;
+  name_key: string;
+  colour: string;
+  created_at: number;
+}
+
+export interface LinkTagRow {
+  link_id: number;
+  tag_id: number;
+}
+
 export interface Database {
   links: LinkRow;
   links_archive: LinkArchiveRow;
@@ -213,4 +228,6 @@ export interface Database {
   link_shares: LinkShareRow;
   visitor_salts: VisitorSaltRow;
   link_visitors: LinkVisitorRow;
+  tags: TagRow;
+  link_tags: LinkTagRow;
 }

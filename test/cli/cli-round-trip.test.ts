@@ -14,7 +14,7 @@ const PREVIEW_UA = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
 async function populate(scope: TeardownScope, cli: CliBackend): Promise<void> {
   assert.equal((await cli.run(['user', 'create', 'source@example.com'], { input: DEFAULT_PASSWORD })).code, 0);
   for (const args of [
-    ['https://example.com/visited', '--code', 'visited'],
+    ['https://example.com/visited', '--code', 'visited', '--tag', 'Launch', '--tag', 'Ünïcode tag'],
     ['https://example.com/expiring', '--code', 'expiring', '--expires', '2099-06-30T12:34:56.789Z'],
     ['https://example.com/gone', '--code', 'gone'],
     ['https://example.com/untouched?b=2&a=1#/route'],
@@ -23,6 +23,7 @@ async function populate(scope: TeardownScope, cli: CliBackend): Promise<void> {
     assert.equal(result.code, 0, result.stderr);
   }
   assert.equal((await cli.run(['import', 'test/fixtures/imports/shlink.csv'])).code, 3);
+  assert.equal((await cli.run(['tag', 'colour', 'launch', 'teal'])).code, 0);
   const t = await cli.app(scope);
   for (const [agent, n] of [[HUMAN_UA, 3], [BOT_UA, 2], [PREVIEW_UA, 1]] as const) {
     for (let i = 0; i < n; i++) {
@@ -56,6 +57,7 @@ describe('export → import into an empty database → export gives the same fil
         const text = fs.readFileSync(first, 'utf8');
         assert.equal((await source.run(['export', ...flags])).stdout, text, '--output and stdout write the same');
         for (const expected of ['visited', 'expiring', 'gone', 'abc123', '2099-06-30T12:34:56.789Z', 'DELETED']) assert.ok(text.includes(expected), expected);
+        for (const expected of ['Launch', 'teal', 'Ünïcode tag', 'docs', 'shlink']) assert.ok(text.includes(expected), `the tag ${expected} is in the file`);
         if (withVisits) assert.ok(text.includes('news.example') && text.includes('preview'), 'the visits are in the file');
 
         const target = await fresh();
@@ -66,6 +68,7 @@ describe('export → import into an empty database → export gives the same fil
         const again = await target.run(['export', ...flags]);
         assert.equal(again.code, 0, again.stderr);
         assert.equal(again.stdout, text);
+        assert.equal((await target.run(['tag', 'list'])).stdout, 'docs\tgray\t1 link\nLaunch\tteal\t1 link\nshlink\tgray\t1 link\nÜnïcode tag\tgray\t1 link\n');
       });
     }
   }

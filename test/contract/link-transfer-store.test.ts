@@ -33,7 +33,7 @@ for (const backend of STORE_BACKENDS) {
         status: 'DELETED', deletedAt: LATE_TIME + 7, expiresAt: LATE_TIME + 99, redirectCount: 2 ** 33 + 5,
         humanCount: 3, botCount: 2, previewCount: 1, avgRedirectMs: 0.123456789,
       });
-      const [outcome] = await transfer().insertImportedLinks(target, [link], { dryRun: false });
+      const [outcome] = await transfer().insertImportedLinks(target, [link], { dryRun: false, now: LATE_TIME });
       assert.equal(outcome?.kind, 'created');
       const [exported] = await transfer().listLinksForExport({ domain: DEFAULT_DOMAIN, workspaceId: target.workspaceId, afterId: 0, limit: 10 });
       const { id, ...fields } = exported!;
@@ -47,8 +47,8 @@ for (const backend of STORE_BACKENDS) {
     test('the same links again are all existing, and no row is added', async () => {
       const target = await targetOf();
       const links = [importable(), importable(), importable()];
-      assert.deepEqual((await transfer().insertImportedLinks(target, links, { dryRun: false })).map((o) => o.kind), ['created', 'created', 'created']);
-      assert.deepEqual((await transfer().insertImportedLinks(target, links, { dryRun: false })).map((o) => o.kind), ['existing', 'existing', 'existing']);
+      assert.deepEqual((await transfer().insertImportedLinks(target, links, { dryRun: false, now: LATE_TIME })).map((o) => o.kind), ['created', 'created', 'created']);
+      assert.deepEqual((await transfer().insertImportedLinks(target, links, { dryRun: false, now: LATE_TIME })).map((o) => o.kind), ['existing', 'existing', 'existing']);
       const rows = await transfer().listLinksForExport({ domain: DEFAULT_DOMAIN, workspaceId: target.workspaceId, afterId: 0, limit: 10 });
       assert.equal(rows.length, 3);
     });
@@ -57,26 +57,26 @@ for (const backend of STORE_BACKENDS) {
       const target = await targetOf();
       const other = await targetOf();
       const held = await insertedLink(stores.links, { workspaceId: other.workspaceId });
-      const [first] = await transfer().insertImportedLinks(target, [importable({ originalUrl: 'https://example.com/shared-url', normalizedUrl: 'https://example.com/shared-url', code: unique('mine') })], { dryRun: false });
+      const [first] = await transfer().insertImportedLinks(target, [importable({ originalUrl: 'https://example.com/shared-url', normalizedUrl: 'https://example.com/shared-url', code: unique('mine') })], { dryRun: false, now: LATE_TIME });
       assert.equal(first?.kind, 'created');
       const outcomes = await transfer().insertImportedLinks(target, [
         importable({ code: held.code }),
         importable({ originalUrl: 'https://example.com/shared-url', normalizedUrl: 'https://example.com/shared-url' }),
-      ], { dryRun: false });
+      ], { dryRun: false, now: LATE_TIME });
       assert.deepEqual(outcomes.map((o) => (o.kind === 'rejected' ? o.reason : o.kind)), ['code_taken', 'url_already_shortened']);
     });
 
     test('a code given twice in one batch goes in once: the repeat is existing, or taken when its URL differs', async () => {
       const target = await targetOf();
       const link = importable();
-      const outcomes = await transfer().insertImportedLinks(target, [link, link, importable({ code: link.code })], { dryRun: false });
+      const outcomes = await transfer().insertImportedLinks(target, [link, link, importable({ code: link.code })], { dryRun: false, now: LATE_TIME });
       assert.deepEqual(outcomes.map((o) => (o.kind === 'rejected' ? o.reason : o.kind)), ['created', 'existing', 'code_taken']);
     });
 
     test('a dry run answers the same outcomes and leaves no link, visit or roll-up behind', async () => {
       const target = await targetOf();
       const visits = [{ visitedAt: LATE_TIME, latencyMs: 1, visitorClass: 'human' as const, referrerHost: null, browser: null, os: null, device: null }];
-      const outcomes = await transfer().insertImportedLinks(target, [importable({ visits })], { dryRun: true });
+      const outcomes = await transfer().insertImportedLinks(target, [importable({ visits })], { dryRun: true, now: LATE_TIME });
       assert.equal(outcomes[0]?.kind, 'created');
       assert.deepEqual(await transfer().listLinksForExport({ domain: DEFAULT_DOMAIN, workspaceId: target.workspaceId, afterId: 0, limit: 10 }), []);
       const id = outcomes[0]?.kind === 'created' ? outcomes[0].linkId : -1;
@@ -92,9 +92,9 @@ for (const backend of STORE_BACKENDS) {
       });
       const visits = [visit(1, 'human'), visit(2, 'bot'), visit(3, 'preview')];
       const link = importable({ visits });
-      const [created] = await transfer().insertImportedLinks(target, [link], { dryRun: false });
+      const [created] = await transfer().insertImportedLinks(target, [link], { dryRun: false, now: LATE_TIME });
       const id = created?.kind === 'created' ? created.linkId : -1;
-      await transfer().insertImportedLinks(target, [link], { dryRun: false });
+      await transfer().insertImportedLinks(target, [link], { dryRun: false, now: LATE_TIME });
       assert.deepEqual((await transfer().listVisitsForExport([id])).get(id), visits, 'the second import added no visit');
       const hourly = await stores.database.db.selectFrom('link_clicks_hourly').select(['visitor_class', 'clicks']).where('link_id', '=', id).orderBy('visitor_class').execute();
       assert.deepEqual(hourly.map((r) => [r.visitor_class, Number(r.clicks)]), [['bot', 1], ['human', 1], ['preview', 1]]);
@@ -104,7 +104,7 @@ for (const backend of STORE_BACKENDS) {
       const target = await targetOf();
       await insertedLink(stores.links); // anonymous
       const codes = [importable(), importable(), importable()].map((l) => l.code);
-      await transfer().insertImportedLinks(target, codes.map((code) => importable({ code })), { dryRun: false });
+      await transfer().insertImportedLinks(target, codes.map((code) => importable({ code })), { dryRun: false, now: LATE_TIME });
       const firstPage = await transfer().listLinksForExport({ domain: DEFAULT_DOMAIN, workspaceId: target.workspaceId, afterId: 0, limit: 2 });
       const secondPage = await transfer().listLinksForExport({ domain: DEFAULT_DOMAIN, workspaceId: target.workspaceId, afterId: firstPage[1]!.id, limit: 2 });
       assert.deepEqual([...firstPage, ...secondPage].map((l) => l.code), codes);
@@ -131,7 +131,7 @@ for (const backend of STORE_BACKENDS) {
       const visits = Array.from({ length: 150 }, (_, i) => ({
         visitedAt: visitedAt + i, latencyMs: 1, visitorClass: 'human' as const, referrerHost: `h${i}.import.example`, browser: 'Firefox', os: 'Linux', device: 'desktop',
       }));
-      const [outcome] = await transfer().insertImportedLinks(target, [importable({ visits })], { dryRun: false });
+      const [outcome] = await transfer().insertImportedLinks(target, [importable({ visits })], { dryRun: false, now: LATE_TIME });
       const linkId = outcome?.kind === 'created' ? outcome.linkId : -1;
       const { db } = stores.database;
       const referrers = await db.selectFrom('link_breakdown_daily').select(['value', 'clicks'])

@@ -76,12 +76,13 @@ describe('migration 004 on a database written by the old rules', () => {
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/', ids.anonymous);
     // A row written by other rules that already holds the form the #!/x row would be given.
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/#!/x', ids.holder);
-    // Back to the schema as it was before 004: 017 (unique visitors), 016 (cities), 015 (countries), 014 (operator controls), 013 (sessions), 012 (the change log), 011 (breakdown order) and 010
+    // Back to the schema as it was before 004: 019 (tags), 017 (unique visitors), 016 (cities), 015 (countries), 014 (operator controls), 013 (sessions), 012 (the change log), 011 (breakdown order) and 010
     // (analytics bounds: a column and indexes of tables that go with 009 and 006), 009 (visit facts),
     // 008 (visit ranges), 007 (cleanup visits, check order), 006 (analytics) and 005 (leaner link
     // indexes) undone, all marked not run.
     // 018 (share addresses of links' stats) added one table.
     file.exec(`drop table link_shares; delete from kysely_migration where name = '018_link_shares';`);
+    file.exec(`drop table link_tags; drop table tags; delete from kysely_migration where name = '019_link_tags';`);
     file.exec(`
       drop trigger link_changes_trim; drop trigger link_changes_on_insert; drop trigger link_changes_on_update;
       drop trigger link_changes_on_delete; drop table link_changes;

@@ -6,6 +6,7 @@ import { KyselyJobLockStore } from '../../src/storage/job-lock-store.js';
 import { KyselyLinkStore } from '../../src/storage/link-store.js';
 import { KyselyCleanupStore } from '../../src/storage/cleanup-store.js';
 import { KyselyOperatorStore } from '../../src/storage/operator-store.js';
+import { KyselyTagStore } from '../../src/storage/tag-store.js';
 import type { StoreBackend } from './store-backends.js';
 import { suiteScope } from './teardown.js';
 
@@ -18,6 +19,7 @@ export interface ContractStores {
   readonly cleanupRuns: KyselyCleanupRunStore;
   readonly cleanup: KyselyCleanupStore;
   readonly operator: KyselyOperatorStore;
+  readonly tags: KyselyTagStore;
 }
 
 /**
@@ -37,6 +39,7 @@ export function storesFor(backend: StoreBackend): ContractStores {
       cleanupRuns: new KyselyCleanupRunStore(database.db),
       cleanup: new KyselyCleanupStore(database.db, database.dialect),
       operator: new KyselyOperatorStore(database.db),
+      tags: new KyselyTagStore(database.db),
     });
   });
   return stores;

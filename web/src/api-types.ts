@@ -409,7 +409,7 @@ export interface paths {
         delete: operations["deleteLink"];
         options?: never;
         head?: never;
-        /** Change the destination or the expiry */
+        /** Change the destination, the expiry or the tags */
         patch: operations["updateLink"];
         trace?: never;
     };
@@ -493,7 +493,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Delete, restore or move many links at once (all or none)
+         * Delete, restore, move, tag or untag many links at once (all or none)
          * @description Links outside your workspaces answer 404; links you may only read (a colleague's, for a plain member) answer 403 link_change_not_allowed saying how many. Moving to a workspace that already has one of the URLs is a 409. In every refusal nothing is changed.
          */
         post: operations["bulkLinks"];
@@ -640,7 +640,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Links of the workspace, newest first */
+        /** Links of the workspace, newest first, optionally only those with some tags */
         get: operations["listWorkspaceLinks"];
         put?: never;
         /** Create a permanent link (201), or answer the one the workspace already has for the URL (200) */
@@ -666,7 +666,7 @@ export interface paths {
         delete: operations["deleteWorkspaceLink"];
         options?: never;
         head?: never;
-        /** Change the destination or the expiry */
+        /** Change the destination, the expiry or the tags */
         patch: operations["updateWorkspaceLink"];
         trace?: never;
     };
@@ -737,6 +737,42 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's tags in name order, with how many links carry each */
+        get: operations["listTags"];
+        put?: never;
+        /** Create a tag (links given unknown tag names make them too) */
+        post: operations["createTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/tags/{tagId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a tag and take it off every link (owners and admins) */
+        delete: operations["deleteTag"];
+        options?: never;
+        head?: never;
+        /** Rename or recolour a tag (owners and admins) */
+        patch: operations["updateTag"];
         trace?: never;
     };
     "/api/v1/workspaces/{id}/visits.csv": {
@@ -829,6 +865,8 @@ export interface components {
             shortCode: string;
             shortUrl: string;
             status: "ACTIVE" | "EXPIRED" | "DELETED";
+            /** @description Names of the link's tags, in name order; an anonymous link has none. */
+            tags: string[];
             workspaceId: number | null;
         };
         LinkV1: {
@@ -851,6 +889,8 @@ export interface components {
             short_code: string;
             short_url: string;
             status: "ACTIVE" | "EXPIRED" | "DELETED";
+            /** @description Names of the link's tags, in name order; an anonymous link has none. */
+            tags: string[];
         };
         /** @description RFC 9457 problem details. */
         Problem: {
@@ -858,7 +898,7 @@ export interface components {
              * @description Stable machine-readable reason.
              * @enum {string}
              */
-            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
+            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "tag_name_invalid" | "tag_colour_invalid" | "tags_too_many" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "tag_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "tag_name_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
             detail: string;
             status: number;
             title: string;
@@ -866,6 +906,14 @@ export interface components {
             type: string;
         } & {
             [key: string]: unknown;
+        };
+        Tag: {
+            /** @description One of gray, red, orange, amber, green, teal, blue, indigo, purple, pink, or #rrggbb. */
+            colour: string;
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            name: string;
         };
     };
     responses: never;
@@ -2266,6 +2314,10 @@ export interface operations {
                 /** @description created (the default), clicks (people's), or lastClick (the hour of the last click by a person; never-clicked links count as oldest). */
                 sort?: "created" | "clicks" | "lastClick";
                 status?: "ACTIVE" | "EXPIRED" | "DELETED";
+                /** @description any (the default): links carrying at least one of the tags; all: links carrying every one. */
+                tagMode?: "any" | "all";
+                /** @description Only links carrying these tags: names separated by commas. */
+                tags?: string;
                 workspaceId?: number;
             };
             header?: never;
@@ -2362,6 +2414,8 @@ export interface operations {
                      * @description ISO 8601 date-time in the future.
                      */
                     expiresAt?: string;
+                    /** @description Tag names (1–32 letters, digits, spaces or - _ . / & +; case-insensitive), at most 10 once repeats are dropped. Tags the workspace lacks are made. On PATCH the whole set: [] removes them all. */
+                    tags?: string[];
                     /** @description The absolute http(s) URL to shorten. */
                     url: string;
                     workspaceId?: number;
@@ -2600,6 +2654,8 @@ export interface operations {
                 "application/json": {
                     /** @description null removes the expiry. */
                     expiresAt?: string | (never | null);
+                    /** @description Tag names (1–32 letters, digits, spaces or - _ . / & +; case-insensitive), at most 10 once repeats are dropped. Tags the workspace lacks are made. On PATCH the whole set: [] removes them all. */
+                    tags?: string[];
                     /** @description The absolute http(s) URL to shorten. */
                     url?: string;
                 };
@@ -3190,7 +3246,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    action: "delete" | "restore" | "move";
+                    action: "delete" | "restore" | "move" | "tag" | "untag";
                     /** @description The selected links' ids, at most 1000. */
                     ids?: number[];
                     /** @description "All matching": every link the list's filters match, at most 1000 (more is a 400 bulk_too_many). Give ids or matching, not both. */
@@ -3200,9 +3256,15 @@ export interface operations {
                         /** @description Part of the short code or of the original URL. */
                         q?: string;
                         status?: "ACTIVE" | "EXPIRED" | "DELETED";
+                        /** @description any (the default): links carrying at least one of the tags; all: links carrying every one. */
+                        tagMode?: "any" | "all";
+                        /** @description Only links carrying these tags: names separated by commas. */
+                        tags?: string;
                         workspaceId?: number;
                     };
-                    /** @description For move: the workspace to move the links to (one you belong to). */
+                    /** @description Tag names (1–32 letters, digits, spaces or - _ . / & +; case-insensitive), at most 10 once repeats are dropped. Tags the workspace lacks are made. On PATCH the whole set: [] removes them all. */
+                    tags?: string[];
+                    /** @description For move: the workspace to move the links to (one you belong to). Moved links keep their tags (made in the target workspace where missing). */
                     workspaceId?: number;
                 };
             };
@@ -3314,6 +3376,10 @@ export interface operations {
                         /** @description Part of the short code or of the original URL. */
                         q?: string;
                         status?: "ACTIVE" | "EXPIRED" | "DELETED";
+                        /** @description any (the default): links carrying at least one of the tags; all: links carrying every one. */
+                        tagMode?: "any" | "all";
+                        /** @description Only links carrying these tags: names separated by commas. */
+                        tags?: string;
                         workspaceId?: number;
                     };
                 };
@@ -3431,6 +3497,8 @@ export interface operations {
                         shortCode: string;
                         shortUrl: string;
                         status: "ACTIVE" | "EXPIRED" | "DELETED";
+                        /** @description Names of the link's tags, in name order; an anonymous link has none. */
+                        tags: string[];
                         workspaceId: number | null;
                     };
                 };
@@ -4092,6 +4160,10 @@ export interface operations {
                 /** @description The next-page cursor of the previous answer. */
                 cursor?: string;
                 limit?: number;
+                /** @description any (the default): links carrying at least one of the tags; all: links carrying every one. */
+                tag_mode?: "any" | "all";
+                /** @description Only links carrying these tags: names separated by commas. */
+                tags?: string;
             };
             header?: never;
             path: {
@@ -4176,6 +4248,8 @@ export interface operations {
                     expires_at?: string;
                     /** @description The absolute http(s) URL to shorten. */
                     original_url: string;
+                    /** @description Tag names (1–32 letters, digits, spaces or - _ . / & +; case-insensitive), at most 10 once repeats are dropped. Tags the workspace lacks are made. On PATCH the whole set: [] removes them all. */
+                    tags?: string[];
                 };
             };
         };
@@ -4408,6 +4482,8 @@ export interface operations {
                     expires_at?: string | (never | null);
                     /** @description The absolute http(s) URL to shorten. */
                     original_url?: string;
+                    /** @description Tag names (1–32 letters, digits, spaces or - _ . / & +; case-insensitive), at most 10 once repeats are dropped. Tags the workspace lacks are made. On PATCH the whole set: [] removes them all. */
+                    tags?: string[];
                 };
             };
         };
@@ -4910,6 +4986,313 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: (components["schemas"]["Tag"] & {
+                            /** @description Links carrying the tag, deleted ones included. */
+                            link_count: number;
+                        })[];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One of gray, red, orange, amber, green, teal, blue, indigo, purple, pink, or #rrggbb. */
+                    colour?: string;
+                    /** @description 1–32 letters, digits, spaces or - _ . / & +, starting with a letter or digit; unique in the workspace whatever its case. */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                tagId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                tagId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One of gray, red, orange, amber, green, teal, blue, indigo, purple, pink, or #rrggbb. */
+                    colour?: string;
+                    /** @description 1–32 letters, digits, spaces or - _ . / & +, starting with a letter or digit; unique in the workspace whatever its case. */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
             };
             /** @description Bad Request */
             400: {

@@ -7,6 +7,8 @@ export interface Problem {
   readonly title: string;
   readonly detail: string;
   readonly code: string;
+  /** The body field a 400 is about, where the API names it (tags, name, colour). */
+  readonly field?: string;
 }
 
 export class ApiError extends Error {
@@ -22,6 +24,7 @@ export class ApiError extends Error {
     if (code.startsWith('custom_code_') || code === 'code_taken') return 'customCode';
     if (code.startsWith('url_')) return 'url';
     if (code.startsWith('expir')) return 'expiresAt';
+    if (code.startsWith('tag')) return this.problem.field ?? 'tags';
     return undefined;
   }
 }
@@ -79,3 +82,4 @@ export type Workspace = ResponseOf<'listWorkspaces'>['workspaces'][number];
 export type Member = ResponseOf<'listMembers'>['members'][number];
 export type ApiKey = ResponseOf<'listApiKeys'>['api_keys'][number];
 export type CreatedApiKey = ResponseOf<'createApiKey', 201>;
+export type WorkspaceTag = ResponseOf<'listTags'>['items'][number];

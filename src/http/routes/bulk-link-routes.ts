@@ -8,7 +8,7 @@ import type { LinkTransferDeps } from '../../links/link-services.js';
 import type { OwnedLinkDeps } from '../../links/link-access.js';
 import { exportText } from '../../portability/write-export.js';
 import { JWT_SECURITY, principalOf } from '../auth.js';
-import { Id } from '../link-fields.js';
+import { Id, TagNames } from '../link-fields.js';
 import { LinkMatchJson, linkMatchOf } from '../listed-link-json.js';
 import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
@@ -21,9 +21,10 @@ const SelectionFields = {
 };
 
 const BulkBody = Type.Object({
-  action: Type.Union([Type.Literal('delete'), Type.Literal('restore'), Type.Literal('move')]),
+  action: Type.Union([Type.Literal('delete'), Type.Literal('restore'), Type.Literal('move'), Type.Literal('tag'), Type.Literal('untag')]),
   ...SelectionFields,
-  workspaceId: Type.Optional(Type.Intersect([Id], { description: 'For move: the workspace to move the links to (one you belong to).' })),
+  workspaceId: Type.Optional(Type.Intersect([Id], { description: 'For move: the workspace to move the links to (one you belong to). Moved links keep their tags (made in the target workspace where missing).' })),
+  tags: Type.Optional(Type.Intersect([TagNames], { description: 'For tag and untag: the tag names to add to or take off every selected link.' })),
 }, { additionalProperties: false });
 
 const BulkResponse = Type.Object({
@@ -56,14 +57,14 @@ export function registerBulkLinkRoutes(app: FastifyInstance, owned: OwnedLinkDep
   typedApp.post('/api/urls/bulk', {
     preHandler,
     schema: {
-      ...common, operationId: 'bulkLinks', summary: 'Delete, restore or move many links at once (all or none)',
+      ...common, operationId: 'bulkLinks', summary: 'Delete, restore, move, tag or untag many links at once (all or none)',
       description: 'Links outside your workspaces answer 404; links you may only read (a colleague\'s, for a plain member) answer 403 link_change_not_allowed saying how many. Moving to a workspace that already has one of the URLs is a 409. In every refusal nothing is changed.',
       body: BulkBody,
       response: { 200: BulkResponse, ...errorResponses(400, 401, 403, 404, 409, 413, 503) },
     },
   }, async (request) => {
     const body = request.body;
-    const result = await bulkChangeLinks(owned, principalOf(request), { selection: selectionOf(body), action: body.action, targetWorkspaceId: body.workspaceId });
+    const result = await bulkChangeLinks(owned, principalOf(request), { selection: selectionOf(body), action: body.action, targetWorkspaceId: body.workspaceId, tags: body.tags });
     return { matched: result.matched, changed: result.changedIds.length, ids: result.changedIds };
   });
 

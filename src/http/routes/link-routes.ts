@@ -10,7 +10,9 @@ import { LinkMatchFields, linkMatchOf, ListedLinkExtras, listedLinkToJson } from
 import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
 import { JWT_SECURITY, principalOf } from '../auth.js';
-import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize } from '../link-fields.js';
+import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, TagNames } from '../link-fields.js';
+import type { Link } from '../../core/link.js';
+import { tagNamesOfLinks } from '../../links/tags/link-tags.js';
 import { linkToJson, timestampFromJson } from '../link-json.js';
 import { rateLimitPerMinute } from '../rate-limit.js';
 import type { RouteContext } from '../route-context.js';
@@ -24,6 +26,7 @@ const CreateLinkBody = Type.Object({
   customCode: Type.Optional(CustomCode),
   expiresAt: Type.Optional(Expiry),
   workspaceId: Type.Optional(Id),
+  tags: Type.Optional(TagNames),
 }, { additionalProperties: false });
 
 const ListLinksQuery = Type.Object({
@@ -42,6 +45,7 @@ const ListedLink = Type.Intersect([LinkRef, ListedLinkExtras]);
 const UpdateLinkBody = Type.Object({
   url: Type.Optional(DestinationUrl),
   expiresAt: Type.Optional(ExpiryOrNull),
+  tags: Type.Optional(TagNames),
 }, { additionalProperties: false, minProperties: 1 });
 
 // The UI stores whatever POST /api/urls/public answered (an ISO string), but older or other clients
@@ -75,26 +79,31 @@ const SyncResponse = Type.Object({
 });
 
 /** What every route here shares: the typed app, the guard, the OpenAPI tags and the link's JSON. */
-function routeKit(app: FastifyInstance, context: RouteContext) {
+function routeKit(app: FastifyInstance, owned: OwnedLinkDeps, context: RouteContext) {
+  const linksToJson = async (links: readonly Link[]) => {
+    const tags = await tagNamesOfLinks(owned, links);
+    return links.map((link) => linkToJson(link, context.baseUrl, context.clock.now(), tags.get(link.id)!));
+  };
   return {
     typedApp: app.withTypeProvider<TypeBoxTypeProvider>(),
     preHandler: context.guards.requireUser,
     common: { tags: ['links'], security: JWT_SECURITY },
-    toJson: (link: Parameters<typeof linkToJson>[0]) => linkToJson(link, context.baseUrl, context.clock.now()),
+    linksToJson,
+    toJson: async (link: Link) => (await linksToJson([link]))[0]!,
   };
 }
 type RouteKit = ReturnType<typeof routeKit>;
 
 /** App API (camelCase, JWT): the signed-in user's links. Anyone else's link id answers 404. */
 export function registerLinkRoutes(app: FastifyInstance, owned: OwnedLinkDeps, context: RouteContext): void {
-  const kit = routeKit(app, context);
+  const kit = routeKit(app, owned, context);
   registerLinkCollectionRoutes(kit, owned);
   registerLinkItemRoutes(kit, owned);
   registerSyncRoute(kit, owned, context);
 }
 
 /** `/api/urls`: create a link, list them. */
-function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson }: RouteKit, owned: OwnedLinkDeps): void {
+function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson, linksToJson }: RouteKit, owned: OwnedLinkDeps): void {
   typedApp.post('/api/urls', {
     preHandler,
     schema: {
@@ -105,7 +114,7 @@ function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson }: 
   }, async (request, reply) => {
     const body = request.body;
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
-      url: body.url, workspaceId: body.workspaceId, customCode: body.customCode, expiresAt: timestampFromJson(body.expiresAt),
+      url: body.url, workspaceId: body.workspaceId, customCode: body.customCode, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags,
     });
     reply.status(created ? 201 : 200).header('location', `/api/urls/${link.id}`);
     return toJson(link);
@@ -126,7 +135,8 @@ function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson }: 
     const principal = principalOf(request);
     const page = await listLinks(owned, principal, { ...linkMatchOf(match), sort, ascending: order === 'asc', offset, limit, cursor });
     const extras = await describeListedLinks(owned, principal, page.items);
-    return { items: page.items.map((link) => listedLinkToJson(toJson(link), link, extras.get(link.id)!)), nextCursor: page.nextCursor, total: page.total };
+    const json = await linksToJson(page.items);
+    return { items: page.items.map((link, i) => listedLinkToJson(json[i]!, link, extras.get(link.id)!)), nextCursor: page.nextCursor, total: page.total };
   });
 }
 
@@ -142,18 +152,18 @@ function registerLinkItemRoutes({ typedApp, preHandler, common, toJson }: RouteK
     const principal = principalOf(request);
     const link = await findAccessibleLink(owned, principal, request.params, 'read');
     const permissions = (await permissionsOfLinks(owned, principal, [link])).get(link.id)!;
-    return { ...toJson(link), permissions };
+    return { ...await toJson(link), permissions };
   });
 
   typedApp.patch('/api/urls/:id', {
     preHandler,
     schema: {
-      ...common, operationId: 'updateLink', summary: 'Change the destination or the expiry', params: LinkParams, body: UpdateLinkBody,
+      ...common, operationId: 'updateLink', summary: 'Change the destination, the expiry or the tags', params: LinkParams, body: UpdateLinkBody,
       response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) },
     },
   }, async (request) => {
     const body = request.body;
-    const update = { url: body.url, expiresAt: timestampFromJson(body.expiresAt) };
+    const update = { url: body.url, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags };
     return toJson(await updateLink(owned, principalOf(request), request.params, update));
   });
 
@@ -172,7 +182,7 @@ function registerLinkItemRoutes({ typedApp, preHandler, common, toJson }: RouteK
 }
 
 /** `/api/urls/sync`: anonymous links claimed into the caller's personal workspace. */
-function registerSyncRoute({ typedApp, preHandler, common, toJson }: RouteKit, owned: OwnedLinkDeps, context: RouteContext): void {
+function registerSyncRoute({ typedApp, preHandler, common, linksToJson }: RouteKit, owned: OwnedLinkDeps, context: RouteContext): void {
   typedApp.post('/api/urls/sync', {
     preHandler,
     // Tokens are 256-bit, so guessing is hopeless; the limit keeps sync from being a cheap way to mass-create links.
@@ -186,6 +196,8 @@ function registerSyncRoute({ typedApp, preHandler, common, toJson }: RouteKit, o
   }, async (request) => {
     const { links } = request.body;
     const results = await claimLinks(owned, principalOf(request), links);
-    return { results: results.map((result: ClaimResult) => ({ ...result, link: result.link && toJson(result.link) })) };
+    const answered = results.flatMap((result: ClaimResult) => (result.link ? [result.link] : []));
+    const json = new Map((await linksToJson(answered)).map((link) => [link.id, link]));
+    return { results: results.map((result: ClaimResult) => ({ ...result, link: result.link && json.get(result.link.id) })) };
   });
 }

@@ -9,7 +9,8 @@ import { listLinks } from '../../links/list-links.js';
 import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
 import { JWT_OR_API_KEY_SECURITY, principalOf } from '../auth.js';
-import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize } from '../link-fields.js';
+import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, TagFilter, TagMode, TagNames, tagFilterOf } from '../link-fields.js';
+import { tagNamesOfLinks } from '../../links/tags/link-tags.js';
 import { linkToV1Json, timestampFromJson } from '../link-json.js';
 import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
@@ -23,16 +24,20 @@ const CreateLinkBody = Type.Object({
   original_url: DestinationUrl,
   custom_code: Type.Optional(CustomCode),
   expires_at: Type.Optional(Expiry),
+  tags: Type.Optional(TagNames),
 }, { additionalProperties: false });
 
 const UpdateLinkBody = Type.Object({
   original_url: Type.Optional(DestinationUrl),
   expires_at: Type.Optional(ExpiryOrNull),
+  tags: Type.Optional(TagNames),
 }, { additionalProperties: false, minProperties: 1 });
 
 const ListQuery = Type.Object({
   cursor: Type.Optional(Cursor),
   limit: Type.Optional(PageSize),
+  tags: Type.Optional(TagFilter),
+  tag_mode: Type.Optional(TagMode),
 }, { additionalProperties: false });
 
 const selectorOf = (params: WorkspaceLinkParams) => ({ workspaceId: params.id, code: params.short_code });
@@ -40,12 +45,17 @@ const selectorOf = (params: WorkspaceLinkParams) => ({ workspaceId: params.id, c
 const LINKS_PATH = '/api/v1/workspaces/:id/links';
 
 /** What every route here shares: the typed app, the guard, the OpenAPI tags and the link's JSON. */
-function routeKit(app: FastifyInstance, context: RouteContext) {
+function routeKit(app: FastifyInstance, owned: OwnedLinkDeps, context: RouteContext) {
+  const linksToJson = async (links: readonly Link[]) => {
+    const tags = await tagNamesOfLinks(owned, links);
+    return links.map((link) => linkToV1Json(link, context.baseUrl, context.clock.now(), tags.get(link.id)!));
+  };
   return {
     typedApp: app.withTypeProvider<TypeBoxTypeProvider>(),
     preHandler: context.guards.requireUserOrApiKey,
     common: { tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY },
-    toJson: (link: Link) => linkToV1Json(link, context.baseUrl, context.clock.now()),
+    linksToJson,
+    toJson: async (link: Link) => (await linksToJson([link]))[0]!,
   };
 }
 type RouteKit = ReturnType<typeof routeKit>;
@@ -55,13 +65,13 @@ type RouteKit = ReturnType<typeof routeKit>;
  * workspace and short code. A non-member gets 404 for the workspace; an API key acts only in its own.
  */
 export function registerWorkspaceLinkRoutes(app: FastifyInstance, owned: OwnedLinkDeps, context: RouteContext): void {
-  const kit = routeKit(app, context);
+  const kit = routeKit(app, owned, context);
   registerWorkspaceLinkCollectionRoutes(kit, owned);
   registerWorkspaceLinkItemRoutes(kit, owned);
 }
 
 /** `/api/v1/workspaces/{id}/links`: create a link, list them. */
-function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, toJson }: RouteKit, owned: OwnedLinkDeps): void {
+function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, toJson, linksToJson }: RouteKit, owned: OwnedLinkDeps): void {
   typedApp.post(LINKS_PATH, {
     preHandler,
     schema: {
@@ -73,7 +83,7 @@ function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, t
     const { id } = request.params;
     const body = request.body;
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
-      url: body.original_url, workspaceId: id, customCode: body.custom_code, expiresAt: timestampFromJson(body.expires_at),
+      url: body.original_url, workspaceId: id, customCode: body.custom_code, expiresAt: timestampFromJson(body.expires_at), tags: body.tags,
     });
     reply.status(created ? 201 : 200).header('location', `${LINKS_PATH.replace(':id', String(id))}/${link.code}`);
     return toJson(link);
@@ -82,13 +92,14 @@ function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, t
   typedApp.get(LINKS_PATH, {
     preHandler,
     schema: {
-      ...common, operationId: 'listWorkspaceLinks', summary: 'Links of the workspace, newest first', params: WorkspaceParams, querystring: ListQuery,
+      ...common, operationId: 'listWorkspaceLinks', summary: 'Links of the workspace, newest first, optionally only those with some tags', params: WorkspaceParams, querystring: ListQuery,
       response: { 200: Type.Object({ items: Type.Array(LinkRef), next_cursor: NextCursor }), ...errorResponses(400, 401, 404, 503) },
     },
   }, async (request) => {
     const { id } = request.params;
-    const page = await listLinks(owned, principalOf(request), { ...request.query, workspaceId: id });
-    return { items: page.items.map(toJson), next_cursor: page.nextCursor };
+    const { tags, tag_mode: tagMode, ...paging } = request.query;
+    const page = await listLinks(owned, principalOf(request), { ...paging, workspaceId: id, tags: tagFilterOf(tags), tagMode });
+    return { items: await linksToJson(page.items), next_cursor: page.nextCursor };
   });
 }
 
@@ -102,12 +113,12 @@ function registerWorkspaceLinkItemRoutes({ typedApp, preHandler, common, toJson 
   typedApp.patch(`${LINKS_PATH}/:short_code`, {
     preHandler,
     schema: {
-      ...common, operationId: 'updateWorkspaceLink', summary: 'Change the destination or the expiry', params: WorkspaceLinkParams, body: UpdateLinkBody,
+      ...common, operationId: 'updateWorkspaceLink', summary: 'Change the destination, the expiry or the tags', params: WorkspaceLinkParams, body: UpdateLinkBody,
       response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) },
     },
   }, async (request) => {
     const body = request.body;
-    const update = { url: body.original_url, expiresAt: timestampFromJson(body.expires_at) };
+    const update = { url: body.original_url, expiresAt: timestampFromJson(body.expires_at), tags: body.tags };
     return toJson(await updateLink(owned, principalOf(request), selectorOf(request.params), update));
   });
 

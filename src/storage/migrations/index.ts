@@ -18,6 +18,7 @@ import { visitCountry } from './015-visit-country.js';
 import { visitCity } from './016-visit-city.js';
 import { uniqueVisitors } from './017-unique-visitors.js';
 import { linkShares } from './018-link-shares.js';
+import { linkTags } from './019-link-tags.js';
 import type { MigrationDb } from './schema-builders.js';
 
 /**
@@ -46,6 +47,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '016_visit_city': visitCity(dialect),
     '017_unique_visitors': uniqueVisitors(dialect),
     '018_link_shares': linkShares(dialect),
+    '019_link_tags': linkTags(dialect),
   };
 }
 

@@ -1,11 +1,16 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError, errorText, type LinkJson, type Workspace } from '../api.js';
+import { api, ApiError, errorText, type LinkJson, type Workspace, type WorkspaceTag } from '../api.js';
+import { TagsField } from '../components/tag-chips.js';
+import { tagNamesOf } from '../tags.js';
 import { Field, FormError } from '../components/field.js';
 import { fromLocalInput } from '../format.js';
 
 /** Creates a link in the chosen workspace: the one the dashboard shows, unless changed here. */
-export function CreateLinkForm({ workspaces, workspaceId: shown, onCreated }: { workspaces: Workspace[]; workspaceId?: number; onCreated: (link: LinkJson) => void }) {
+export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, onCreated }: {
+  workspaces: Workspace[]; workspaceId?: number; tags: Map<number, WorkspaceTag[]>; onCreated: (link: LinkJson) => void;
+}) {
   const [url, setUrl] = useState('');
+  const [tags, setTags] = useState('');
   const [customCode, setCustomCode] = useState('');
   const [expiresAt, setExpiresAt] = useState('');
   const [chosen, setChosen] = useState<string>();
@@ -21,9 +26,10 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, onCreated }: { 
         ...(customCode.trim() && { customCode: customCode.trim() }),
         ...(expiresAt && { expiresAt: fromLocalInput(expiresAt) }),
         ...(workspaceId && { workspaceId: Number(workspaceId) }),
+        ...(tagNamesOf(tags).length > 0 && { tags: tagNamesOf(tags) }),
       };
       const link = await api<LinkJson>('POST', '/api/urls', body);
-      setUrl(''); setCustomCode(''); setExpiresAt('');
+      setUrl(''); setCustomCode(''); setExpiresAt(''); setTags('');
       onCreated(link);
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
@@ -38,6 +44,7 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, onCreated }: { 
         <Field id="new-code" label="Custom code (optional)" value={customCode} onInput={(e) => setCustomCode(e.currentTarget.value)} error={errors.customCode}
           hint="Letters, digits, - and _." />
         <Field id="new-expiry" label="Expires (optional)" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)} error={errors.expiresAt} />
+        <TagsField id="new-tags" value={tags} onInput={setTags} error={errors.tags} known={known.get(Number(workspaceId))} />
         {workspaces.length > 1 && (
           <div class="field">
             <label for="new-workspace">Workspace</label>

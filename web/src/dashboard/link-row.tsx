@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError, errorText, type LinkJson, type LinkPage } from '../api.js';
+import { api, ApiError, errorText, type LinkJson, type LinkPage, type WorkspaceTag } from '../api.js';
+import { TagChips, TagsField } from '../components/tag-chips.js';
+import { tagNamesOf } from '../tags.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Field, FormError } from '../components/field.js';
 import { dateTime, fromLocalInput, toLocalInput } from '../format.js';
@@ -34,6 +36,7 @@ function Destination({ url, id }: { url: string; id: string }) {
 
 interface RowProps {
   link: ListedLink;
+  known: readonly WorkspaceTag[] | undefined;
   selected: boolean;
   onSelect: (selected: boolean) => void;
   onEdit: () => void;
@@ -41,7 +44,7 @@ interface RowProps {
 }
 
 /** One dense row: select, short link with copy, destination, status, created, clicks with their trend, last click, actions allowed. */
-export function LinkRow({ link, selected, onSelect, onEdit, onChanged }: RowProps) {
+export function LinkRow({ link, known, selected, onSelect, onEdit, onChanged }: RowProps) {
   const [error, setError] = useState<string>();
   const shortHost = link.shortUrl.replace(/^https?:\/\//, '').slice(0, -link.shortCode.length);
   const recent = link.trend.reduce((sum, n) => sum + n, 0);
@@ -62,7 +65,7 @@ export function LinkRow({ link, selected, onSelect, onEdit, onChanged }: RowProp
         <span class="muted">{shortHost}</span><Link href={`/app/links/${link.id}`} aria-label={`Details of ${link.shortCode}`}>{link.shortCode}</Link>
         {' '}<CopyButton text={link.shortUrl} name={`Copy ${link.shortUrl}`} />
       </td>
-      <td data-label="Destination" class="url-cell"><Destination url={link.originalUrl} id={`dest-${link.id}`} /></td>
+      <td data-label="Destination" class="url-cell"><Destination url={link.originalUrl} id={`dest-${link.id}`} /><TagChips tags={link.tags} known={known} /></td>
       <td data-label="Status"><span class={`badge status-${link.status.toLowerCase()}`}>{link.status}</span>{link.expiresAt && <div class="muted small">until {dateTime(link.expiresAt)}</div>}</td>
       <td data-label="Created"><time dateTime={link.createdAt} title={dateTime(link.createdAt)}>{shortDate(link.createdAt)}</time></td>
       <td data-label="Clicks" class="clicks" title={`${link.humanCount} by people, ${link.redirectCount} in all`}>
@@ -84,14 +87,15 @@ export function LinkRow({ link, selected, onSelect, onEdit, onChanged }: RowProp
   );
 }
 
-export function EditRow({ link, onDone }: { link: LinkJson; onDone: (message?: string) => void }) {
+export function EditRow({ link, known, onDone }: { link: LinkJson; known: readonly WorkspaceTag[] | undefined; onDone: (message?: string) => void }) {
   const [url, setUrl] = useState(link.originalUrl);
+  const [tags, setTags] = useState(link.tags.join(', '));
   const [expiresAt, setExpiresAt] = useState(toLocalInput(link.expiresAt));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = async (event: Event) => {
     event.preventDefault();
     try {
-      await api('PATCH', `/api/urls/${link.id}`, { url: url.trim(), expiresAt: fromLocalInput(expiresAt) });
+      await api('PATCH', `/api/urls/${link.id}`, { url: url.trim(), expiresAt: fromLocalInput(expiresAt), tags: tagNamesOf(tags) });
       onDone(`Saved ${link.shortCode}`);
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
@@ -107,6 +111,7 @@ export function EditRow({ link, onDone }: { link: LinkJson; onDone: (message?: s
         <form onSubmit={save} class="edit" noValidate aria-label={`Edit ${link.shortCode}`}>
           <Field id={`${id}-url`} label="Destination URL" type="url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} error={errors.url} />
           <Field id={`${id}-expiry`} label="Expires (empty: never)" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)} error={errors.expiresAt} />
+          <TagsField id={`${id}-tags`} value={tags} onInput={setTags} error={errors.tags} known={known} />
           <FormError message={errors.form} />
           <button type="submit">Save</button>
           <button type="button" class="secondary" onClick={() => onDone()}>Cancel</button>

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import type { WorkspaceTag } from '../api.js';
 import type { Order, Sort } from './list-state.js';
 import { EditRow, LinkRow, type ListedLink } from './link-row.js';
 
@@ -43,12 +44,14 @@ function SortSelect({ sort, order, onSort }: SortProps) {
 
 interface TableProps extends SortProps {
   links: ListedLink[];
+  /** Each workspace's tags: the chips' colours and the edit form's suggestions. */
+  tags: Map<number, WorkspaceTag[]>;
   selected: ReadonlySet<number>;
   onSelect: (ids: number[], selected: boolean) => void;
   onChanged: (message?: string) => void;
 }
 
-export function LinksTable({ links, selected, onSelect, onChanged, ...sorting }: TableProps) {
+export function LinksTable({ links, tags, selected, onSelect, onChanged, ...sorting }: TableProps) {
   const [editing, setEditing] = useState<number>();
   const allOnPage = links.length > 0 && links.every((link) => selected.has(link.id));
   return (
@@ -74,8 +77,8 @@ export function LinksTable({ links, selected, onSelect, onChanged, ...sorting }:
         </thead>
         <tbody>
           {links.map((link) => editing === link.id
-            ? <EditRow key={link.id} link={link} onDone={(message) => { setEditing(undefined); if (message) onChanged(message); }} />
-            : <LinkRow key={link.id} link={link} selected={selected.has(link.id)} onSelect={(on) => onSelect([link.id], on)}
+            ? <EditRow key={link.id} link={link} known={tags.get(link.workspaceId ?? 0)} onDone={(message) => { setEditing(undefined); if (message) onChanged(message); }} />
+            : <LinkRow key={link.id} link={link} known={tags.get(link.workspaceId ?? 0)} selected={selected.has(link.id)} onSelect={(on) => onSelect([link.id], on)}
                 onEdit={() => setEditing(link.id)} onChanged={onChanged} />)}
         </tbody>
       </table>

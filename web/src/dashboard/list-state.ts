@@ -10,6 +10,8 @@ export interface ListState {
   readonly q: string;
   readonly status: Status;
   readonly mine: boolean;
+  /** Tag names separated by commas: links carrying any of them. */
+  readonly tags: string;
   readonly sort: Sort;
   readonly order: Order;
   /** 1-based. */
@@ -33,6 +35,7 @@ export function readListState(search: string): ListState {
     q: params.get('q') ?? '',
     status: STATUSES.includes(status) ? status : '',
     mine: params.get('mine') === '1',
+    tags: params.get('tags') ?? '',
     sort: SORTS.includes(sort) ? sort : 'created',
     order: params.get('order') === 'asc' ? 'asc' : 'desc',
     page: positive('page') ?? 1,
@@ -46,6 +49,7 @@ export function listStateSearch(state: ListState): string {
   if (state.q) params.set('q', state.q);
   if (state.status) params.set('status', state.status);
   if (state.mine) params.set('mine', '1');
+  if (state.tags) params.set('tags', state.tags);
   if (state.sort !== 'created') params.set('sort', state.sort);
   if (state.order !== 'desc') params.set('order', state.order);
   if (state.page > 1) params.set('page', String(state.page));
@@ -54,12 +58,13 @@ export function listStateSearch(state: ListState): string {
 }
 
 /** The filters as the API spells them (list, "all matching", export). */
-export function matchingOf(state: ListState): { workspaceId?: number; q?: string; status?: Exclude<Status, ''>; mine?: boolean } {
+export function matchingOf(state: ListState): { workspaceId?: number; q?: string; status?: Exclude<Status, ''>; mine?: boolean; tags?: string } {
   return {
     ...(state.workspaceId !== undefined && { workspaceId: state.workspaceId }),
     ...(state.q && { q: state.q }),
     ...(state.status && { status: state.status }),
     ...(state.mine && { mine: true }),
+    ...(state.tags && { tags: state.tags }),
   };
 }
 

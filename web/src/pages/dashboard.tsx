@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { errorText, type LinkPage, type ResponseOf, type SyncOutcome } from '../api.js';
+import { errorText, type LinkPage, type ResponseOf, type SyncOutcome, type WorkspaceTag } from '../api.js';
 import { Field, FormError } from '../components/field.js';
 import { Layout } from '../components/layout.js';
 import { BulkBar, type BulkOutcome, type Selection } from '../dashboard/bulk-bar.js';
@@ -9,6 +9,7 @@ import { LinksTable } from '../dashboard/links-table.js';
 import { listQuery, useListState, type ListState, type Status } from '../dashboard/list-state.js';
 import '../dashboard/dashboard.css';
 import { takeSyncOutcomes } from '../flash.js';
+import { tagKey, tagNamesOf, useWorkspaceTags } from '../tags.js';
 import { useApi } from '../use-api.js';
 
 const PAGE_SIZE = 20;
@@ -24,13 +25,14 @@ export function DashboardPage() {
   const workspaces = useApi<ResponseOf<'listWorkspaces'>>('/api/v1/workspaces').data?.workspaces ?? [];
   const path = `/api/urls?${listQuery(state, PAGE_SIZE)}`;
   const links = useApi<LinkPage>(path);
+  const workspaceTags = useWorkspaceTags(workspaces.map((w) => w.id));
   // The rows stay while the same list is asked again (after a change), never under another page,
   // filter or sort: until that answer comes the list says it is loading.
   const shownFor = useRef<string>();
   if (!links.loading && links.data) shownFor.current = path;
   const page = links.data && (!links.loading || shownFor.current === path) ? links.data : undefined;
   useEffect(() => setSelection(NOTHING_SELECTED), [path]);
-  const reload = (message?: string) => { setNotice(message === undefined ? undefined : { message }); setSelection(NOTHING_SELECTED); void links.reload(); };
+  const reload = (message?: string) => { setNotice(message === undefined ? undefined : { message }); setSelection(NOTHING_SELECTED); void links.reload(); workspaceTags.reload(); };
   const select = (ids: number[], on: boolean) => {
     const next = new Set(selection.ids);
     for (const id of ids) if (on) next.add(id); else next.delete(id);
@@ -46,12 +48,12 @@ export function DashboardPage() {
     <Layout title="Your links">
       {outcomes && <SyncReport outcomes={outcomes} />}
       <WorkspaceSwitcher state={state} workspaces={workspaces} onChange={(workspaceId) => change({ workspaceId })} />
-      <CreateLinkForm workspaces={workspaces} workspaceId={state.workspaceId} onCreated={(link) => reload(`Created ${link.shortUrl}`)} />
+      <CreateLinkForm workspaces={workspaces} workspaceId={state.workspaceId} tags={workspaceTags.tags} onCreated={(link) => reload(`Created ${link.shortUrl}`)} />
       <ImportPanel workspaces={workspaces} workspaceId={state.workspaceId} onImported={() => void links.reload()} />
 
       <section aria-labelledby="links-heading">
         <h2 id="links-heading">Links</h2>
-        <Filters state={state} onApply={(filters) => { change(filters); void links.reload(); }} />
+        <Filters state={state} known={knownTags(workspaceTags.tags, state.workspaceId)} onApply={(filters) => { change(filters); void links.reload(); }} />
         <p role="status" class="notice" ref={noticeRef} tabIndex={-1}>
           {notice?.message}
           {notice?.undo && <> <button type="button" class="link" onClick={undo}>Undo</button></>}
@@ -75,7 +77,7 @@ export function DashboardPage() {
           {!page && links.loading && <p class="muted" data-testid="links-loading">Loading links…</p>}
           {page && (page.items.length === 0
             ? <p class="muted">No links match.</p>
-            : <LinksTable links={page.items} selected={selection.allMatching ? new Set(page.items.map((l) => l.id)) : selection.ids} onSelect={select} onChanged={reload}
+            : <LinksTable links={page.items} tags={workspaceTags.tags} selected={selection.allMatching ? new Set(page.items.map((l) => l.id)) : selection.ids} onSelect={select} onChanged={reload}
                 sort={state.sort} order={state.order} onSort={(sort, order) => change({ sort, order })} />)}
         </div>
         <Pager state={state} total={page?.total} shown={page?.items.length ?? 0} onPage={(p) => change({ page: p })} />
@@ -98,15 +100,22 @@ function WorkspaceSwitcher({ state, workspaces, onChange }: { state: ListState; 
   );
 }
 
-function Filters({ state, onApply }: { state: ListState; onApply: (filters: Pick<ListState, 'q' | 'status' | 'mine'>) => void }) {
+/** The tags the filter suggests: the shown workspace's, or every workspace's names once each. */
+function knownTags(tags: Map<number, WorkspaceTag[]>, workspaceId: number | undefined): WorkspaceTag[] {
+  const all = workspaceId === undefined ? [...tags.values()].flat() : tags.get(workspaceId) ?? [];
+  return [...new Map(all.map((tag) => [tagKey(tag.name), tag])).values()];
+}
+
+function Filters({ state, known, onApply }: { state: ListState; known: WorkspaceTag[]; onApply: (filters: Pick<ListState, 'q' | 'status' | 'mine' | 'tags'>) => void }) {
   const [search, setSearch] = useState(state.q);
   const [status, setStatus] = useState<Status>(state.status);
   const [mine, setMine] = useState(state.mine);
+  const [tags, setTags] = useState(state.tags);
   // Back and Forward change the address under the form: the form follows it.
-  useEffect(() => { setSearch(state.q); setStatus(state.status); setMine(state.mine); }, [state.q, state.status, state.mine]);
+  useEffect(() => { setSearch(state.q); setStatus(state.status); setMine(state.mine); setTags(state.tags); }, [state.q, state.status, state.mine, state.tags]);
   const apply = (event: Event) => {
     event.preventDefault();
-    onApply({ q: search.trim(), status, mine });
+    onApply({ q: search.trim(), status, mine, tags: tagNamesOf(tags).join(',') });
   };
   return (
     <form class="filters" role="search" onSubmit={apply}>
@@ -119,6 +128,11 @@ function Filters({ state, onApply }: { state: ListState; onApply: (filters: Pick
           <option value="EXPIRED">Expired</option>
           <option value="DELETED">Deleted</option>
         </select>
+      </div>
+      <div class="field">
+        <label for="tag-filter">Tags (any of)</label>
+        <input id="tag-filter" type="search" value={tags} list="tag-filter-known" autoComplete="off" onInput={(e) => setTags(e.currentTarget.value)} />
+        <datalist id="tag-filter-known">{known.map((tag) => <option key={tag.id} value={tag.name} />)}</datalist>
       </div>
       <div class="field inline">
         <input id="mine-filter" type="checkbox" checked={mine} onChange={(e) => setMine(e.currentTarget.checked)} />

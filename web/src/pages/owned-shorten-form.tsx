@@ -5,13 +5,15 @@ import { DestinationFields, useDestination } from '../components/destination-fie
 import { ExternalUrl } from '../components/external-url.js';
 import { Field, FormError } from '../components/field.js';
 import { QrCode } from '../components/qr-code.js';
+import { TagChips, TagsField } from '../components/tag-chips.js';
+import { tagNamesOf, useWorkspaceTags } from '../tags.js';
 import { chooseWorkspace, currentWorkspaceId } from '../current-workspace.js';
 import { dateTime, fromLocalInput } from '../format.js';
 import { Link } from '../router.js';
 import { useApi } from '../use-api.js';
 
 type Workspaces = ResponseOf<'listWorkspaces'>['workspaces'];
-type Errors = Partial<Record<'url' | 'customCode' | 'expiresAt' | 'form', string>>;
+type Errors = Partial<Record<'url' | 'customCode' | 'expiresAt' | 'tags' | 'form', string>>;
 
 /** `/` signed in: a permanent link in the current workspace, with an optional custom code and expiry. */
 export function OwnedShortenForm() {
@@ -21,6 +23,8 @@ export function OwnedShortenForm() {
   const destination = useDestination(workspaceId === undefined ? 'none' : String(workspaceId));
   const [customCode, setCustomCode] = useState('');
   const [expiresAt, setExpiresAt] = useState('');
+  const [tags, setTags] = useState('');
+  const known = useWorkspaceTags(workspaceId === undefined ? [] : [workspaceId]);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<LinkJson>();
@@ -36,13 +40,15 @@ export function OwnedShortenForm() {
         ...(customCode.trim() && { customCode: customCode.trim() }),
         ...(expiresAt && { expiresAt: fromLocalInput(expiresAt) }),
         ...(workspaceId !== undefined && { workspaceId }),
+        ...(tagNamesOf(tags).length > 0 && { tags: tagNamesOf(tags) }),
       });
       setCreated(link);
-      destination.setUrl(''); setCustomCode(''); setExpiresAt('');
+      destination.setUrl(''); setCustomCode(''); setExpiresAt(''); setTags('');
+      known.reload();
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
       const message = caught instanceof ApiError ? caught.problem.detail : 'Something went wrong.';
-      setErrors({ [field === 'url' || field === 'customCode' || field === 'expiresAt' ? field : 'form']: message });
+      setErrors({ [field === 'url' || field === 'customCode' || field === 'expiresAt' || field === 'tags' ? field : 'form']: message });
     } finally {
       setBusy(false);
     }
@@ -59,6 +65,7 @@ export function OwnedShortenForm() {
             error={errors.customCode} hint="Letters, digits, - and _." />
           <Field id="expires-at" label="Expires (optional)" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)}
             error={errors.expiresAt} hint="Empty: the link never expires." />
+          <TagsField id="tags" value={tags} onInput={setTags} error={errors.tags} known={workspaceId === undefined ? undefined : known.tags.get(workspaceId)} />
         </div>
         <FormError message={errors.form} />
         <button type="submit" disabled={busy}>{busy ? 'Shortening…' : 'Shorten'}</button>
@@ -89,7 +96,7 @@ function CreatedLink({ link, workspace }: { link: LinkJson; workspace: string | 
       </p>
       <p class="muted">to <ExternalUrl url={link.originalUrl} /></p>
       <p data-testid="link-lifetime">
-        {link.expiresAt ? `Expires ${dateTime(link.expiresAt)}` : 'Permanent'}{workspace && <> · in {workspace}</>} · <Link href={`/app/links/${link.id}`}>Open its page</Link>
+        {link.expiresAt ? `Expires ${dateTime(link.expiresAt)}` : 'Permanent'}{link.tags.length > 0 && <> · <TagChips tags={link.tags} known={undefined} /></>}{workspace && <> · in {workspace}</>} · <Link href={`/app/links/${link.id}`}>Open its page</Link>
       </p>
       <QrCode url={link.shortUrl} code={link.shortCode} />
     </section>

@@ -5,9 +5,10 @@ import { CopyButton } from '../components/copy-button.js';
 import { Field, FormError } from '../components/field.js';
 import { Layout } from '../components/layout.js';
 import { dateTime } from '../format.js';
+import { WorkspaceTags } from './workspace-tags.js';
 import { useApi } from '../use-api.js';
 
-/** `/app/workspaces`: create workspaces, manage their members and API keys. */
+/** `/app/workspaces`: create workspaces, manage their members, tags and API keys. */
 export function WorkspacesPage() {
   const listed = useApi<ResponseOf<'listWorkspaces'>>('/api/v1/workspaces');
   const workspaces = listed.data?.workspaces ?? [];
@@ -60,6 +61,7 @@ function WorkspaceDetail({ workspace }: { workspace: Workspace }) {
     <section class="workspace-detail" aria-labelledby="ws-heading">
       <h2 id="ws-heading">{workspace.name}</h2>
       <Members workspace={workspace} canManage={canManage} />
+      <WorkspaceTags workspace={workspace} canManage={canManage} />
       {canManage && <ApiKeys workspace={workspace} />}
     </section>
   );
