@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { LINK_REDIRECT_STATUSES, type LinkRedirectStatus } from '../core/link.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../links/list-links.js';
 
 /** Field schemas the app API (camelCase) and v1 (snake_case) share: same rules, different names. */
@@ -10,3 +11,8 @@ export const ExpiryOrNull = Type.Union([Expiry, Type.Null()], { description: 'nu
 export const Cursor = Type.String({ maxLength: 64, description: 'The next-page cursor of the previous answer.' });
 export const PageSize = Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE });
 export const NextCursor = Type.Union([Type.String(), Type.Null()]);
+const REDIRECT_STATUS_RULE = 'The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry.';
+export const RedirectStatusField = Type.Unsafe<LinkRedirectStatus>({ type: 'integer', enum: [...LINK_REDIRECT_STATUSES], description: REDIRECT_STATUS_RULE });
+export const RedirectStatusOrNull = Type.Unsafe<LinkRedirectStatus | null>({
+  type: ['integer', 'null'], enum: [...LINK_REDIRECT_STATUSES, null], description: `${REDIRECT_STATUS_RULE} null goes back to the instance's rule (permanent unless the link expires).`,
+});

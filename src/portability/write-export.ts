@@ -30,6 +30,7 @@ function jsonValues(record: ReturnType<typeof linkforgeRecordOf>): Record<string
     created_at: record.created_at, updated_at: record.updated_at, expires_at: orNull(record.expires_at), deleted_at: orNull(record.deleted_at),
     redirect_count: Number(record.redirect_count), human_count: Number(record.human_count), bot_count: Number(record.bot_count),
     preview_count: Number(record.preview_count), avg_redirect_ms: Number(record.avg_redirect_ms),
+    redirect_status: record.redirect_status === '' ? null : Number(record.redirect_status),
     ...(record.visits === undefined ? {} : { visits: JSON.parse(record.visits) as unknown }),
   };
 }

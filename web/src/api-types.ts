@@ -389,7 +389,7 @@ export interface paths {
         delete: operations["deleteLink"];
         options?: never;
         head?: never;
-        /** Change the destination or the expiry */
+        /** Change the destination, the expiry or the redirect status */
         patch: operations["updateLink"];
         trace?: never;
     };
@@ -610,7 +610,7 @@ export interface paths {
         delete: operations["deleteWorkspaceLink"];
         options?: never;
         head?: never;
-        /** Change the destination or the expiry */
+        /** Change the destination, the expiry or the redirect status */
         patch: operations["updateWorkspaceLink"];
         trace?: never;
     };
@@ -753,6 +753,8 @@ export interface components {
             originalUrl: string;
             /** @description Every redirect counted, of any visitor class. */
             redirectCount: number;
+            /** @description The link's own redirect status (301, 302, 307 or 308); null: the instance's rule. */
+            redirectStatus: number | null;
             shortCode: string;
             shortUrl: string;
             status: "ACTIVE" | "EXPIRED" | "DELETED";
@@ -775,6 +777,8 @@ export interface components {
             original_url: string;
             /** @description Every redirect counted, of any visitor class. */
             redirect_count: number;
+            /** @description The link's own redirect status (301, 302, 307 or 308); null: the instance's rule. */
+            redirect_status: number | null;
             short_code: string;
             short_url: string;
             status: "ACTIVE" | "EXPIRED" | "DELETED";
@@ -2102,6 +2106,11 @@ export interface operations {
                      * @description ISO 8601 date-time in the future.
                      */
                     expiresAt?: string;
+                    /**
+                     * @description The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry.
+                     * @enum {integer}
+                     */
+                    redirectStatus?: 301 | 302 | 307 | 308;
                     /** @description The absolute http(s) URL to shorten. */
                     url: string;
                     workspaceId?: number;
@@ -2340,6 +2349,11 @@ export interface operations {
                 "application/json": {
                     /** @description null removes the expiry. */
                     expiresAt?: string | (never | null);
+                    /**
+                     * @description The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry. null goes back to the instance's rule (permanent unless the link expires).
+                     * @enum {integer|null}
+                     */
+                    redirectStatus?: 301 | 302 | 307 | 308 | null;
                     /** @description The absolute http(s) URL to shorten. */
                     url?: string;
                 };
@@ -2888,6 +2902,8 @@ export interface operations {
                         originalUrl: string;
                         /** @description Every redirect counted, of any visitor class. */
                         redirectCount: number;
+                        /** @description The link's own redirect status (301, 302, 307 or 308); null: the instance's rule. */
+                        redirectStatus: number | null;
                         shortCode: string;
                         shortUrl: string;
                         status: "ACTIVE" | "EXPIRED" | "DELETED";
@@ -3636,6 +3652,11 @@ export interface operations {
                     expires_at?: string;
                     /** @description The absolute http(s) URL to shorten. */
                     original_url: string;
+                    /**
+                     * @description The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry.
+                     * @enum {integer}
+                     */
+                    redirect_status?: 301 | 302 | 307 | 308;
                 };
             };
         };
@@ -3868,6 +3889,11 @@ export interface operations {
                     expires_at?: string | (never | null);
                     /** @description The absolute http(s) URL to shorten. */
                     original_url?: string;
+                    /**
+                     * @description The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry. null goes back to the instance's rule (permanent unless the link expires).
+                     * @enum {integer|null}
+                     */
+                    redirect_status?: 301 | 302 | 307 | 308 | null;
                 };
             };
         };

@@ -5,15 +5,18 @@ import { disableLink, enableLink } from '../../admin/operator-links.js';
 import { createOwnedLink } from '../../links/create-owned-link.js';
 import type { LinkServices } from '../../links/link-services.js';
 import { withDeps } from '../cli-context.js';
-import { parseExpiry, parseId, targetWorkspace } from '../cli-options.js';
+import { parseExpiry, parseId, parseRedirectStatus, targetWorkspace } from '../cli-options.js';
+import type { LinkRedirectStatus } from '../../core/link.js';
 
-interface LinkCreateOptions { workspace?: number; code?: string; expires?: number }
+interface LinkCreateOptions { workspace?: number; code?: string; expires?: number; redirectStatus?: LinkRedirectStatus }
 
 /** Prints the link's short URL (its existing one when the workspace already had the URL). */
 async function createLink(links: LinkServices, accounts: AccountServices, baseUrl: string, url: string, options: LinkCreateOptions): Promise<void> {
   const workspaceId = await targetWorkspace(links.transfer, options.workspace);
   const principal = await workspaceOperator(accounts, workspaceId);
-  const result = await createOwnedLink(links.owned, principal, { url, workspaceId, customCode: options.code, expiresAt: options.expires });
+  const result = await createOwnedLink(links.owned, principal, {
+    url, workspaceId, customCode: options.code, expiresAt: options.expires, redirectStatus: options.redirectStatus,
+  });
   console.log(`${baseUrl}/${result.link.code}`);
   if (!result.created) console.error(`linkforge: the workspace already had this URL; its existing link is shown`);
 }
@@ -26,6 +29,7 @@ export function registerLinkCommand(program: Command): void {
     .option('--workspace <id>', 'the workspace (default: the only one, when there is exactly one)', parseId)
     .option('--code <code>', 'a custom short code (3 to 64 letters, digits, "-" or "_")')
     .option('--expires <when>', 'an expiry: an ISO date (2027-01-31T12:00:00Z) or a duration from now (7d, 12h)', (value) => parseExpiry(value))
+    .option('--redirect-status <status>', 'the status this link redirects with: 301, 308 (permanent), 302 or 307 (default: permanent unless it expires)', parseRedirectStatus)
     .action(async (url: string, options: LinkCreateOptions) => {
       await withDeps((deps) => createLink(deps.links, deps.accounts, deps.config.baseUrl, url, options));
     });

@@ -10,7 +10,7 @@ import { LinkMatchFields, linkMatchOf, ListedLinkExtras, listedLinkToJson } from
 import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
 import { JWT_SECURITY, principalOf } from '../auth.js';
-import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize } from '../link-fields.js';
+import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, RedirectStatusField, RedirectStatusOrNull } from '../link-fields.js';
 import { linkToJson, timestampFromJson } from '../link-json.js';
 import { rateLimitPerMinute } from '../rate-limit.js';
 import type { RouteContext } from '../route-context.js';
@@ -24,6 +24,7 @@ const CreateLinkBody = Type.Object({
   customCode: Type.Optional(CustomCode),
   expiresAt: Type.Optional(Expiry),
   workspaceId: Type.Optional(Id),
+  redirectStatus: Type.Optional(RedirectStatusField),
 }, { additionalProperties: false });
 
 const ListLinksQuery = Type.Object({
@@ -42,6 +43,7 @@ const ListedLink = Type.Intersect([LinkRef, ListedLinkExtras]);
 const UpdateLinkBody = Type.Object({
   url: Type.Optional(DestinationUrl),
   expiresAt: Type.Optional(ExpiryOrNull),
+  redirectStatus: Type.Optional(RedirectStatusOrNull),
 }, { additionalProperties: false, minProperties: 1 });
 
 // The UI stores whatever POST /api/urls/public answered (an ISO string), but older or other clients
@@ -106,6 +108,7 @@ function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson }: 
     const body = request.body;
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
       url: body.url, workspaceId: body.workspaceId, customCode: body.customCode, expiresAt: timestampFromJson(body.expiresAt),
+      redirectStatus: body.redirectStatus,
     });
     reply.status(created ? 201 : 200).header('location', `/api/urls/${link.id}`);
     return toJson(link);
@@ -148,12 +151,12 @@ function registerLinkItemRoutes({ typedApp, preHandler, common, toJson }: RouteK
   typedApp.patch('/api/urls/:id', {
     preHandler,
     schema: {
-      ...common, operationId: 'updateLink', summary: 'Change the destination or the expiry', params: LinkParams, body: UpdateLinkBody,
+      ...common, operationId: 'updateLink', summary: 'Change the destination, the expiry or the redirect status', params: LinkParams, body: UpdateLinkBody,
       response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) },
     },
   }, async (request) => {
     const body = request.body;
-    const update = { url: body.url, expiresAt: timestampFromJson(body.expiresAt) };
+    const update = { url: body.url, expiresAt: timestampFromJson(body.expiresAt), redirectStatus: body.redirectStatus };
     return toJson(await updateLink(owned, principalOf(request), request.params, update));
   });
 

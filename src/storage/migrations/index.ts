@@ -15,6 +15,7 @@ import { linkChanges } from './012-link-changes.js';
 import { sessionEpoch } from './013-session-epoch.js';
 import { operatorControls } from './014-operator-controls.js';
 import { visitCountry } from './015-visit-country.js';
+import { linkRedirectStatus } from './020-link-redirect-status.js';
 import type { MigrationDb } from './schema-builders.js';
 
 /**
@@ -40,6 +41,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '013_session_epoch': sessionEpoch,
     '014_operator_controls': operatorControls(dialect),
     '015_visit_country': visitCountry(dialect),
+    '020_link_redirect_status': linkRedirectStatus(dialect),
   };
 }
 
