@@ -1,20 +1,10 @@
 import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../database.js';
-import type { MigrationDb } from './schema-builders.js';
+import { linkChangesUpdateTrigger, type MigrationDb } from './schema-builders.js';
 
 /** The columns of `links` whose change the change log records (migration 014), and the one this migration adds. */
 const REDIRECT_COLUMNS_BEFORE = 'domain, code, original_url, expires_at, status, link_type, disabled_reason';
 const REDIRECT_COLUMNS = `${REDIRECT_COLUMNS_BEFORE}, redirect_status`;
-
-/** Migration 012's update trigger, over the given columns. */
-function updateTrigger(columns: string) {
-  return sql.raw(`create trigger link_changes_on_update
-      after update of ${columns} on links
-      begin
-        insert into link_changes (domain, code) values (old.domain, old.code);
-        insert into link_changes (domain, code) select new.domain, new.code where new.domain <> old.domain or new.code <> old.code;
-      end`);
-}
 
 /**
  * A link's own redirect status (301, 302, 307 or 308; null: the instance's rule by expiry). The
@@ -26,13 +16,13 @@ export const linkRedirectStatus = (dialect: Dialect): Migration => ({
     for (const table of ['links', 'links_archive']) await db.schema.alterTable(table).addColumn('redirect_status', 'integer').execute();
     if (dialect === 'sqlite') {
       await sql`drop trigger link_changes_on_update`.execute(db);
-      await updateTrigger(REDIRECT_COLUMNS).execute(db);
+      await linkChangesUpdateTrigger(REDIRECT_COLUMNS).execute(db);
     }
   },
   async down(db: MigrationDb) {
     if (dialect === 'sqlite') {
       await sql`drop trigger if exists link_changes_on_update`.execute(db);
-      await updateTrigger(REDIRECT_COLUMNS_BEFORE).execute(db);
+      await linkChangesUpdateTrigger(REDIRECT_COLUMNS_BEFORE).execute(db);
     }
     for (const table of ['links_archive', 'links']) await db.schema.alterTable(table).dropColumn('redirect_status').execute();
   },

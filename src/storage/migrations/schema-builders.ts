@@ -36,3 +36,13 @@ export async function rebuildBreakdownDaily(db: MigrationDb, dimensions: RawBuil
   await db.schema.alterTable('link_breakdown_daily_next').renameTo('link_breakdown_daily').execute();
   await db.schema.createIndex('link_breakdown_daily_day_idx').ifNotExists().on('link_breakdown_daily').column('day_start').execute();
 }
+
+/** Migration 012's update trigger of the change log (SQLite), over the given columns of `links`. */
+export function linkChangesUpdateTrigger(columns: string): RawBuilder<unknown> {
+  return sql.raw(`create trigger link_changes_on_update
+      after update of ${columns} on links
+      begin
+        insert into link_changes (domain, code) values (old.domain, old.code);
+        insert into link_changes (domain, code) select new.domain, new.code where new.domain <> old.domain or new.code <> old.code;
+      end`);
+}
