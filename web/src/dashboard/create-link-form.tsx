@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, errorText, type LinkJson, type Workspace } from '../api.js';
 import { Field, FormError } from '../components/field.js';
+import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
 import { fromLocalInput } from '../format.js';
 
 /** Creates a link in the chosen workspace: the one the dashboard shows, unless changed here. */
@@ -8,6 +9,7 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, onCreated }: { 
   const [url, setUrl] = useState('');
   const [customCode, setCustomCode] = useState('');
   const [expiresAt, setExpiresAt] = useState('');
+  const [redirectStatus, setRedirectStatus] = useState<RedirectStatus>(null);
   const [chosen, setChosen] = useState<string>();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const personal = workspaces.find((w) => w.is_personal);
@@ -21,9 +23,10 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, onCreated }: { 
         ...(customCode.trim() && { customCode: customCode.trim() }),
         ...(expiresAt && { expiresAt: fromLocalInput(expiresAt) }),
         ...(workspaceId && { workspaceId: Number(workspaceId) }),
+        ...(redirectStatus !== null && { redirectStatus }),
       };
       const link = await api<LinkJson>('POST', '/api/urls', body);
-      setUrl(''); setCustomCode(''); setExpiresAt('');
+      setUrl(''); setCustomCode(''); setExpiresAt(''); setRedirectStatus(null);
       onCreated(link);
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
@@ -38,6 +41,7 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, onCreated }: { 
         <Field id="new-code" label="Custom code (optional)" value={customCode} onInput={(e) => setCustomCode(e.currentTarget.value)} error={errors.customCode}
           hint="Letters, digits, - and _." />
         <Field id="new-expiry" label="Expires (optional)" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)} error={errors.expiresAt} />
+        <RedirectStatusField id="new-redirect" value={redirectStatus} onChange={setRedirectStatus} />
         {workspaces.length > 1 && (
           <div class="field">
             <label for="new-workspace">Workspace</label>

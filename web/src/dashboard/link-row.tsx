@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiError, errorText, type LinkJson, type LinkPage } from '../api.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Field, FormError } from '../components/field.js';
+import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
 import { dateTime, fromLocalInput, toLocalInput } from '../format.js';
 import { Link } from '../router.js';
 import { Sparkline } from './sparkline.js';
@@ -87,11 +88,12 @@ export function LinkRow({ link, selected, onSelect, onEdit, onChanged }: RowProp
 export function EditRow({ link, onDone }: { link: LinkJson; onDone: (message?: string) => void }) {
   const [url, setUrl] = useState(link.originalUrl);
   const [expiresAt, setExpiresAt] = useState(toLocalInput(link.expiresAt));
+  const [redirectStatus, setRedirectStatus] = useState(link.redirectStatus as RedirectStatus);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = async (event: Event) => {
     event.preventDefault();
     try {
-      await api('PATCH', `/api/urls/${link.id}`, { url: url.trim(), expiresAt: fromLocalInput(expiresAt) });
+      await api('PATCH', `/api/urls/${link.id}`, { url: url.trim(), expiresAt: fromLocalInput(expiresAt), redirectStatus });
       onDone(`Saved ${link.shortCode}`);
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
@@ -107,6 +109,7 @@ export function EditRow({ link, onDone }: { link: LinkJson; onDone: (message?: s
         <form onSubmit={save} class="edit" noValidate aria-label={`Edit ${link.shortCode}`}>
           <Field id={`${id}-url`} label="Destination URL" type="url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} error={errors.url} />
           <Field id={`${id}-expiry`} label="Expires (empty: never)" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)} error={errors.expiresAt} />
+          <RedirectStatusField id={`${id}-redirect`} value={redirectStatus} onChange={setRedirectStatus} />
           <FormError message={errors.form} />
           <button type="submit">Save</button>
           <button type="button" class="secondary" onClick={() => onDone()}>Cancel</button>

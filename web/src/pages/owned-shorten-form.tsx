@@ -5,6 +5,7 @@ import { DestinationFields, useDestination } from '../components/destination-fie
 import { ExternalUrl } from '../components/external-url.js';
 import { Field, FormError } from '../components/field.js';
 import { QrCode } from '../components/qr-code.js';
+import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
 import { chooseWorkspace, currentWorkspaceId } from '../current-workspace.js';
 import { dateTime, fromLocalInput } from '../format.js';
 import { Link } from '../router.js';
@@ -13,7 +14,7 @@ import { useApi } from '../use-api.js';
 type Workspaces = ResponseOf<'listWorkspaces'>['workspaces'];
 type Errors = Partial<Record<'url' | 'customCode' | 'expiresAt' | 'form', string>>;
 
-/** `/` signed in: a permanent link in the current workspace, with an optional custom code and expiry. */
+/** `/` signed in: a permanent link in the current workspace, with an optional custom code, expiry and redirect status. */
 export function OwnedShortenForm() {
   const workspaces = useApi<ResponseOf<'listWorkspaces'>>('/api/v1/workspaces').data?.workspaces;
   const [chosen, setChosen] = useState<number>();
@@ -21,6 +22,7 @@ export function OwnedShortenForm() {
   const destination = useDestination(workspaceId === undefined ? 'none' : String(workspaceId));
   const [customCode, setCustomCode] = useState('');
   const [expiresAt, setExpiresAt] = useState('');
+  const [redirectStatus, setRedirectStatus] = useState<RedirectStatus>(null);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<LinkJson>();
@@ -36,9 +38,10 @@ export function OwnedShortenForm() {
         ...(customCode.trim() && { customCode: customCode.trim() }),
         ...(expiresAt && { expiresAt: fromLocalInput(expiresAt) }),
         ...(workspaceId !== undefined && { workspaceId }),
+        ...(redirectStatus !== null && { redirectStatus }),
       });
       setCreated(link);
-      destination.setUrl(''); setCustomCode(''); setExpiresAt('');
+      destination.setUrl(''); setCustomCode(''); setExpiresAt(''); setRedirectStatus(null);
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
       const message = caught instanceof ApiError ? caught.problem.detail : 'Something went wrong.';
@@ -60,6 +63,10 @@ export function OwnedShortenForm() {
           <Field id="expires-at" label="Expires (optional)" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)}
             error={errors.expiresAt} hint="Empty: the link never expires." />
         </div>
+        <details class="more-options" open={redirectStatus !== null}>
+          <summary>Redirect status{redirectStatus === null ? ' (optional)' : ` (${redirectStatus})`}</summary>
+          <RedirectStatusField id="redirect-status" value={redirectStatus} onChange={setRedirectStatus} />
+        </details>
         <FormError message={errors.form} />
         <button type="submit" disabled={busy}>{busy ? 'Shortening…' : 'Shorten'}</button>
       </form>
