@@ -134,7 +134,7 @@ describe('web UI: creating well', () => {
 
     await page.reload();
     assert.equal(await page.getByLabel('Workspace').inputValue() !== '', true);
-    assert.equal(await page.getByRole('option', { selected: true }).textContent(), 'Team', 'the chosen workspace is remembered');
+    assert.equal(await page.getByLabel('Workspace').getByRole('option', { selected: true }).textContent(), 'Team', 'the chosen workspace is remembered');
     assert.equal(await page.getByLabel('Source (utm_source)').inputValue(), 'team-source', 'open with the remembered values');
     assert.equal(await page.getByLabel('Content (utm_content)').inputValue(), 'footer');
     await page.getByLabel('Workspace').selectOption({ label: 'Personal' });
