@@ -8,7 +8,7 @@ import { FormError } from '../components/field.js';
 import { Layout } from '../components/layout.js';
 import { QrCode } from '../components/qr-code.js';
 import { RangePicker } from '../components/range-picker.js';
-import { redirectStatusText } from '../components/redirect-status-field.js';
+import { redirectStatusText } from '../redirect-status.js';
 import { count, dateTime, health, latency } from '../format.js';
 import { Link } from '../router.js';
 import { rangeFromSearch, searchOfRange, statsQuery, type StatsRange } from '../stats-range.js';
