@@ -1,4 +1,4 @@
-import { effectiveStatus, type RedirectStatus, type RedirectTarget } from '../core/link.js';
+import { effectiveStatus, LINK_REDIRECT_STATUSES, type RedirectStatus, type RedirectTarget } from '../core/link.js';
 import type { SharedLinkCache } from '../core/ports.js';
 import { redisLinkKey } from './cache-keys.js';
 import type { RedisConnection } from './redis-connection.js';
@@ -23,8 +23,8 @@ const STATUSES: readonly RedirectStatus[] = ['ACTIVE', 'EXPIRED', 'DELETED', 'DI
 /** An entry as stored: the target as JSON, or JSON `null` for a code known not to exist. */
 export function encodeEntry(target: RedirectTarget | undefined): string {
   if (target === undefined) return 'null';
-  const { url, expiresAt, status, linkId, permanent, disabledReason } = target;
-  return JSON.stringify({ url, expiresAt, status, linkId, permanent, disabledReason });
+  const { url, expiresAt, status, linkId, permanent, disabledReason, redirectStatus } = target;
+  return JSON.stringify({ url, expiresAt, status, linkId, permanent, disabledReason, redirectStatus });
 }
 
 /** `null` for a negative entry; `undefined` for a marker or anything this version cannot read. */
@@ -40,7 +40,8 @@ export function decodeEntry(text: string): RedirectTarget | null | undefined {
   const entry = value as Partial<RedirectTarget>;
   const valid = typeof entry.url === 'string' && typeof entry.linkId === 'number' && typeof entry.permanent === 'boolean'
     && (entry.expiresAt === null || typeof entry.expiresAt === 'number') && STATUSES.includes(entry.status as RedirectStatus)
-    && (entry.status === 'DISABLED') === (typeof entry.disabledReason === 'string');
+    && (entry.status === 'DISABLED') === (typeof entry.disabledReason === 'string')
+    && (entry.redirectStatus === undefined || LINK_REDIRECT_STATUSES.includes(entry.redirectStatus));
   return valid ? (entry as RedirectTarget) : undefined;
 }
 

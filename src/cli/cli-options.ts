@@ -2,6 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import ms from 'ms';
 import { findSoleWorkspaceId } from '../links/find-sole-workspace.js';
 import { LinkforgeError } from '../core/errors.js';
+import { LINK_REDIRECT_STATUSES, type LinkRedirectStatus } from '../core/link.js';
 import { NO_USERS_YET } from './print-listing.js';
 import type { LinkTransferDeps } from '../links/link-services.js';
 import { UsageError } from './cli-errors.js';
@@ -19,6 +20,13 @@ export function parseExpiry(value: string, now = Date.now()): number {
   const at = Date.parse(value);
   if (Number.isNaN(at)) throw new InvalidArgumentError('must be an ISO date (2027-01-31T12:00:00Z) or a duration (7d, 12h).');
   return at;
+}
+
+/** `--redirect-status`: 301, 302, 307 or 308. */
+export function parseRedirectStatus(value: string): LinkRedirectStatus {
+  const status = Number(value) as LinkRedirectStatus;
+  if (!LINK_REDIRECT_STATUSES.includes(status)) throw new InvalidArgumentError('must be 301, 302, 307 or 308.');
+  return status;
 }
 
 /** `--workspace`, or the only workspace there is. */

@@ -1,5 +1,5 @@
 import type { VisitFacts } from './visit-ports.js';
-import type { LinkStatus } from './link.js';
+import type { LinkRedirectStatus, LinkStatus } from './link.js';
 
 /** One recorded visit as an export carries it: the link is implied by where it sits. */
 export interface TransferVisit extends VisitFacts {
@@ -27,6 +27,8 @@ export interface TransferLink {
   readonly botCount: number;
   readonly previewCount: number;
   readonly avgRedirectMs: number;
+  /** The link's own redirect status; null (or absent, from other formats): the instance's rule. */
+  readonly redirectStatus?: LinkRedirectStatus | null;
   /** Present only in exports made with visits. */
   readonly visits?: readonly TransferVisit[];
   /** In name order; absent or empty when it has none. */

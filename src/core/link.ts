@@ -12,6 +12,10 @@ export type LinkStatus = 'ACTIVE' | 'EXPIRED' | 'DELETED';
  */
 export type RedirectStatus = LinkStatus | 'DISABLED';
 
+/** The statuses a link may redirect with, when it names its own. */
+export const LINK_REDIRECT_STATUSES = [301, 302, 307, 308] as const;
+export type LinkRedirectStatus = typeof LINK_REDIRECT_STATUSES[number];
+
 /** A stored link as the domain sees it. Times are epoch milliseconds. */
 export interface Link {
   readonly id: number;
@@ -36,6 +40,8 @@ export interface Link {
   /** Set while the service's operator has disabled the link: its redirect answers 410 with `disabledReason`. */
   readonly disabledAt: number | null;
   readonly disabledReason: string | null;
+  /** The link's own redirect status; null: the instance's rule (permanent unless the link expires). */
+  readonly redirectStatus: LinkRedirectStatus | null;
 }
 
 /** What a link needs to be stored; the store assigns id and counters. */
@@ -50,6 +56,7 @@ export interface NewLink {
   readonly claimTokenHash: string | null;
   readonly createdAt: number;
   readonly expiresAt: number | null;
+  readonly redirectStatus?: LinkRedirectStatus | null;
 }
 
 /** Only what a redirect needs: the shape held by every cache layer. */
@@ -61,6 +68,8 @@ export interface RedirectTarget {
   readonly permanent: boolean;
   /** Only on a DISABLED target (so a plain entry carries no extra field): what its 410 says. */
   readonly disabledReason?: string;
+  /** Only on a link that names its own redirect status. */
+  readonly redirectStatus?: LinkRedirectStatus;
 }
 
 /**

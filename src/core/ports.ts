@@ -1,4 +1,4 @@
-import type { Link, LinkStatus, NewLink, RedirectTarget } from './link.js';
+import type { Link, LinkRedirectStatus, LinkStatus, NewLink, RedirectTarget } from './link.js';
 import type { TagMode } from './tag-ports.js';
 
 /** Wall-clock time in epoch milliseconds; tests pass a controllable one. */
@@ -78,6 +78,8 @@ export interface LinkChanges {
   readonly normalizedUrl?: string;
   /** `null` removes the expiry. Any new expiry revives a link the reaper marked EXPIRED. */
   readonly expiresAt?: number | null;
+  /** `null` goes back to the instance's rule. */
+  readonly redirectStatus?: LinkRedirectStatus | null;
   readonly updatedAt: number;
 }
 

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { LINK_REDIRECT_STATUSES, type LinkRedirectStatus } from '../core/link.js';
 import { MAX_TAG_NAME_LENGTH, MAX_TAGS_PER_LINK } from '../core/tag-rules.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../links/list-links.js';
 
@@ -23,3 +24,9 @@ export function tagFilterOf(text: string | undefined): string[] | undefined {
   const names = text?.split(',').map((name) => name.trim()).filter((name) => name !== '');
   return names?.length ? names : undefined;
 }
+
+const REDIRECT_STATUS_RULE = 'The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry.';
+export const RedirectStatusField = Type.Unsafe<LinkRedirectStatus>({ type: 'integer', enum: [...LINK_REDIRECT_STATUSES], description: REDIRECT_STATUS_RULE });
+export const RedirectStatusOrNull = Type.Unsafe<LinkRedirectStatus | null>({
+  type: ['integer', 'null'], enum: [...LINK_REDIRECT_STATUSES, null], description: `${REDIRECT_STATUS_RULE} null goes back to the instance's rule (permanent unless the link expires).`,
+});

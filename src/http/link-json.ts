@@ -31,6 +31,7 @@ export const LinkJson = Type.Object({
   destinationStatus: DestinationStatus,
   lastCheckedAt: Nullable(Timestamp),
   disabledReason: Type.Union([Type.String(), Type.Null()], { description: 'Set while the service\'s operator has disabled the link: its redirect answers 410 with this reason.' }),
+  redirectStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'The link\'s own redirect status (301, 302, 307 or 308); null: the instance\'s rule.' }),
 }, { $id: 'Link' });
 export type LinkJson = Static<typeof LinkJson>;
 
@@ -57,6 +58,7 @@ export function linkToJson(link: Link, baseUrl: string, now: number, tags: reado
     destinationStatus: link.destinationStatus,
     lastCheckedAt: iso(link.lastCheckedAt),
     disabledReason: link.disabledReason,
+    redirectStatus: link.redirectStatus,
   };
 }
 
@@ -76,6 +78,7 @@ export const LinkV1Json = Type.Object({
   human_count: HumanCount,
   destination_status: DestinationStatus,
   last_checked_at: Nullable(Timestamp),
+  redirect_status: Type.Union([Type.Integer(), Type.Null()], { description: 'The link\'s own redirect status (301, 302, 307 or 308); null: the instance\'s rule.' }),
 }, { $id: 'LinkV1' });
 export type LinkV1Json = Static<typeof LinkV1Json>;
 
@@ -94,6 +97,7 @@ export function linkToV1Json(link: Link, baseUrl: string, now: number, tags: rea
     human_count: link.humanCount,
     destination_status: link.destinationStatus,
     last_checked_at: iso(link.lastCheckedAt),
+    redirect_status: link.redirectStatus,
   };
 }
 

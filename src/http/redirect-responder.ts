@@ -121,8 +121,9 @@ export class RedirectResponder {
       const record = this.options.recordVisit;
       const ended = this.timed ? process.hrtime.bigint() : 0n;
       const latencyMs = record ? Number(ended - started) / 1e6 : 0;
-      const permanent = !decision.expiring;
-      const status = permanent ? this.options.permanentStatus : this.options.temporaryStatus;
+      const own = decision.status;
+      const permanent = own === undefined ? !decision.expiring : own === 301 || own === 308;
+      const status = own ?? (permanent ? this.options.permanentStatus : this.options.temporaryStatus);
       res.writeHead(status, {
         location: decision.url,
         'cache-control': permanent ? this.permanentCacheControl : 'private, no-cache',

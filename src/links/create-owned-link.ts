@@ -1,6 +1,6 @@
 import { parseDestination, type Destination } from '../core/canonical-url.js';
 import { CodeSpaceExhaustedError, CodeTakenError, UrlAlreadyShortenedError } from '../core/errors.js';
-import type { Link, NewLink } from '../core/link.js';
+import type { Link, LinkRedirectStatus, NewLink } from '../core/link.js';
 import type { Principal } from '../core/principal.js';
 import { deterministicCode, isReservedWord, MAX_DETERMINISTIC_ATTEMPTS, validateCustomCode } from '../core/short-code.js';
 import { assertFutureExpiry } from './expiry.js';
@@ -15,6 +15,8 @@ export interface CreateOwnedLinkRequest {
   readonly expiresAt?: number | null;
   /** Tag names; missing tags are made. Applied only when the link is created, like every other field. */
   readonly tags?: readonly string[];
+  /** The link's own redirect status; absent or null: the instance's rule. */
+  readonly redirectStatus?: LinkRedirectStatus | null;
 }
 
 export interface CreateOwnedLinkResult {
@@ -42,6 +44,7 @@ export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal,
   const linkAt: LinkAt = (code) => ({
     domain: deps.domain, code, ...destination, linkType: 'PERMANENT',
     workspaceId, ownerId: principal.userId, claimTokenHash: null, createdAt: now, expiresAt,
+    redirectStatus: request.redirectStatus ?? null,
   });
   const result = await (request.customCode === undefined
     ? insertWithDeterministicCode(deps, linkAt, workspaceId, destination)

@@ -88,6 +88,7 @@ function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: 
       deletedAt: f.deletedAt ?? (status === 'DELETED' ? updatedAt : null),
       redirectCount: f.redirectCount ?? 0, humanCount: f.humanCount ?? 0, botCount: f.botCount ?? 0, previewCount: f.previewCount ?? 0,
       avgRedirectMs: f.avgRedirectMs ?? 0,
+      redirectStatus: f.redirectStatus ?? null,
       visits: f.visits,
       tags,
     },

@@ -1,6 +1,6 @@
 import { parseDestination } from '../core/canonical-url.js';
 import { LinkforgeError, UrlAlreadyShortenedError } from '../core/errors.js';
-import type { Link } from '../core/link.js';
+import type { Link, LinkRedirectStatus } from '../core/link.js';
 import type { LinkChanges } from '../core/ports.js';
 import type { Principal } from '../core/principal.js';
 import { assertFutureExpiry } from './expiry.js';
@@ -13,10 +13,12 @@ export interface LinkUpdate {
   readonly expiresAt?: number | null;
   /** The link's whole set of tags by name (`[]` removes them all); absent leaves them. */
   readonly tags?: readonly string[];
+  /** `null` goes back to the instance's rule; absent leaves it as it is. */
+  readonly redirectStatus?: LinkRedirectStatus | null;
 }
 
 /**
- * Edits a link's destination or expiry. The code stays: people already hold it, even though
+ * Edits a link's destination, expiry or redirect status. The code stays: people already hold it, even though
  * after a URL change it no longer matches the one core/short-code.ts would compute.
  */
 export async function updateLink(deps: OwnedLinkDeps, principal: Principal, selector: LinkSelector, update: LinkUpdate): Promise<Link> {
@@ -25,7 +27,7 @@ export async function updateLink(deps: OwnedLinkDeps, principal: Principal, sele
   const destination = update.url === undefined ? undefined : parseDestination(update.url, deps.urlPolicy);
   if (update.expiresAt !== undefined) assertFutureExpiry(update.expiresAt, now);
   const tagNames = requestedTagNames(update.tags, 'tags');
-  const changes: LinkChanges = { ...destination, expiresAt: update.expiresAt, updatedAt: now };
+  const changes: LinkChanges = { ...destination, expiresAt: update.expiresAt, redirectStatus: update.redirectStatus, updatedAt: now };
   const result = await deps.store.updateLink(link.id, changes);
   if (result === undefined) throw new LinkforgeError('link_not_found');
   if (!result.ok) {

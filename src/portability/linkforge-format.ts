@@ -1,5 +1,5 @@
 import type { VisitorClass } from '../core/visit-ports.js';
-import type { LinkStatus } from '../core/link.js';
+import { LINK_REDIRECT_STATUSES, type LinkRedirectStatus, type LinkStatus } from '../core/link.js';
 import type { TransferLink, TransferTag, TransferVisit } from '../core/link-transfer-ports.js';
 import type { ImportCandidate } from './import-candidate.js';
 import { headerKey, MAX_LATENCY_MS, parseCount, parseNumber, parseTime, quoted } from './parse-fields.js';
@@ -11,7 +11,7 @@ import { headerKey, MAX_LATENCY_MS, parseCount, parseNumber, parseTime, quoted }
  */
 export const LINKFORGE_COLUMNS = [
   'code', 'url', 'status', 'created_at', 'updated_at', 'expires_at', 'deleted_at',
-  'redirect_count', 'human_count', 'bot_count', 'preview_count', 'avg_redirect_ms', 'tags',
+  'redirect_count', 'human_count', 'bot_count', 'preview_count', 'avg_redirect_ms', 'tags', 'redirect_status',
 ] as const;
 export const VISITS_COLUMN = 'visits';
 export const LINKFORGE_JSON_HEADER = { format: 'linkforge', version: 1 } as const;
@@ -76,9 +76,19 @@ export function linkforgeRecordOf(link: TransferLink, withVisits: boolean): Link
     redirect_count: String(link.redirectCount), human_count: String(link.humanCount), bot_count: String(link.botCount),
     preview_count: String(link.previewCount), avg_redirect_ms: String(link.avgRedirectMs),
     tags: link.tags?.length ? JSON.stringify(link.tags) : '',
+    redirect_status: link.redirectStatus === null || link.redirectStatus === undefined ? '' : String(link.redirectStatus),
   };
   if (withVisits) record.visits = JSON.stringify((link.visits ?? []).map(visitToJson));
   return record;
+}
+
+/** A link's own redirect status; empty or absent (files from before it was exported): the instance's rule. */
+function redirectStatusOf(text: string | undefined): LinkRedirectStatus | null {
+  const value = text?.trim() ?? '';
+  if (value === '') return null;
+  const status = Number(value) as LinkRedirectStatus;
+  if (!LINK_REDIRECT_STATUSES.includes(status)) throw new Error(`The redirect status ${quoted(value)} is not 301, 302, 307 or 308.`);
+  return status;
 }
 
 function textOf(value: unknown): string | undefined {
@@ -169,6 +179,7 @@ export function candidateOfLinkforgeRecord(row: number, fields: Record<string, u
         botCount: parseCount(textOf(record.botcount), 'bot count'),
         previewCount: parseCount(textOf(record.previewcount), 'preview count'),
         avgRedirectMs: parseNumber(textOf(record.avgredirectms), 'average latency', MAX_LATENCY_MS),
+        redirectStatus: redirectStatusOf(textOf(record.redirectstatus)),
         visits: parseVisits(record.visits),
         tags: parseTransferTags(record.tags),
       },

@@ -31,6 +31,7 @@ function jsonValues(record: ReturnType<typeof linkforgeRecordOf>): Record<string
     redirect_count: Number(record.redirect_count), human_count: Number(record.human_count), bot_count: Number(record.bot_count),
     preview_count: Number(record.preview_count), avg_redirect_ms: Number(record.avg_redirect_ms),
     tags: record.tags === '' ? [] : JSON.parse(record.tags) as unknown,
+    redirect_status: record.redirect_status === '' ? null : Number(record.redirect_status),
     ...(record.visits === undefined ? {} : { visits: JSON.parse(record.visits) as unknown }),
   };
 }

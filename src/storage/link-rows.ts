@@ -1,11 +1,11 @@
 import type { Selectable } from 'kysely';
-import type { Link, LinkStatus, RedirectTarget } from '../core/link.js';
+import type { Link, LinkRedirectStatus, LinkStatus, RedirectTarget } from '../core/link.js';
 import type { LinkRow } from './schema.js';
 
 /** What the redirect lookup reads of a link row: no more, since a cache miss pays for every column. */
 export type RedirectRow = Pick<Selectable<LinkRow>, typeof REDIRECT_COLUMNS[number]>;
 /** The columns of a redirect row, in the order every lookup (the store's, the change follower's) selects them. */
-export const REDIRECT_COLUMNS = ['id', 'original_url', 'expires_at', 'status', 'link_type', 'disabled_reason'] as const;
+export const REDIRECT_COLUMNS = ['id', 'original_url', 'expires_at', 'status', 'link_type', 'disabled_reason', 'redirect_status'] as const;
 
 const nullableNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
@@ -15,16 +15,20 @@ const nullableNumber = (value: unknown) => (value === null || value === undefine
  */
 const STATUSES: Readonly<Record<string, LinkStatus>> = { ACTIVE: 'ACTIVE', EXPIRED: 'EXPIRED', DELETED: 'DELETED' };
 
+/** The driver may answer PostgreSQL's integer as a string. */
+const redirectStatusOf = (value: unknown) => (value === null || value === undefined ? null : Number(value) as LinkRedirectStatus);
+
 export function redirectTargetOf(row: RedirectRow | undefined): RedirectTarget | undefined {
   if (row === undefined) return undefined;
-  const target = {
+  const plain = {
     url: row.original_url,
     expiresAt: nullableNumber(row.expires_at),
     status: STATUSES[row.status] ?? row.status,
     linkId: Number(row.id),
     permanent: row.link_type === 'PERMANENT',
   };
-  // Only a disabled link's entry carries a reason: every other entry keeps the one lean shape.
+  // Only a link with a status of its own, or a disabled one, carries more: every other entry keeps the one lean shape.
+  const target: RedirectTarget = row.redirect_status === null ? plain : { ...plain, redirectStatus: redirectStatusOf(row.redirect_status)! };
   return row.disabled_reason === null ? target : { ...target, status: 'DISABLED', disabledReason: row.disabled_reason };
 }
 
@@ -50,5 +54,6 @@ export function linkRowToLink(row: Selectable<LinkRow>): Link {
     lastCheckedAt: nullableNumber(row.last_checked_at),
     disabledAt: nullableNumber(row.disabled_at),
     disabledReason: row.disabled_reason,
+    redirectStatus: redirectStatusOf(row.redirect_status),
   };
 }

@@ -94,6 +94,7 @@ export class KyselyLinkStore implements LinkStore {
     const values: Updateable<LinkRow> = { updated_at: changes.updatedAt };
     if (changes.originalUrl !== undefined) values.original_url = changes.originalUrl;
     if (changes.normalizedUrl !== undefined) values.normalized_url = changes.normalizedUrl;
+    if (changes.redirectStatus !== undefined) values.redirect_status = changes.redirectStatus;
     let query = this.db.updateTable('links').set(values).where('id', '=', id);
     if (changes.expiresAt !== undefined) {
       query = query.set({
@@ -229,6 +230,7 @@ function insertRow(link: NewLink): Insertable<LinkRow> {
     deleted_at: null,
     destination_status: null,
     last_checked_at: null,
+    redirect_status: link.redirectStatus ?? null,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { LinkRedirectStatus } from '../core/link.js';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Visit, VisitStatements } from '../core/visit-ports.js';
 import { batchOfVisits } from '../core/visit-batch.js';
@@ -44,6 +45,7 @@ function exportedLinkOf(row: Selectable<LinkRow>): ExportedLink {
     botCount: Number(row.bot_count),
     previewCount: Number(row.preview_count),
     avgRedirectMs: Number(row.avg_redirect_ms),
+    redirectStatus: row.redirect_status === null ? null : Number(row.redirect_status) as LinkRedirectStatus,
   };
 }
 
@@ -139,6 +141,7 @@ async function insertAndClassify(trx: Transaction<Database>, target: ImportTarge
       preview_count: link.previewCount,
       destination_status: null,
       last_checked_at: null,
+      redirect_status: link.redirectStatus ?? null,
     }))).onConflict((oc) => oc.doNothing()).returning(['id', 'code']).execute();
     for (const row of rows) insertedIds.set(row.code, Number(row.id));
   }

@@ -31,6 +31,8 @@ export interface LinkRow {
   disabled_at: number | null;
   disabled_reason: string | null;
   disabled_by: number | null;
+  /** The link's own redirect status, or null for the instance's rule (migration 020). */
+  redirect_status: number | null;
 }
 
 export interface LinkArchiveRow extends Omit<LinkRow, 'id' | 'redirect_count' | 'avg_redirect_ms' | 'human_count' | 'bot_count' | 'preview_count'> {

@@ -16,7 +16,8 @@ export const FOLLOW_INTERVAL_MS = 250;
 const MOST_CHANGES_READ = 5_000;
 
 const sameTarget = (a: RedirectTarget, b: RedirectTarget) => a.url === b.url && a.expiresAt === b.expiresAt
-  && a.status === b.status && a.linkId === b.linkId && a.permanent === b.permanent && a.disabledReason === b.disabledReason;
+  && a.status === b.status && a.linkId === b.linkId && a.permanent === b.permanent && a.disabledReason === b.disabledReason
+  && a.redirectStatus === b.redirectStatus;
 
 /**
  * Keeps this process's cache true to a file that other processes write too (docs/architecture.md,

@@ -60,6 +60,58 @@ describe('web UI: creating well', () => {
     });
   }
 
+  for (const viewport of VIEWPORTS) {
+    test(`at ${viewport.name} px: a link made with 307 from the form redirects with 307, the dashboard's Edit turns it into 308, and its Create a link makes a 302`, async () => {
+      const context = await ui.newContext(viewport);
+      const page = await context.newPage();
+      const email = `redirect${viewport.name}@example.com`;
+      const code = `moved-${viewport.name}`;
+      await registerInUi(page, email);
+      await page.goto('/');
+      await page.getByText('Redirect status (optional)').click();
+      await page.getByLabel('Redirect', { exact: true }).selectOption({ label: '307 Temporary Redirect' });
+      await page.getByLabel('Long URL').fill('https://example.com/moved');
+      await page.getByLabel('Custom code (optional)').fill(code);
+      await assertAccessible(page, `redirect-status-form-${viewport.name}`);
+      await page.getByRole('button', { name: 'Shorten' }).click();
+      const shortUrl = (await page.getByTestId('short-url').textContent())!;
+      const first = await fetch(shortUrl, { redirect: 'manual' });
+      assert.deepEqual([first.status, first.headers.get('location')], [307, 'https://example.com/moved']);
+      assert.equal(await page.getByText('Redirect status (optional)').isVisible(), true, 'the form starts over at the default');
+
+      await page.getByRole('link', { name: 'Open its page' }).click();
+      assert.equal(await page.getByTestId('redirect-status').textContent(), '307 Temporary Redirect');
+      await assertAccessible(page, `redirect-status-link-page-${viewport.name}`);
+
+      await page.getByRole('link', { name: '← All links' }).click();
+      await page.locator(`tr[data-code="${code}"]`).getByRole('button', { name: `Edit ${code}` }).click();
+      const editForm = page.getByRole('form', { name: `Edit ${code}` });
+      assert.equal(await editForm.getByLabel('Redirect', { exact: true }).inputValue(), '307', 'the edit form starts from the link\'s status');
+      await editForm.getByLabel('Redirect', { exact: true }).selectOption({ label: '308 Permanent Redirect' });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await assertAccessible(page, `redirect-status-edit-dark-${viewport.name}`);
+      await editForm.getByRole('button', { name: 'Save' }).click();
+      await page.getByText(`Saved ${code}`).waitFor();
+      await page.getByText('Create a link').click();
+      const createForm = page.locator('details.create');
+      await createForm.getByLabel('Destination URL').fill('https://example.com/found');
+      await createForm.getByLabel('Custom code (optional)').fill(`found-${viewport.name}`);
+      await createForm.getByLabel('Redirect', { exact: true }).selectOption({ label: '302 Found' });
+      await createForm.getByRole('button', { name: 'Create link' }).click();
+      await page.locator(`tr[data-code="found-${viewport.name}"]`).waitFor();
+
+      const token = await bearerTokenFor(ui.server.baseUrl, email);
+      const { items } = await (await fetch(`${ui.server.baseUrl}/api/urls`, { headers: { authorization: `Bearer ${token}` } })).json() as { items: { id: number; shortCode: string; redirectStatus: number | null }[] };
+      assert.deepEqual(items.map((link) => [link.shortCode, link.redirectStatus]), [[`found-${viewport.name}`, 302], [code, 308]]);
+      const after = await fetch(shortUrl, { redirect: 'manual' });
+      assert.equal(after.status, 308);
+      await page.goto(`/app/links/${items[1]!.id}`);
+      assert.equal(await page.getByTestId('redirect-status').textContent(), '308 Permanent Redirect');
+      await assertAccessible(page, `redirect-status-link-page-dark-${viewport.name}`);
+      await context.close();
+    });
+  }
+
   test('the UTM values are remembered per workspace, across a reload, and the expiry and workspace are honoured', async () => {
     const context = await ui.newContext();
     const page = await context.newPage();
@@ -82,7 +134,7 @@ describe('web UI: creating well', () => {
 
     await page.reload();
     assert.equal(await page.getByLabel('Workspace').inputValue() !== '', true);
-    assert.equal(await page.getByRole('option', { selected: true }).textContent(), 'Team', 'the chosen workspace is remembered');
+    assert.equal(await page.getByLabel('Workspace').getByRole('option', { selected: true }).textContent(), 'Team', 'the chosen workspace is remembered');
     assert.equal(await page.getByLabel('Source (utm_source)').inputValue(), 'team-source', 'open with the remembered values');
     assert.equal(await page.getByLabel('Content (utm_content)').inputValue(), 'footer');
     await page.getByLabel('Workspace').selectOption({ label: 'Personal' });

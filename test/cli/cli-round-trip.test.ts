@@ -15,7 +15,7 @@ async function populate(scope: TeardownScope, cli: CliBackend): Promise<void> {
   assert.equal((await cli.run(['user', 'create', 'source@example.com'], { input: DEFAULT_PASSWORD })).code, 0);
   for (const args of [
     ['https://example.com/visited', '--code', 'visited', '--tag', 'Launch', '--tag', 'Ünïcode tag'],
-    ['https://example.com/expiring', '--code', 'expiring', '--expires', '2099-06-30T12:34:56.789Z'],
+    ['https://example.com/expiring', '--code', 'expiring', '--expires', '2099-06-30T12:34:56.789Z', '--redirect-status', '308'],
     ['https://example.com/gone', '--code', 'gone'],
     ['https://example.com/untouched?b=2&a=1#/route'],
   ]) {

@@ -100,6 +100,14 @@ for (const [name, open] of Object.entries(backends)) {
       assert.deepEqual(await tier.get('sho.rt', code), link);
     });
 
+    test('a link with a redirect status of its own reads back with it', async () => {
+      const tier = await open();
+      const code = uniqueCode();
+      const link = target({ redirectStatus: 307 });
+      await tier.remember('sho.rt', code, link, tier.beginLookup());
+      assert.deepEqual(await tier.get('sho.rt', code), link);
+    });
+
     test('a gone link reads back as a tombstone with its status', async () => {
       const tier = await open();
       const code = uniqueCode();

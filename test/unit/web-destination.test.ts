@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { withScheme, withUtm } from '../../web/src/destination.js';
 import { returnPath } from '../../web/src/return-path.js';
 import { contrastRatio } from '../../web/src/colour.js';
+import { redirectStatusText } from '../../web/src/redirect-status.js';
 
 describe('creating a link in the web UI', () => {
   test('a destination without a scheme gains https://; one with a scheme is left for the API to judge', () => {
@@ -39,5 +40,16 @@ describe('creating a link in the web UI', () => {
     assert.equal(contrastRatio('#ffffff', '#000000'), 21);
     assert.equal(contrastRatio('#777777', '#777777'), 1);
     assert.ok(Math.abs(contrastRatio('#767676', '#ffffff') - 4.54) < 0.01);
+  });
+});
+
+describe('a link\'s redirect status on its page', () => {
+  test('null is the instance\'s rule; a permanent status on an expiring link says which temporary one it answers', () => {
+    assert.equal(redirectStatusText(null, false), 'Default (permanent unless it expires)');
+    assert.equal(redirectStatusText(307, false), '307 Temporary Redirect');
+    assert.equal(redirectStatusText(301, false), '301 Moved Permanently');
+    assert.equal(redirectStatusText(301, true), '301 Moved Permanently (answers 302 while the link has an expiry)');
+    assert.equal(redirectStatusText(308, true), '308 Permanent Redirect (answers 307 while the link has an expiry)');
+    assert.equal(redirectStatusText(302, true), '302 Found');
   });
 });

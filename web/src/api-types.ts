@@ -409,7 +409,7 @@ export interface paths {
         delete: operations["deleteLink"];
         options?: never;
         head?: never;
-        /** Change the destination, the expiry or the tags */
+        /** Change the destination, the expiry, the tags or the redirect status */
         patch: operations["updateLink"];
         trace?: never;
     };
@@ -666,7 +666,7 @@ export interface paths {
         delete: operations["deleteWorkspaceLink"];
         options?: never;
         head?: never;
-        /** Change the destination, the expiry or the tags */
+        /** Change the destination, the expiry, the tags or the redirect status */
         patch: operations["updateWorkspaceLink"];
         trace?: never;
     };
@@ -862,6 +862,8 @@ export interface components {
             originalUrl: string;
             /** @description Every redirect counted, of any visitor class. */
             redirectCount: number;
+            /** @description The link's own redirect status (301, 302, 307 or 308); null: the instance's rule. */
+            redirectStatus: number | null;
             shortCode: string;
             shortUrl: string;
             status: "ACTIVE" | "EXPIRED" | "DELETED";
@@ -886,6 +888,8 @@ export interface components {
             original_url: string;
             /** @description Every redirect counted, of any visitor class. */
             redirect_count: number;
+            /** @description The link's own redirect status (301, 302, 307 or 308); null: the instance's rule. */
+            redirect_status: number | null;
             short_code: string;
             short_url: string;
             status: "ACTIVE" | "EXPIRED" | "DELETED";
@@ -2414,6 +2418,11 @@ export interface operations {
                      * @description ISO 8601 date-time in the future.
                      */
                     expiresAt?: string;
+                    /**
+                     * @description The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry.
+                     * @enum {integer}
+                     */
+                    redirectStatus?: 301 | 302 | 307 | 308;
                     /** @description Tag names (1–32 letters, digits, spaces or - _ . / & +; case-insensitive), at most 10 once repeats are dropped. Tags the workspace lacks are made. On PATCH the whole set: [] removes them all. */
                     tags?: string[];
                     /** @description The absolute http(s) URL to shorten. */
@@ -2654,6 +2663,11 @@ export interface operations {
                 "application/json": {
                     /** @description null removes the expiry. */
                     expiresAt?: string | (never | null);
+                    /**
+                     * @description The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry. null goes back to the instance's rule (permanent unless the link expires).
+                     * @enum {integer|null}
+                     */
+                    redirectStatus?: 301 | 302 | 307 | 308 | null;
                     /** @description Tag names (1–32 letters, digits, spaces or - _ . / & +; case-insensitive), at most 10 once repeats are dropped. Tags the workspace lacks are made. On PATCH the whole set: [] removes them all. */
                     tags?: string[];
                     /** @description The absolute http(s) URL to shorten. */
@@ -3494,6 +3508,8 @@ export interface operations {
                         originalUrl: string;
                         /** @description Every redirect counted, of any visitor class. */
                         redirectCount: number;
+                        /** @description The link's own redirect status (301, 302, 307 or 308); null: the instance's rule. */
+                        redirectStatus: number | null;
                         shortCode: string;
                         shortUrl: string;
                         status: "ACTIVE" | "EXPIRED" | "DELETED";
@@ -4248,6 +4264,11 @@ export interface operations {
                     expires_at?: string;
                     /** @description The absolute http(s) URL to shorten. */
                     original_url: string;
+                    /**
+                     * @description The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry.
+                     * @enum {integer}
+                     */
+                    redirect_status?: 301 | 302 | 307 | 308;
                     /** @description Tag names (1–32 letters, digits, spaces or - _ . / & +; case-insensitive), at most 10 once repeats are dropped. Tags the workspace lacks are made. On PATCH the whole set: [] removes them all. */
                     tags?: string[];
                 };
@@ -4482,6 +4503,11 @@ export interface operations {
                     expires_at?: string | (never | null);
                     /** @description The absolute http(s) URL to shorten. */
                     original_url?: string;
+                    /**
+                     * @description The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry. null goes back to the instance's rule (permanent unless the link expires).
+                     * @enum {integer|null}
+                     */
+                    redirect_status?: 301 | 302 | 307 | 308 | null;
                     /** @description Tag names (1–32 letters, digits, spaces or - _ . / & +; case-insensitive), at most 10 once repeats are dropped. Tags the workspace lacks are made. On PATCH the whole set: [] removes them all. */
                     tags?: string[];
                 };

@@ -5,15 +5,18 @@ import { disableLink, enableLink } from '../../admin/operator-links.js';
 import { createOwnedLink } from '../../links/create-owned-link.js';
 import type { LinkServices } from '../../links/link-services.js';
 import { withDeps } from '../cli-context.js';
-import { parseExpiry, parseId, targetWorkspace } from '../cli-options.js';
+import { parseExpiry, parseId, parseRedirectStatus, targetWorkspace } from '../cli-options.js';
+import type { LinkRedirectStatus } from '../../core/link.js';
 
-interface LinkCreateOptions { workspace?: number; code?: string; expires?: number; tag?: string[] }
+interface LinkCreateOptions { workspace?: number; code?: string; expires?: number; tag?: string[]; redirectStatus?: LinkRedirectStatus }
 
 /** Prints the link's short URL (its existing one when the workspace already had the URL). */
 async function createLink(links: LinkServices, accounts: AccountServices, baseUrl: string, url: string, options: LinkCreateOptions): Promise<void> {
   const workspaceId = await targetWorkspace(links.transfer, options.workspace);
   const principal = await workspaceOperator(accounts, workspaceId);
-  const result = await createOwnedLink(links.owned, principal, { url, workspaceId, customCode: options.code, expiresAt: options.expires, tags: options.tag });
+  const result = await createOwnedLink(links.owned, principal, {
+    url, workspaceId, customCode: options.code, expiresAt: options.expires, tags: options.tag, redirectStatus: options.redirectStatus,
+  });
   console.log(`${baseUrl}/${result.link.code}`);
   if (!result.created) console.error(`linkforge: the workspace already had this URL; its existing link is shown`);
 }
@@ -27,6 +30,7 @@ export function registerLinkCommand(program: Command): void {
     .option('--code <code>', 'a custom short code (3 to 64 letters, digits, "-" or "_")')
     .option('--expires <when>', 'an expiry: an ISO date (2027-01-31T12:00:00Z) or a duration from now (7d, 12h)', (value) => parseExpiry(value))
     .option('--tag <name>', 'a tag (repeat for more; tags the workspace lacks are made)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--redirect-status <status>', 'the status this link redirects with: 301, 308 (permanent), 302 or 307 (default: permanent unless it expires)', parseRedirectStatus)
     .action(async (url: string, options: LinkCreateOptions) => {
       await withDeps((deps) => createLink(deps.links, deps.accounts, deps.config.baseUrl, url, options));
     });

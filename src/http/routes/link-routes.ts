@@ -10,7 +10,7 @@ import { LinkMatchFields, linkMatchOf, ListedLinkExtras, listedLinkToJson } from
 import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
 import { JWT_SECURITY, principalOf } from '../auth.js';
-import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, TagNames } from '../link-fields.js';
+import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, RedirectStatusField, RedirectStatusOrNull, TagNames } from '../link-fields.js';
 import type { Link } from '../../core/link.js';
 import { tagNamesOfLinks } from '../../links/tags/link-tags.js';
 import { linkToJson, timestampFromJson } from '../link-json.js';
@@ -27,6 +27,7 @@ const CreateLinkBody = Type.Object({
   expiresAt: Type.Optional(Expiry),
   workspaceId: Type.Optional(Id),
   tags: Type.Optional(TagNames),
+  redirectStatus: Type.Optional(RedirectStatusField),
 }, { additionalProperties: false });
 
 const ListLinksQuery = Type.Object({
@@ -46,6 +47,7 @@ const UpdateLinkBody = Type.Object({
   url: Type.Optional(DestinationUrl),
   expiresAt: Type.Optional(ExpiryOrNull),
   tags: Type.Optional(TagNames),
+  redirectStatus: Type.Optional(RedirectStatusOrNull),
 }, { additionalProperties: false, minProperties: 1 });
 
 // The UI stores whatever POST /api/urls/public answered (an ISO string), but older or other clients
@@ -115,6 +117,7 @@ function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson, li
     const body = request.body;
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
       url: body.url, workspaceId: body.workspaceId, customCode: body.customCode, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags,
+      redirectStatus: body.redirectStatus,
     });
     reply.status(created ? 201 : 200).header('location', `/api/urls/${link.id}`);
     return toJson(link);
@@ -158,12 +161,12 @@ function registerLinkItemRoutes({ typedApp, preHandler, common, toJson }: RouteK
   typedApp.patch('/api/urls/:id', {
     preHandler,
     schema: {
-      ...common, operationId: 'updateLink', summary: 'Change the destination, the expiry or the tags', params: LinkParams, body: UpdateLinkBody,
+      ...common, operationId: 'updateLink', summary: 'Change the destination, the expiry, the tags or the redirect status', params: LinkParams, body: UpdateLinkBody,
       response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) },
     },
   }, async (request) => {
     const body = request.body;
-    const update = { url: body.url, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags };
+    const update = { url: body.url, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags, redirectStatus: body.redirectStatus };
     return toJson(await updateLink(owned, principalOf(request), request.params, update));
   });
 

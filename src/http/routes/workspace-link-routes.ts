@@ -9,7 +9,7 @@ import { listLinks } from '../../links/list-links.js';
 import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
 import { JWT_OR_API_KEY_SECURITY, principalOf } from '../auth.js';
-import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, TagFilter, TagMode, TagNames, tagFilterOf } from '../link-fields.js';
+import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, RedirectStatusField, RedirectStatusOrNull, TagFilter, TagMode, TagNames, tagFilterOf } from '../link-fields.js';
 import { tagNamesOfLinks } from '../../links/tags/link-tags.js';
 import { linkToV1Json, timestampFromJson } from '../link-json.js';
 import type { RouteContext } from '../route-context.js';
@@ -25,12 +25,14 @@ const CreateLinkBody = Type.Object({
   custom_code: Type.Optional(CustomCode),
   expires_at: Type.Optional(Expiry),
   tags: Type.Optional(TagNames),
+  redirect_status: Type.Optional(RedirectStatusField),
 }, { additionalProperties: false });
 
 const UpdateLinkBody = Type.Object({
   original_url: Type.Optional(DestinationUrl),
   expires_at: Type.Optional(ExpiryOrNull),
   tags: Type.Optional(TagNames),
+  redirect_status: Type.Optional(RedirectStatusOrNull),
 }, { additionalProperties: false, minProperties: 1 });
 
 const ListQuery = Type.Object({
@@ -84,6 +86,7 @@ function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, t
     const body = request.body;
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
       url: body.original_url, workspaceId: id, customCode: body.custom_code, expiresAt: timestampFromJson(body.expires_at), tags: body.tags,
+      redirectStatus: body.redirect_status,
     });
     reply.status(created ? 201 : 200).header('location', `${LINKS_PATH.replace(':id', String(id))}/${link.code}`);
     return toJson(link);
@@ -113,12 +116,12 @@ function registerWorkspaceLinkItemRoutes({ typedApp, preHandler, common, toJson 
   typedApp.patch(`${LINKS_PATH}/:short_code`, {
     preHandler,
     schema: {
-      ...common, operationId: 'updateWorkspaceLink', summary: 'Change the destination, the expiry or the tags', params: WorkspaceLinkParams, body: UpdateLinkBody,
+      ...common, operationId: 'updateWorkspaceLink', summary: 'Change the destination, the expiry, the tags or the redirect status', params: WorkspaceLinkParams, body: UpdateLinkBody,
       response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) },
     },
   }, async (request) => {
     const body = request.body;
-    const update = { url: body.original_url, expiresAt: timestampFromJson(body.expires_at), tags: body.tags };
+    const update = { url: body.original_url, expiresAt: timestampFromJson(body.expires_at), tags: body.tags, redirectStatus: body.redirect_status };
     return toJson(await updateLink(owned, principalOf(request), selectorOf(request.params), update));
   });
 

@@ -1,20 +1,10 @@
 import { sql, type Migration } from 'kysely';
 import type { Dialect } from '../database.js';
-import type { MigrationDb } from './schema-builders.js';
+import { linkChangesUpdateTrigger, type MigrationDb } from './schema-builders.js';
 
 /** The columns of `links` whose change the change log records (migration 012), and the one this migration adds. */
 const REDIRECT_COLUMNS_BEFORE = 'domain, code, original_url, expires_at, status, link_type';
 const REDIRECT_COLUMNS = `${REDIRECT_COLUMNS_BEFORE}, disabled_reason`;
-
-/** Migration 012's update trigger, over the given columns. */
-function updateTrigger(columns: string) {
-  return sql.raw(`create trigger link_changes_on_update
-      after update of ${columns} on links
-      begin
-        insert into link_changes (domain, code) values (old.domain, old.code);
-        insert into link_changes (domain, code) select new.domain, new.code where new.domain <> old.domain or new.code <> old.code;
-      end`);
-}
 
 /**
  * What a service's operator controls (docs/operations.md, "The operator's page"): a link the
@@ -34,13 +24,13 @@ export const operatorControls = (dialect: Dialect): Migration => ({
     await db.schema.alterTable('users').addColumn('disabled_at', 'bigint').execute();
     if (dialect === 'sqlite') {
       await sql`drop trigger link_changes_on_update`.execute(db);
-      await updateTrigger(REDIRECT_COLUMNS).execute(db);
+      await linkChangesUpdateTrigger(REDIRECT_COLUMNS).execute(db);
     }
   },
   async down(db: MigrationDb) {
     if (dialect === 'sqlite') {
       await sql`drop trigger if exists link_changes_on_update`.execute(db);
-      await updateTrigger(REDIRECT_COLUMNS_BEFORE).execute(db);
+      await linkChangesUpdateTrigger(REDIRECT_COLUMNS_BEFORE).execute(db);
     }
     await db.schema.alterTable('users').dropColumn('disabled_at').execute();
     for (const table of ['links_archive', 'links']) {

@@ -19,6 +19,7 @@ import { visitCity } from './016-visit-city.js';
 import { uniqueVisitors } from './017-unique-visitors.js';
 import { linkShares } from './018-link-shares.js';
 import { linkTags } from './019-link-tags.js';
+import { linkRedirectStatus } from './020-link-redirect-status.js';
 import type { MigrationDb } from './schema-builders.js';
 
 /**
@@ -48,6 +49,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '017_unique_visitors': uniqueVisitors(dialect),
     '018_link_shares': linkShares(dialect),
     '019_link_tags': linkTags(dialect),
+    '020_link_redirect_status': linkRedirectStatus(dialect),
   };
 }
 

@@ -53,3 +53,13 @@ export async function allowBreakdownDimensions(db: MigrationDb, dialect: Dialect
   }
   await rebuildBreakdownDaily(db, dimensions);
 }
+
+/** Migration 012's update trigger of the change log (SQLite), over the given columns of `links`. */
+export function linkChangesUpdateTrigger(columns: string): RawBuilder<unknown> {
+  return sql.raw(`create trigger link_changes_on_update
+      after update of ${columns} on links
+      begin
+        insert into link_changes (domain, code) values (old.domain, old.code);
+        insert into link_changes (domain, code) select new.domain, new.code where new.domain <> old.domain or new.code <> old.code;
+      end`);
+}

@@ -3,6 +3,7 @@ import { api, ApiError, errorText, type LinkJson, type Workspace, type Workspace
 import { TagsField } from '../components/tag-chips.js';
 import { tagNamesOf } from '../tags.js';
 import { Field, FormError } from '../components/field.js';
+import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
 import { fromLocalInput } from '../format.js';
 
 /** Creates a link in the chosen workspace: the one the dashboard shows, unless changed here. */
@@ -13,6 +14,7 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
   const [tags, setTags] = useState('');
   const [customCode, setCustomCode] = useState('');
   const [expiresAt, setExpiresAt] = useState('');
+  const [redirectStatus, setRedirectStatus] = useState<RedirectStatus>(null);
   const [chosen, setChosen] = useState<string>();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const personal = workspaces.find((w) => w.is_personal);
@@ -27,9 +29,10 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
         ...(expiresAt && { expiresAt: fromLocalInput(expiresAt) }),
         ...(workspaceId && { workspaceId: Number(workspaceId) }),
         ...(tagNamesOf(tags).length > 0 && { tags: tagNamesOf(tags) }),
+        ...(redirectStatus !== null && { redirectStatus }),
       };
       const link = await api<LinkJson>('POST', '/api/urls', body);
-      setUrl(''); setCustomCode(''); setExpiresAt(''); setTags('');
+      setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null);
       onCreated(link);
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
@@ -45,6 +48,7 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
           hint="Letters, digits, - and _." />
         <Field id="new-expiry" label="Expires (optional)" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)} error={errors.expiresAt} />
         <TagsField id="new-tags" value={tags} onInput={setTags} error={errors.tags} known={known.get(Number(workspaceId))} />
+        <RedirectStatusField id="new-redirect" value={redirectStatus} onChange={setRedirectStatus} />
         {workspaces.length > 1 && (
           <div class="field">
             <label for="new-workspace">Workspace</label>

@@ -4,6 +4,7 @@ import { TagChips, TagsField } from '../components/tag-chips.js';
 import { tagNamesOf } from '../tags.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Field, FormError } from '../components/field.js';
+import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
 import { dateTime, fromLocalInput, toLocalInput } from '../format.js';
 import { Link } from '../router.js';
 import { Sparkline } from './sparkline.js';
@@ -91,11 +92,12 @@ export function EditRow({ link, known, onDone }: { link: LinkJson; known: readon
   const [url, setUrl] = useState(link.originalUrl);
   const [tags, setTags] = useState(link.tags.join(', '));
   const [expiresAt, setExpiresAt] = useState(toLocalInput(link.expiresAt));
+  const [redirectStatus, setRedirectStatus] = useState(link.redirectStatus as RedirectStatus);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = async (event: Event) => {
     event.preventDefault();
     try {
-      await api('PATCH', `/api/urls/${link.id}`, { url: url.trim(), expiresAt: fromLocalInput(expiresAt), tags: tagNamesOf(tags) });
+      await api('PATCH', `/api/urls/${link.id}`, { url: url.trim(), expiresAt: fromLocalInput(expiresAt), tags: tagNamesOf(tags), redirectStatus });
       onDone(`Saved ${link.shortCode}`);
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
@@ -112,6 +114,7 @@ export function EditRow({ link, known, onDone }: { link: LinkJson; known: readon
           <Field id={`${id}-url`} label="Destination URL" type="url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} error={errors.url} />
           <Field id={`${id}-expiry`} label="Expires (empty: never)" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)} error={errors.expiresAt} />
           <TagsField id={`${id}-tags`} value={tags} onInput={setTags} error={errors.tags} known={known} />
+          <RedirectStatusField id={`${id}-redirect`} value={redirectStatus} onChange={setRedirectStatus} />
           <FormError message={errors.form} />
           <button type="submit">Save</button>
           <button type="button" class="secondary" onClick={() => onDone()}>Cancel</button>

@@ -7,6 +7,7 @@ import { Field, FormError } from '../components/field.js';
 import { QrCode } from '../components/qr-code.js';
 import { TagChips, TagsField } from '../components/tag-chips.js';
 import { tagNamesOf, useWorkspaceTags } from '../tags.js';
+import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
 import { chooseWorkspace, currentWorkspaceId } from '../current-workspace.js';
 import { dateTime, fromLocalInput } from '../format.js';
 import { Link } from '../router.js';
@@ -15,7 +16,7 @@ import { useApi } from '../use-api.js';
 type Workspaces = ResponseOf<'listWorkspaces'>['workspaces'];
 type Errors = Partial<Record<'url' | 'customCode' | 'expiresAt' | 'tags' | 'form', string>>;
 
-/** `/` signed in: a permanent link in the current workspace, with an optional custom code and expiry. */
+/** `/` signed in: a permanent link in the current workspace, with an optional custom code, expiry and redirect status. */
 export function OwnedShortenForm() {
   const workspaces = useApi<ResponseOf<'listWorkspaces'>>('/api/v1/workspaces').data?.workspaces;
   const [chosen, setChosen] = useState<number>();
@@ -25,6 +26,7 @@ export function OwnedShortenForm() {
   const [expiresAt, setExpiresAt] = useState('');
   const [tags, setTags] = useState('');
   const known = useWorkspaceTags(workspaceId === undefined ? [] : [workspaceId]);
+  const [redirectStatus, setRedirectStatus] = useState<RedirectStatus>(null);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<LinkJson>();
@@ -41,9 +43,10 @@ export function OwnedShortenForm() {
         ...(expiresAt && { expiresAt: fromLocalInput(expiresAt) }),
         ...(workspaceId !== undefined && { workspaceId }),
         ...(tagNamesOf(tags).length > 0 && { tags: tagNamesOf(tags) }),
+        ...(redirectStatus !== null && { redirectStatus }),
       });
       setCreated(link);
-      destination.setUrl(''); setCustomCode(''); setExpiresAt(''); setTags('');
+      destination.setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null);
       known.reload();
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
@@ -67,6 +70,10 @@ export function OwnedShortenForm() {
             error={errors.expiresAt} hint="Empty: the link never expires." />
           <TagsField id="tags" value={tags} onInput={setTags} error={errors.tags} known={workspaceId === undefined ? undefined : known.tags.get(workspaceId)} />
         </div>
+        <details class="more-options" open={redirectStatus !== null}>
+          <summary>Redirect status{redirectStatus === null ? ' (optional)' : ` (${redirectStatus})`}</summary>
+          <RedirectStatusField id="redirect-status" value={redirectStatus} onChange={setRedirectStatus} />
+        </details>
         <FormError message={errors.form} />
         <button type="submit" disabled={busy}>{busy ? 'Shortening…' : 'Shorten'}</button>
       </form>
