@@ -20,7 +20,7 @@ for (const backend of STORE_BACKENDS) {
         normalizedUrl: input.normalizedUrl, linkType: 'PERMANENT', status: 'ACTIVE',
         workspaceId: owner.workspaceId, ownerId: owner.userId, createdAt: LATE_TIME, updatedAt: LATE_TIME,
         expiresAt: LATE_TIME + 1, deletedAt: null, redirectCount: 0, avgRedirectMs: 0, humanCount: 0,
-        destinationStatus: null, lastCheckedAt: null, disabledAt: null, disabledReason: null,
+        destinationStatus: null, lastCheckedAt: null, disabledAt: null, disabledReason: null, redirectStatus: null,
       };
       assert.deepEqual(result.link, expected);
       assert.equal(typeof result.link.id, 'number');
