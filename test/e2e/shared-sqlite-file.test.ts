@@ -68,6 +68,14 @@ describe('two server processes and the CLI on one SQLite file', () => {
     assert.ok(await withinOneSecond(async () => (await redirect(a, link.shortCode)).location === 'https://example.com/after'), 'A follows the edit');
   });
 
+  test('a redirect status changed on B is what A answers within one second', async () => {
+    const created = await api(b, 'POST', '/api/urls', token, { url: 'https://example.com/status-moves' });
+    const link = (await created.json()) as { id: number; shortCode: string };
+    assert.equal((await redirect(a, link.shortCode)).status, 301);
+    assert.equal((await api(b, 'PATCH', `/api/urls/${link.id}`, token, { redirectStatus: 307 })).status, 200);
+    assert.ok(await withinOneSecond(async () => (await redirect(a, link.shortCode)).status === 307), 'A follows the new status');
+  });
+
   test('links imported by the CLI redirect on both servers within one second, although both answered 404 for them', async () => {
     for (const server of [a, b]) assert.equal((await redirect(server, 'kutt-two')).status, 404);
     const imported = await runCli(['import', 'test/fixtures/imports/kutt.csv'], { DATA_DIR: dataDir });
