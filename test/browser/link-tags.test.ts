@@ -76,6 +76,7 @@ describe('web UI: tags on links', () => {
     await tagsInput.fill('news, evergreen');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    await launchRow.locator('.tag-chip', { hasText: 'evergreen' }).waitFor();
     assert.deepEqual(await launchRow.locator('.tag-chip').allTextContents(), ['evergreen', 'news']);
     assert.deepEqual(ui.problems, []);
     await context.close();
