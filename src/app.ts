@@ -2,6 +2,7 @@ import http from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { linkExtrasSteps } from './http/link-extras-steps.js';
 import type { AppDeps } from './deps.js';
 import { clientAddressOf, trustedHop, visitorAddressOf } from './http/client-address.js';
 import { ConnectionDrain } from './http/connection-drain.js';
@@ -97,6 +98,7 @@ function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger, ui: UiBuild
     debugLog: logger.level === 'debug' || logger.level === 'trace' ? (fields, message) => logger.debug(fields, message) : undefined,
     failures: failureResponses({ stylesheet, notFoundRedirectUrl: config.redirect.notFoundRedirectUrl, expiredRedirectUrl: config.redirect.expiredRedirectUrl }),
     disabledResponse: disabledLinkResponses({ stylesheet }),
+    extrasSteps: linkExtrasSteps({ stylesheet }),
   });
 }
 

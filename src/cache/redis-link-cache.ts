@@ -23,8 +23,8 @@ const STATUSES: readonly RedirectStatus[] = ['ACTIVE', 'EXPIRED', 'DELETED', 'DI
 /** An entry as stored: the target as JSON, or JSON `null` for a code known not to exist. */
 export function encodeEntry(target: RedirectTarget | undefined): string {
   if (target === undefined) return 'null';
-  const { url, expiresAt, status, linkId, permanent, disabledReason, redirectStatus } = target;
-  return JSON.stringify({ url, expiresAt, status, linkId, permanent, disabledReason, redirectStatus });
+  const { url, expiresAt, status, linkId, permanent, disabledReason, redirectStatus, extras } = target;
+  return JSON.stringify({ url, expiresAt, status, linkId, permanent, disabledReason, redirectStatus, extras });
 }
 
 /** `null` for a negative entry; `undefined` for a marker or anything this version cannot read. */
@@ -41,7 +41,8 @@ export function decodeEntry(text: string): RedirectTarget | null | undefined {
   const valid = typeof entry.url === 'string' && typeof entry.linkId === 'number' && typeof entry.permanent === 'boolean'
     && (entry.expiresAt === null || typeof entry.expiresAt === 'number') && STATUSES.includes(entry.status as RedirectStatus)
     && (entry.status === 'DISABLED') === (typeof entry.disabledReason === 'string')
-    && (entry.redirectStatus === undefined || LINK_REDIRECT_STATUSES.includes(entry.redirectStatus));
+    && (entry.redirectStatus === undefined || LINK_REDIRECT_STATUSES.includes(entry.redirectStatus))
+    && (entry.extras === undefined || (typeof entry.extras === 'object' && entry.extras !== null));
   return valid ? (entry as RedirectTarget) : undefined;
 }
 

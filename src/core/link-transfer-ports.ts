@@ -1,4 +1,5 @@
 import type { VisitFacts } from './visit-ports.js';
+import type { LinkOptions } from './link-options.js';
 import type { LinkRedirectStatus, LinkStatus } from './link.js';
 
 /** One recorded visit as an export carries it: the link is implied by where it sits. */
@@ -29,6 +30,13 @@ export interface TransferLink {
   readonly avgRedirectMs: number;
   /** The link's own redirect status; null (or absent, from other formats): the instance's rule. */
   readonly redirectStatus?: LinkRedirectStatus | null;
+  /** The link's options (core/link-options.ts); null or absent: none. */
+  readonly options?: LinkOptions | null;
+  /** The bcrypt hash of its password, carried as the hash, never as the password. */
+  readonly passwordHash?: string | null;
+  readonly maxClicks?: number | null;
+  /** Absent with a limit: all of `maxClicks` are left. */
+  readonly clicksLeft?: number | null;
   /** Present only in exports made with visits. */
   readonly visits?: readonly TransferVisit[];
   /** In name order; absent or empty when it has none. */

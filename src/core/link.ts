@@ -1,3 +1,5 @@
+import type { LinkExtras, LinkOptions } from './link-options.js';
+
 /**
  * The domain key of links on the default short domain: fixed, never the host of BASE_URL, so
  * that changing BASE_URL or PORT does not orphan a single link.
@@ -42,6 +44,14 @@ export interface Link {
   readonly disabledReason: string | null;
   /** The link's own redirect status; null: the instance's rule (permanent unless the link expires). */
   readonly redirectStatus: LinkRedirectStatus | null;
+  /** The link's options (core/link-options.ts); null: none. */
+  readonly options: LinkOptions | null;
+  /** The bcrypt hash of the link's password; null: no password. Never leaves the server. */
+  readonly passwordHash: string | null;
+  /** The most people the link serves; null: no limit. */
+  readonly maxClicks: number | null;
+  /** How many of `maxClicks` are left; null without a limit. */
+  readonly clicksLeft: number | null;
 }
 
 /** What a link needs to be stored; the store assigns id and counters. */
@@ -57,6 +67,10 @@ export interface NewLink {
   readonly createdAt: number;
   readonly expiresAt: number | null;
   readonly redirectStatus?: LinkRedirectStatus | null;
+  readonly options?: LinkOptions | null;
+  readonly passwordHash?: string | null;
+  /** Also sets the clicks left to the same number. */
+  readonly maxClicks?: number | null;
 }
 
 /** Only what a redirect needs: the shape held by every cache layer. */
@@ -70,6 +84,8 @@ export interface RedirectTarget {
   readonly disabledReason?: string;
   /** Only on a link that names its own redirect status. */
   readonly redirectStatus?: LinkRedirectStatus;
+  /** Only on a link with options, a password or a click limit (ADR 0031). */
+  readonly extras?: LinkExtras;
 }
 
 /**

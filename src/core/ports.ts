@@ -1,3 +1,4 @@
+import type { LinkOptions } from './link-options.js';
 import type { Link, LinkRedirectStatus, LinkStatus, NewLink, RedirectTarget } from './link.js';
 import type { TagMode } from './tag-ports.js';
 
@@ -80,6 +81,12 @@ export interface LinkChanges {
   readonly expiresAt?: number | null;
   /** `null` goes back to the instance's rule. */
   readonly redirectStatus?: LinkRedirectStatus | null;
+  /** The whole options value; `null` removes every option. */
+  readonly options?: LinkOptions | null;
+  /** `null` removes the password. */
+  readonly passwordHash?: string | null;
+  /** `null` removes the limit; a number sets the limit and the clicks left afresh. */
+  readonly maxClicks?: number | null;
   readonly updatedAt: number;
 }
 

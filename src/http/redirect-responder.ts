@@ -7,6 +7,7 @@ import { isReservedWord } from '../core/short-code.js';
 import type { LinkResolver } from '../links/resolve-link.js';
 import type { RecordVisit } from '../visits/visit-buffer.js';
 import type { RedirectRateLimit } from './redirect-rate-limit.js';
+import { answerExtras, extrasVisitOf, type ExtrasOutcome, type ExtrasStep, type ExtrasTarget, type ExtrasVisit, type NotRedirected } from './link-extras.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../logging/request-id.js';
 import { prefersHtml } from './accept.js';
 import {
@@ -38,6 +39,8 @@ export interface RedirectResponderOptions {
   readonly failures?: Record<RedirectFailure, FailureResponse>;
   /** The answer for a link its operator disabled, with its reason; a plain page by default. */
   readonly disabledResponse?: (reason: string) => FailureResponse;
+  /** What answers a link with options, a password or a click limit, in order (ADR 0031); none by default. */
+  readonly extrasSteps?: readonly ExtrasStep[];
 }
 
 const NOSNIFF = { 'x-content-type-options': 'nosniff' };
@@ -74,13 +77,14 @@ export class RedirectResponder {
     return code && !isReservedWord(code) ? code : undefined;
   }
 
-  respond(code: string, req: IncomingMessage, res: ServerResponse): void {
+  /** `submitted`: what a POST from a link's password or confirmation page carried. */
+  respond(code: string, req: IncomingMessage, res: ServerResponse, submitted?: ExtrasVisit['submitted']): void {
     const started = this.timed ? process.hrtime.bigint() : 0n;
     if (this.options.debugLog) this.identify(req, res);
     if (this.options.rateLimit !== undefined && this.limited(req, res, code, started)) return;
     const cached = this.options.resolver.fromCache(this.options.domain, code);
     if (cached !== undefined) {
-      this.write(req, res, code, cached ?? undefined, started);
+      this.write(req, res, code, cached ?? undefined, started, submitted);
       return;
     }
     let loaded: RedirectTarget | undefined | Promise<RedirectTarget | undefined>;
@@ -90,8 +94,8 @@ export class RedirectResponder {
       this.unavailable(req, res, code, error, started);
       return;
     }
-    if (loaded instanceof Promise) loaded.then((target) => this.write(req, res, code, target, started), (error: unknown) => this.unavailable(req, res, code, error, started));
-    else this.write(req, res, code, loaded, started);
+    if (loaded instanceof Promise) loaded.then((target) => this.write(req, res, code, target, started, submitted), (error: unknown) => this.unavailable(req, res, code, error, started));
+    else this.write(req, res, code, loaded, started, submitted);
   }
 
   /** The answer's request id, set as its header: only when a line will be logged, to keep the fast path lean. */
@@ -115,7 +119,11 @@ export class RedirectResponder {
     this.answered(res, code, this.fail(req, res, 'unavailable'), started);
   }
 
-  private write(req: IncomingMessage, res: ServerResponse, code: string, target: RedirectTarget | undefined, started: bigint): void {
+  private write(req: IncomingMessage, res: ServerResponse, code: string, target: RedirectTarget | undefined, started: bigint, submitted?: ExtrasVisit['submitted']): void {
+    if (target?.extras !== undefined) {
+      this.withExtras(req, res, code, target as ExtrasTarget, started, submitted);
+      return;
+    }
     const decision = decideRedirect(target, this.options.clock.now());
     if (decision.kind === 'redirect') {
       const record = this.options.recordVisit;
@@ -132,11 +140,48 @@ export class RedirectResponder {
       res.end();
       if (record) record(target!.linkId, latencyMs, req.headers['user-agent'], req.headers.referer, this.options.visitorAddress?.(req));
       this.answered(res, code, status, started, ended);
-    } else if (decision.kind === 'disabled') {
-      this.answered(res, code, this.send(req, res, this.disabled(decision.reason)), started);
     } else {
-      this.answered(res, code, this.fail(req, res, decision.kind === 'gone' ? decision.reason : 'not_found'), started);
+      this.notRedirected(req, res, code, decision, started);
     }
+  }
+
+  private notRedirected(req: IncomingMessage, res: ServerResponse, code: string, decision: NotRedirected, started: bigint): void {
+    if (decision.kind === 'disabled') this.answered(res, code, this.send(req, res, this.disabled(decision.reason)), started);
+    else this.answered(res, code, this.fail(req, res, decision.kind === 'gone' ? decision.reason : 'not_found'), started);
+  }
+
+  /** A link with extras: its steps decide, possibly after a database write (ADR 0031). */
+  private withExtras(req: IncomingMessage, res: ServerResponse, code: string, target: ExtrasTarget, started: bigint, submitted?: ExtrasVisit['submitted']): void {
+    const visit = extrasVisitOf(req, target, this.options.clock.now(), submitted);
+    let outcome: ExtrasOutcome | Promise<ExtrasOutcome>;
+    try {
+      outcome = answerExtras(this.options.extrasSteps ?? [], visit);
+    } catch (error) {
+      this.unavailable(req, res, code, error, started);
+      return;
+    }
+    if (outcome instanceof Promise) outcome.then((answer) => this.writeExtras(req, res, code, visit, answer, started), (error: unknown) => this.unavailable(req, res, code, error, started));
+    else this.writeExtras(req, res, code, visit, outcome, started);
+  }
+
+  private writeExtras(req: IncomingMessage, res: ServerResponse, code: string, visit: ExtrasVisit, outcome: ExtrasOutcome, started: bigint): void {
+    if (outcome.kind === 'plain') {
+      this.notRedirected(req, res, code, outcome.decision, started);
+      return;
+    }
+    if (outcome.kind === 'page') {
+      this.answered(res, code, this.send(req, res, outcome.page, undefined, visit.headers), started);
+      return;
+    }
+    // Never kept by a browser or a proxy: the next visit may be answered otherwise (a route, a limit, a password).
+    res.writeHead(outcome.status, { ...visit.headers, location: outcome.url, 'cache-control': 'private, no-store', 'content-length': '0' });
+    res.end();
+    const ended = this.timed ? process.hrtime.bigint() : 0n;
+    const record = this.options.recordVisit;
+    if (record && outcome.counted) {
+      record(visit.target.linkId, Number(ended - started) / 1e6, req.headers['user-agent'], req.headers.referer, this.options.visitorAddress?.(req));
+    }
+    this.answered(res, code, outcome.status, started, ended);
   }
 
   private answered(res: ServerResponse, code: string, status: number, started: bigint, ended?: bigint): void {
@@ -160,7 +205,7 @@ export class RedirectResponder {
   }
 
   /** Answers a failure's body in JSON or HTML, as the request prefers; returns its status. */
-  private send(req: IncomingMessage, res: ServerResponse, failure: FailureResponse, retryAfterSeconds?: number): number {
+  private send(req: IncomingMessage, res: ServerResponse, failure: FailureResponse, retryAfterSeconds?: number, extraHeaders?: Record<string, string>): number {
     const html = prefersHtml(req.headers.accept);
     const body = html ? failure.html : failure.json;
     const headers: Record<string, string> = {
@@ -170,7 +215,7 @@ export class RedirectResponder {
       'cache-control': 'no-store',
     };
     if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
-    res.writeHead(failure.status, headers);
+    res.writeHead(failure.status, extraHeaders === undefined ? headers : { ...extraHeaders, ...headers });
     res.end(req.method === 'HEAD' ? undefined : body);
     return failure.status;
   }

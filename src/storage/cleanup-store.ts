@@ -14,7 +14,7 @@ const LINK_COLUMNS = [
   'id', 'domain', 'code', 'original_url', 'normalized_url', 'link_type', 'status', 'workspace_id', 'owner_id',
   'claim_token_hash', 'created_at', 'updated_at', 'expires_at', 'deleted_at', 'redirect_count', 'avg_redirect_ms',
   'human_count', 'bot_count', 'preview_count', 'destination_status', 'last_checked_at',
-  'disabled_at', 'disabled_reason', 'disabled_by', 'redirect_status',
+  'disabled_at', 'disabled_reason', 'disabled_by', 'redirect_status', 'options', 'password_hash', 'max_clicks', 'clicks_left',
 ] as const;
 
 /** Links the mark phase may touch: live by status, past their expiry. */

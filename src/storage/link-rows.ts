@@ -1,11 +1,12 @@
 import type { Selectable } from 'kysely';
 import type { Link, LinkRedirectStatus, LinkStatus, RedirectTarget } from '../core/link.js';
+import { extrasOf, parseStoredOptions } from '../core/link-options.js';
 import type { LinkRow } from './schema.js';
 
 /** What the redirect lookup reads of a link row: no more, since a cache miss pays for every column. */
 export type RedirectRow = Pick<Selectable<LinkRow>, typeof REDIRECT_COLUMNS[number]>;
 /** The columns of a redirect row, in the order every lookup (the store's, the change follower's) selects them. */
-export const REDIRECT_COLUMNS = ['id', 'original_url', 'expires_at', 'status', 'link_type', 'disabled_reason', 'redirect_status'] as const;
+export const REDIRECT_COLUMNS = ['id', 'original_url', 'expires_at', 'status', 'link_type', 'disabled_reason', 'redirect_status', 'options', 'password_hash', 'max_clicks'] as const;
 
 const nullableNumber = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
@@ -27,8 +28,10 @@ export function redirectTargetOf(row: RedirectRow | undefined): RedirectTarget |
     linkId: Number(row.id),
     permanent: row.link_type === 'PERMANENT',
   };
-  // Only a link with a status of its own, or a disabled one, carries more: every other entry keeps the one lean shape.
-  const target: RedirectTarget = row.redirect_status === null ? plain : { ...plain, redirectStatus: redirectStatusOf(row.redirect_status)! };
+  // Only a link with a status of its own, options, or a disabled one, carries more: every other entry keeps the one lean shape.
+  let target: RedirectTarget = row.redirect_status === null ? plain : { ...plain, redirectStatus: redirectStatusOf(row.redirect_status)! };
+  const extras = extrasOf(parseStoredOptions(row.options), row.password_hash, nullableNumber(row.max_clicks));
+  if (extras !== undefined) target = { ...target, extras };
   return row.disabled_reason === null ? target : { ...target, status: 'DISABLED', disabledReason: row.disabled_reason };
 }
 
@@ -55,5 +58,9 @@ export function linkRowToLink(row: Selectable<LinkRow>): Link {
     disabledAt: nullableNumber(row.disabled_at),
     disabledReason: row.disabled_reason,
     redirectStatus: redirectStatusOf(row.redirect_status),
+    options: parseStoredOptions(row.options),
+    passwordHash: row.password_hash,
+    maxClicks: nullableNumber(row.max_clicks),
+    clicksLeft: nullableNumber(row.clicks_left),
   };
 }

@@ -1,4 +1,5 @@
 import { CompiledQuery, sql, type Insertable, type Kysely, type Selectable, type UpdateQueryBuilder, type UpdateResult, type Updateable } from 'kysely';
+import { storedOptions } from '../core/link-options.js';
 import type { Link, LinkStatus, NewLink, RedirectTarget } from '../core/link.js';
 import type { ClaimableLink, DailyClicks, InsertLinkResult, LinkChanges, LinkClaim, LinkListFilter, LinkStore, ListedLink, UniqueConflict } from '../core/ports.js';
 import { countListedLinks, matchesNothing, selectDailyClicks, selectListedLinks } from './link-list-queries.js';
@@ -95,6 +96,9 @@ export class KyselyLinkStore implements LinkStore {
     if (changes.originalUrl !== undefined) values.original_url = changes.originalUrl;
     if (changes.normalizedUrl !== undefined) values.normalized_url = changes.normalizedUrl;
     if (changes.redirectStatus !== undefined) values.redirect_status = changes.redirectStatus;
+    if (changes.options !== undefined) values.options = storedOptions(changes.options);
+    if (changes.passwordHash !== undefined) values.password_hash = changes.passwordHash;
+    if (changes.maxClicks !== undefined) Object.assign(values, { max_clicks: changes.maxClicks, clicks_left: changes.maxClicks });
     let query = this.db.updateTable('links').set(values).where('id', '=', id);
     if (changes.expiresAt !== undefined) {
       query = query.set({
@@ -231,6 +235,10 @@ function insertRow(link: NewLink): Insertable<LinkRow> {
     destination_status: null,
     last_checked_at: null,
     redirect_status: link.redirectStatus ?? null,
+    options: storedOptions(link.options),
+    password_hash: link.passwordHash ?? null,
+    max_clicks: link.maxClicks ?? null,
+    clicks_left: link.maxClicks ?? null,
   };
 }
 

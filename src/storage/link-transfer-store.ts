@@ -1,4 +1,5 @@
 import type { LinkRedirectStatus } from '../core/link.js';
+import { parseStoredOptions, storedOptions } from '../core/link-options.js';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Visit, VisitStatements } from '../core/visit-ports.js';
 import { batchOfVisits } from '../core/visit-batch.js';
@@ -46,6 +47,10 @@ function exportedLinkOf(row: Selectable<LinkRow>): ExportedLink {
     previewCount: Number(row.preview_count),
     avgRedirectMs: Number(row.avg_redirect_ms),
     redirectStatus: row.redirect_status === null ? null : Number(row.redirect_status) as LinkRedirectStatus,
+    options: parseStoredOptions(row.options),
+    passwordHash: row.password_hash,
+    maxClicks: row.max_clicks === null ? null : Number(row.max_clicks),
+    clicksLeft: row.clicks_left === null ? null : Number(row.clicks_left),
   };
 }
 
@@ -142,6 +147,10 @@ async function insertAndClassify(trx: Transaction<Database>, target: ImportTarge
       destination_status: null,
       last_checked_at: null,
       redirect_status: link.redirectStatus ?? null,
+      options: storedOptions(link.options),
+      password_hash: link.passwordHash ?? null,
+      max_clicks: link.maxClicks ?? null,
+      clicks_left: link.maxClicks === null || link.maxClicks === undefined ? null : Math.min(link.clicksLeft ?? link.maxClicks, link.maxClicks),
     }))).onConflict((oc) => oc.doNothing()).returning(['id', 'code']).execute();
     for (const row of rows) insertedIds.set(row.code, Number(row.id));
   }

@@ -33,6 +33,12 @@ export interface LinkRow {
   disabled_by: number | null;
   /** The link's own redirect status, or null for the instance's rule (migration 020). */
   redirect_status: number | null;
+  /** The link's options as JSON, or null for none (migration 021). */
+  options: string | null;
+  /** bcrypt hash of the link's password, or null. */
+  password_hash: string | null;
+  max_clicks: number | null;
+  clicks_left: number | null;
 }
 
 export interface LinkArchiveRow extends Omit<LinkRow, 'id' | 'redirect_count' | 'avg_redirect_ms' | 'human_count' | 'bot_count' | 'preview_count'> {

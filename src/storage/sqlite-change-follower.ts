@@ -1,4 +1,5 @@
 import SQLite from 'better-sqlite3';
+import { sameExtras } from '../core/link-options.js';
 import type { RedirectTarget } from '../core/link.js';
 import type { LocalLinkCache } from '../core/ports.js';
 import { REDIRECT_COLUMNS, redirectTargetOf, type RedirectRow } from './link-rows.js';
@@ -17,7 +18,7 @@ const MOST_CHANGES_READ = 5_000;
 
 const sameTarget = (a: RedirectTarget, b: RedirectTarget) => a.url === b.url && a.expiresAt === b.expiresAt
   && a.status === b.status && a.linkId === b.linkId && a.permanent === b.permanent && a.disabledReason === b.disabledReason
-  && a.redirectStatus === b.redirectStatus;
+  && a.redirectStatus === b.redirectStatus && sameExtras(a.extras, b.extras);
 
 /**
  * Keeps this process's cache true to a file that other processes write too (docs/architecture.md,

@@ -108,6 +108,14 @@ for (const [name, open] of Object.entries(backends)) {
       assert.deepEqual(await tier.get('sho.rt', code), link);
     });
 
+    test('a link with options, a password and a click limit reads back with its extras', async () => {
+      const tier = await open();
+      const code = uniqueCode();
+      const link = target({ extras: { options: { fallbackUrl: 'https://example.com/later', routes: [{ country: ['DE'], url: 'https://example.de/' }] }, passwordHash: '$2b$10$abcdefghijklmnopqrstuv', maxClicks: 10 } });
+      await tier.remember('sho.rt', code, link, tier.beginLookup());
+      assert.deepEqual(await tier.get('sho.rt', code), link);
+    });
+
     test('a gone link reads back as a tombstone with its status', async () => {
       const tier = await open();
       const code = uniqueCode();

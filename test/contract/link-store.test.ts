@@ -21,6 +21,7 @@ for (const backend of STORE_BACKENDS) {
         workspaceId: owner.workspaceId, ownerId: owner.userId, createdAt: LATE_TIME, updatedAt: LATE_TIME,
         expiresAt: LATE_TIME + 1, deletedAt: null, redirectCount: 0, avgRedirectMs: 0, humanCount: 0,
         destinationStatus: null, lastCheckedAt: null, disabledAt: null, disabledReason: null, redirectStatus: null,
+        options: null, passwordHash: null, maxClicks: null, clicksLeft: null,
       };
       assert.deepEqual(result.link, expected);
       assert.equal(typeof result.link.id, 'number');
@@ -110,6 +111,22 @@ for (const backend of STORE_BACKENDS) {
       });
       assert.deepEqual(await stores.links.findRedirectTarget(permanent.domain, permanent.code), {
         url: permanent.originalUrl, expiresAt: null, status: 'ACTIVE', linkId: permanent.id, permanent: true,
+      });
+    });
+
+    test('options, a password and a click limit reach the redirect target as its extras, and leave it plain once removed', async () => {
+      const options = { fallbackUrl: 'https://example.com/later', confirmBeforeRedirect: true as const, variants: [{ url: 'https://example.com/a', weight: 1 }, { url: 'https://example.com/b', weight: 3 }] };
+      const link = await insertedLink(stores.links, { options, passwordHash: '$2b$10$hash', maxClicks: 5 });
+      assert.deepEqual([link.options, link.passwordHash, link.maxClicks, link.clicksLeft], [options, '$2b$10$hash', 5, 5]);
+      assert.deepEqual(await stores.links.findRedirectTarget(link.domain, link.code), {
+        url: link.originalUrl, expiresAt: null, status: 'ACTIVE', linkId: link.id, permanent: true,
+        extras: { options, passwordHash: '$2b$10$hash', maxClicks: 5 },
+      });
+      const limited = await stores.links.updateLink(link.id, { maxClicks: 2, options: null, updatedAt: LATE_TIME + 1 });
+      assert.deepEqual([limited?.ok && limited.link.maxClicks, limited?.ok && limited.link.clicksLeft, limited?.ok && limited.link.options], [2, 2, null]);
+      await stores.links.updateLink(link.id, { maxClicks: null, passwordHash: null, updatedAt: LATE_TIME + 2 });
+      assert.deepEqual(await stores.links.findRedirectTarget(link.domain, link.code), {
+        url: link.originalUrl, expiresAt: null, status: 'ACTIVE', linkId: link.id, permanent: true,
       });
     });
 

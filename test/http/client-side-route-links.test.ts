@@ -87,8 +87,10 @@ describe('migration 004 on a database written by the old rules', () => {
       drop trigger link_changes_trim; drop trigger link_changes_on_insert; drop trigger link_changes_on_update;
       drop trigger link_changes_on_delete; drop table link_changes;
       delete from kysely_migration where name = '012_link_changes';`);
-    // 014's and 020's columns go once 012's triggers, which name them, are gone.
+    // 014's, 020's and 021's columns go once 012's triggers, which name them, are gone.
     file.exec(`
+      ${['links', 'links_archive'].flatMap((table) => ['options', 'password_hash', 'max_clicks', 'clicks_left'].map((column) => `alter table ${table} drop column ${column};`)).join('\n')}
+      delete from kysely_migration where name = '021_link_options';
       ${['links', 'links_archive'].map((table) => `alter table ${table} drop column redirect_status;`).join('\n')}
       delete from kysely_migration where name = '020_link_redirect_status';
       ${['links', 'links_archive'].flatMap((table) => ['disabled_at', 'disabled_reason', 'disabled_by'].map((column) => `alter table ${table} drop column ${column};`)).join('\n')}

@@ -20,6 +20,7 @@ import { uniqueVisitors } from './017-unique-visitors.js';
 import { linkShares } from './018-link-shares.js';
 import { linkTags } from './019-link-tags.js';
 import { linkRedirectStatus } from './020-link-redirect-status.js';
+import { linkOptions } from './021-link-options.js';
 import type { MigrationDb } from './schema-builders.js';
 
 /**
@@ -50,6 +51,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '018_link_shares': linkShares(dialect),
     '019_link_tags': linkTags(dialect),
     '020_link_redirect_status': linkRedirectStatus(dialect),
+    '021_link_options': linkOptions(dialect),
   };
 }
 
