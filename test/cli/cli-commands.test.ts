@@ -2,10 +2,10 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import path from 'node:path';
 import { createCliBackend, oneLine, type CliBackend } from '../support/cli.js';
 import { DEFAULT_PASSWORD } from '../support/users.js';
 import { suiteScope } from '../support/teardown.js';
+import { nodeEntry } from '../support/node-entry.js';
 
 describe('linkforge commands, on a database of their own', () => {
   let cli: CliBackend;
@@ -144,7 +144,7 @@ describe('linkforge commands, on a database of their own', () => {
 
   test('cleanup without --once runs on the schedule until SIGTERM, then exits 0', { timeout: 90_000 }, async () => {
     const before = JSON.parse((await cli.run(['stats', '--json'])).stdout).cleanup.successfulRuns as number;
-    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/cli/main.ts'), 'cleanup'], {
+    const child = spawn(process.execPath, [...nodeEntry('src/cli/main.ts'), 'cleanup'], {
       env: { ...process.env, ...cli.env, CLEANUP_INITIAL_DELAY: '0', CLEANUP_INTERVAL: '100ms' }, stdio: ['ignore', 'ignore', 'ignore'],
     });
     const exited = once(child, 'exit');

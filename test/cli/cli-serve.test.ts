@@ -2,10 +2,10 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import path from 'node:path';
 import { createCliBackend, type CliBackend } from '../support/cli.js';
 import { freePort } from '../support/free-port.js';
 import { onTeardown, suiteScope } from '../support/teardown.js';
+import { nodeEntry } from '../support/node-entry.js';
 
 describe('linkforge serve', () => {
   let cli: CliBackend;
@@ -18,7 +18,7 @@ describe('linkforge serve', () => {
     cli = await createCliBackend(suite);
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/cli/main.ts'), 'serve'], {
+    server = spawn(process.execPath, [...nodeEntry('src/cli/main.ts'), 'serve'], {
       env: { ...process.env, ...cli.env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

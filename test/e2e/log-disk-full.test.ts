@@ -7,6 +7,7 @@ import path from 'node:path';
 import { freePort } from '../support/free-port.js';
 import { mountSmallFilesystem } from '../support/small-filesystem.js';
 import { onTeardown } from '../support/teardown.js';
+import { nodeEntry } from '../support/node-entry.js';
 
 const GRACE_MS = 10_000;
 
@@ -30,7 +31,7 @@ test('with stdout on a filesystem that fills, redirects and creates keep answeri
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const stdout = fs.openSync(path.join(mountDir, 'stdout.log'), 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, nodeEntry('src/main.ts'), {
     env: {
       ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', RATE_LIMIT_ANON: '0',
       BCRYPT_COST: '4', CLEANUP_ENABLED: 'false', HEALTHCHECK_ENABLED: 'false', SHUTDOWN_GRACE: `${GRACE_MS}ms`,

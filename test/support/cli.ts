@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createTestApp, postgresEnv, type TestApp } from './test-app.js';
 import { createTestDatabase, httpSuiteDatabase } from './postgres.js';
 import { onTeardown, once, type TeardownScope } from './teardown.js';
+import { nodeEntry } from './node-entry.js';
 
 export interface CliResult {
   readonly code: number | null;
@@ -29,13 +30,13 @@ export interface CliBackend {
   close(): Promise<void>;
 }
 
-const CLI_ENTRY = path.resolve('src/cli/main.ts');
+const CLI_ENTRY = 'src/cli/main.ts';
 
-/** Runs `node` with tsx on the CLI's source: what bin/linkforge.mjs runs once built. */
+/** Runs the CLI (compiled, or its source with tsx: test/support/node-entry.ts): what bin/linkforge.mjs runs. */
 export function runCli(args: readonly string[], env: Record<string, string>, input?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const { LINKFORGE_TEST_DATABASE: _ignored, ...inherited } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], {
+    const child = spawn(process.execPath, [...nodeEntry(CLI_ENTRY), ...args], {
       env: { ...inherited, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

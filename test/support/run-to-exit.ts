@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { nodeEntry } from './node-entry.js';
 
 export interface Exit {
   readonly code: number | null;
@@ -8,7 +9,7 @@ export interface Exit {
 
 /** Runs `src/main.ts` as a real process, as a user would, and waits for it to exit by itself. */
 export async function runToExit(env: Record<string, string>, timeoutMs = 20_000): Promise<Exit> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, nodeEntry('src/main.ts'), {
     env: { ...process.env, HOST: '127.0.0.1', BCRYPT_COST: '4', CLEANUP_ENABLED: 'false', HEALTHCHECK_ENABLED: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './free-port.js';
 import { onTeardown, once, type TeardownScope } from './teardown.js';
+import { nodeEntry } from './node-entry.js';
 
 export interface ServerProcess {
   readonly baseUrl: string;
@@ -25,7 +26,7 @@ export interface StartOptions {
 export async function startServer(scope: TeardownScope, env: Record<string, string> = {}, options: StartOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-e2e-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, nodeEntry('src/main.ts'), {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BCRYPT_COST: '4', CLEANUP_ENABLED: 'false', HEALTHCHECK_ENABLED: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
