@@ -1,6 +1,7 @@
-import type { Selectable } from 'kysely';
-import type { Link, LinkRedirectStatus, LinkStatus, RedirectTarget } from '../core/link.js';
-import { extrasOf, parseStoredOptions } from '../core/link-options.js';
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Link, LinkRedirectStatus, LinkStatus, NewLink, RedirectTarget } from '../core/link.js';
+import type { LinkChanges } from '../core/ports.js';
+import { extrasOf, parseStoredOptions, storedOptions } from '../core/link-options.js';
 import type { LinkRow } from './schema.js';
 
 /** What the redirect lookup reads of a link row: no more, since a cache miss pays for every column. */
@@ -63,4 +64,39 @@ export function linkRowToLink(row: Selectable<LinkRow>): Link {
     maxClicks: nullableNumber(row.max_clicks),
     clicksLeft: nullableNumber(row.clicks_left),
   };
+}
+
+/** A new link's row, in the column order of the compiled INSERT. */
+export function newLinkRow(link: NewLink): Insertable<LinkRow> {
+  return {
+    domain: link.domain,
+    code: link.code,
+    original_url: link.originalUrl,
+    normalized_url: link.normalizedUrl,
+    link_type: link.linkType,
+    status: 'ACTIVE',
+    workspace_id: link.workspaceId,
+    owner_id: link.ownerId,
+    claim_token_hash: link.claimTokenHash,
+    created_at: link.createdAt,
+    updated_at: link.createdAt,
+    expires_at: link.expiresAt,
+    deleted_at: null,
+    destination_status: null,
+    last_checked_at: null,
+    redirect_status: link.redirectStatus ?? null,
+    options: storedOptions(link.options),
+    password_hash: link.passwordHash ?? null,
+    max_clicks: link.maxClicks ?? null,
+    clicks_left: link.maxClicks ?? null,
+  };
+}
+
+/** The option columns a change sets: a new limit sets the clicks left afresh. */
+export function optionColumns(changes: LinkChanges): Updateable<LinkRow> {
+  const values: Updateable<LinkRow> = {};
+  if (changes.options !== undefined) values.options = storedOptions(changes.options);
+  if (changes.passwordHash !== undefined) values.password_hash = changes.passwordHash;
+  if (changes.maxClicks !== undefined) Object.assign(values, { max_clicks: changes.maxClicks, clicks_left: changes.maxClicks });
+  return values;
 }

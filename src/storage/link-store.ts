@@ -1,11 +1,10 @@
-import { CompiledQuery, sql, type Insertable, type Kysely, type Selectable, type UpdateQueryBuilder, type UpdateResult, type Updateable } from 'kysely';
-import { storedOptions } from '../core/link-options.js';
+import { CompiledQuery, sql, type Kysely, type Selectable, type UpdateQueryBuilder, type UpdateResult, type Updateable } from 'kysely';
 import type { Link, LinkStatus, NewLink, RedirectTarget } from '../core/link.js';
 import type { ClaimableLink, DailyClicks, InsertLinkResult, LinkChanges, LinkClaim, LinkListFilter, LinkStore, ListedLink, UniqueConflict } from '../core/ports.js';
 import { countListedLinks, matchesNothing, selectDailyClicks, selectListedLinks } from './link-list-queries.js';
 import type { Database, LinkRow } from './schema.js';
 import type { EmbeddedAccess } from './database.js';
-import { linkRowToLink, REDIRECT_COLUMNS, redirectTargetOf, type RedirectRow } from './link-rows.js';
+import { linkRowToLink, newLinkRow, optionColumns, REDIRECT_COLUMNS, redirectTargetOf, type RedirectRow } from './link-rows.js';
 import { guarded, guardedSync, uniqueConflictOf } from './store-errors.js';
 import { holdsNul } from './unstorable-text.js';
 
@@ -26,7 +25,7 @@ export class KyselyLinkStore implements LinkStore {
       .where('domain', '=', '').where('code', '=', '')
       .compile().sql;
     this.findRedirectRow = embedded?.reader.prepareFirstRow<RedirectRow>(this.redirectTargetSql);
-    this.insertLinkSql = db.insertInto('links').values(insertRow(PLACEHOLDER_LINK)).returningAll().compile().sql;
+    this.insertLinkSql = db.insertInto('links').values(newLinkRow(PLACEHOLDER_LINK)).returningAll().compile().sql;
   }
 
   /**
@@ -96,9 +95,7 @@ export class KyselyLinkStore implements LinkStore {
     if (changes.originalUrl !== undefined) values.original_url = changes.originalUrl;
     if (changes.normalizedUrl !== undefined) values.normalized_url = changes.normalizedUrl;
     if (changes.redirectStatus !== undefined) values.redirect_status = changes.redirectStatus;
-    if (changes.options !== undefined) values.options = storedOptions(changes.options);
-    if (changes.passwordHash !== undefined) values.password_hash = changes.passwordHash;
-    if (changes.maxClicks !== undefined) Object.assign(values, { max_clicks: changes.maxClicks, clicks_left: changes.maxClicks });
+    Object.assign(values, optionColumns(changes));
     let query = this.db.updateTable('links').set(values).where('id', '=', id);
     if (changes.expiresAt !== undefined) {
       query = query.set({
@@ -216,32 +213,6 @@ export class KyselyLinkStore implements LinkStore {
   }
 }
 
-/** A new link's row, in the column order of the compiled INSERT. */
-function insertRow(link: NewLink): Insertable<LinkRow> {
-  return {
-    domain: link.domain,
-    code: link.code,
-    original_url: link.originalUrl,
-    normalized_url: link.normalizedUrl,
-    link_type: link.linkType,
-    status: 'ACTIVE',
-    workspace_id: link.workspaceId,
-    owner_id: link.ownerId,
-    claim_token_hash: link.claimTokenHash,
-    created_at: link.createdAt,
-    updated_at: link.createdAt,
-    expires_at: link.expiresAt,
-    deleted_at: null,
-    destination_status: null,
-    last_checked_at: null,
-    redirect_status: link.redirectStatus ?? null,
-    options: storedOptions(link.options),
-    password_hash: link.passwordHash ?? null,
-    max_clicks: link.maxClicks ?? null,
-    clicks_left: link.maxClicks ?? null,
-  };
-}
-
 const PLACEHOLDER_LINK: NewLink = {
   domain: '', code: '', originalUrl: '', normalizedUrl: '', linkType: 'TEMPORARY',
   workspaceId: null, ownerId: null, claimTokenHash: null, createdAt: 0, expiresAt: null,
@@ -249,5 +220,5 @@ const PLACEHOLDER_LINK: NewLink = {
 
 /** The compiled INSERT's parameters: the row's values in its column order, as Kysely compiled them. */
 function insertParameters(link: NewLink): unknown[] {
-  return Object.values(insertRow(link));
+  return Object.values(newLinkRow(link));
 }
