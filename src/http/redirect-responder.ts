@@ -9,7 +9,7 @@ import type { RecordVisit } from '../visits/visit-buffer.js';
 import type { RedirectRateLimit } from './redirect-rate-limit.js';
 import { answerExtras, extrasVisitOf, type ExtrasOutcome, type ExtrasStep, type ExtrasTarget, type ExtrasVisit, type NotRedirected } from './link-extras.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../logging/request-id.js';
-import { prefersHtml } from './accept.js';
+import { namesJson, prefersHtml } from './accept.js';
 import {
   disabledLinkResponses, FAILURE_PAGE_HEADERS, FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type FailureResponse, type RedirectFailure,
 } from './redirect-pages.js';
@@ -206,13 +206,14 @@ export class RedirectResponder {
 
   /** Answers a failure's body in JSON or HTML, as the request prefers; returns its status. */
   private send(req: IncomingMessage, res: ServerResponse, failure: FailureResponse, retryAfterSeconds?: number, extraHeaders?: Record<string, string>): number {
-    const html = prefersHtml(req.headers.accept);
+    const html = failure.htmlByDefault ? !namesJson(req.headers.accept) : prefersHtml(req.headers.accept);
     const body = html ? failure.html : failure.json;
     const headers: Record<string, string> = {
       ...(html ? FAILURE_PAGE_HEADERS : NOSNIFF),
       'content-type': html ? HTML_CONTENT_TYPE : PROBLEM_CONTENT_TYPE,
       'content-length': String(body.length),
       'cache-control': 'no-store',
+      ...(html ? failure.headers?.html : failure.headers?.json),
     };
     if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
     res.writeHead(failure.status, extraHeaders === undefined ? headers : { ...extraHeaders, ...headers });
