@@ -170,18 +170,22 @@ export class RedirectResponder {
       return;
     }
     if (outcome.kind === 'page') {
-      this.answered(res, code, this.send(req, res, outcome.page, undefined, visit.headers), started);
+      const status = this.send(req, res, outcome.page, undefined, visit.headers);
+      const ended = this.timed ? process.hrtime.bigint() : 0n;
+      if (outcome.recorded) this.recordExtrasVisit(req, visit, started, ended);
+      this.answered(res, code, status, started, ended);
       return;
     }
     // Never kept by a browser or a proxy: the next visit may be answered otherwise (a route, a limit, a password).
     res.writeHead(outcome.status, { ...visit.headers, location: outcome.url, 'cache-control': 'private, no-store', 'content-length': '0' });
     res.end();
     const ended = this.timed ? process.hrtime.bigint() : 0n;
-    const record = this.options.recordVisit;
-    if (record && outcome.counted) {
-      record(visit.target.linkId, Number(ended - started) / 1e6, req.headers['user-agent'], req.headers.referer, this.options.visitorAddress?.(req));
-    }
+    if (outcome.counted) this.recordExtrasVisit(req, visit, started, ended);
     this.answered(res, code, outcome.status, started, ended);
+  }
+
+  private recordExtrasVisit(req: IncomingMessage, visit: ExtrasVisit, started: bigint, ended: bigint): void {
+    this.options.recordVisit?.(visit.target.linkId, Number(ended - started) / 1e6, req.headers['user-agent'], req.headers.referer, this.options.visitorAddress?.(req));
   }
 
   private answered(res: ServerResponse, code: string, status: number, started: bigint, ended?: bigint): void {
