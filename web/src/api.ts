@@ -58,6 +58,7 @@ export async function api<T>(method: Method, path: string, body?: unknown, signa
       title: problem?.title ?? response.statusText,
       detail: problem?.detail ?? `The server answered ${response.status}.`,
       code: problem?.code ?? 'unknown',
+      ...(typeof problem?.field === 'string' && { field: problem.field }),
     });
   }
   return json as T;
