@@ -82,3 +82,14 @@ export function sameExtras(a: LinkExtras | undefined, b: LinkExtras | undefined)
   if (a === undefined || b === undefined) return a === b;
   return a.passwordHash === b.passwordHash && a.maxClicks === b.maxClicks && JSON.stringify(a.options) === JSON.stringify(b.options);
 }
+
+/**
+ * `options` with `key` set to `value`, or removed when `value` is null or undefined; null when no
+ * key is left. An edit of one option keeps the others the link has.
+ */
+export function withOption<K extends keyof LinkOptions>(options: LinkOptions | null | undefined, key: K, value: LinkOptions[K] | null | undefined): LinkOptions | null {
+  const rest: Partial<Record<keyof LinkOptions, unknown>> = { ...options };
+  delete rest[key];
+  const next = (value === null || value === undefined ? rest : { ...rest, [key]: value }) as LinkOptions;
+  return Object.keys(next).length === 0 ? null : next;
+}

@@ -25,3 +25,8 @@ function qualityOf(params: string[]): number {
   }
   return 1;
 }
+
+/** Whether the client asks for JSON by name over HTML: `*\/*`, no Accept or a browser's list do not. */
+export function namesJson(accept: string | undefined): boolean {
+  return accept !== undefined && accept.includes('json') && !prefersHtml(accept);
+}

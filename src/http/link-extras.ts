@@ -27,7 +27,8 @@ export type ExtrasOutcome =
   /** To `url`; `counted` when it is a click (a visit is recorded). */
   | { readonly kind: 'redirect'; readonly url: string; readonly status: number; readonly counted: boolean }
   /** A page of its own (password, confirmation, preview, used up), in HTML or JSON as the request prefers. */
-  | { readonly kind: 'page'; readonly page: FailureResponse }
+  /** `recorded`: a visit is recorded (the preview page: classified as a `preview` by its User-Agent, as for a plain link). */
+  | { readonly kind: 'page'; readonly page: FailureResponse; readonly recorded?: boolean }
   /** As a plain link would be answered (gone, disabled): the responder's own failure pages. */
   | { readonly kind: 'plain'; readonly decision: NotRedirected };
 

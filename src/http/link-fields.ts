@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { LINK_REDIRECT_STATUSES, type LinkRedirectStatus } from '../core/link.js';
+import { MAX_PREVIEW_DESCRIPTION, MAX_PREVIEW_TITLE } from '../core/link-preview.js';
 import { MAX_TAG_NAME_LENGTH, MAX_TAGS_PER_LINK } from '../core/tag-rules.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../links/list-links.js';
 
@@ -30,3 +31,15 @@ export const RedirectStatusField = Type.Unsafe<LinkRedirectStatus>({ type: 'inte
 export const RedirectStatusOrNull = Type.Unsafe<LinkRedirectStatus | null>({
   type: ['integer', 'null'], enum: [...LINK_REDIRECT_STATUSES, null], description: `${REDIRECT_STATUS_RULE} null goes back to the instance's rule (permanent unless the link expires).`,
 });
+
+// Generous caps only: the rules (core/link-preview.ts) answer a 400 naming the part that breaks them.
+const previewText = (max: number) => Type.String({ maxLength: 4096, description: `At most ${max} characters, without line breaks or control characters.` });
+export const PreviewField = Type.Object({
+  title: Type.Optional(previewText(MAX_PREVIEW_TITLE)),
+  description: Type.Optional(previewText(MAX_PREVIEW_DESCRIPTION)),
+  image: Type.Optional(Type.String({ maxLength: 16_384, description: 'An absolute http(s) URL, by the same rules as a destination.' })),
+}, {
+  additionalProperties: false,
+  description: 'What link-preview agents (Slack, X, Facebook, Discord, WhatsApp, LinkedIn, Telegram …) are shown instead of the redirect: an Open Graph card. At least one part. People are redirected as usual.',
+});
+export const PreviewOrNull = Type.Union([PreviewField, Type.Null()], { description: 'null removes the preview.' });

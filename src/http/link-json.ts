@@ -9,6 +9,9 @@ const RedirectCount = Type.Integer({ minimum: 0, description: 'Every redirect co
 const AvgRedirectMs = Type.Number({ minimum: 0, description: 'Mean handler latency of those redirects, in milliseconds; 0 before the first.' });
 const HumanCount = Type.Integer({ minimum: 0, description: 'Redirects of people only: crawlers and link-preview fetchers are not counted here.' });
 const Tags = Type.Array(Type.String(), { description: 'Names of the link\'s tags, in name order; an anonymous link has none.' });
+const Preview = Type.Union([Type.Object({ title: Type.Optional(Type.String()), description: Type.Optional(Type.String()), image: Type.Optional(Type.String()) }), Type.Null()], {
+  description: 'What link-preview agents are shown instead of the redirect; null: none.',
+});
 const DestinationStatus = Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the last destination check, 0 when unreachable; null before the first check.' });
 
 /** The app API's link representation. */
@@ -32,6 +35,7 @@ export const LinkJson = Type.Object({
   lastCheckedAt: Nullable(Timestamp),
   disabledReason: Type.Union([Type.String(), Type.Null()], { description: 'Set while the service\'s operator has disabled the link: its redirect answers 410 with this reason.' }),
   redirectStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'The link\'s own redirect status (301, 302, 307 or 308); null: the instance\'s rule.' }),
+  preview: Preview,
 }, { $id: 'Link' });
 export type LinkJson = Static<typeof LinkJson>;
 
@@ -59,6 +63,7 @@ export function linkToJson(link: Link, baseUrl: string, now: number, tags: reado
     lastCheckedAt: iso(link.lastCheckedAt),
     disabledReason: link.disabledReason,
     redirectStatus: link.redirectStatus,
+    preview: link.options?.preview ?? null,
   };
 }
 
@@ -79,6 +84,7 @@ export const LinkV1Json = Type.Object({
   destination_status: DestinationStatus,
   last_checked_at: Nullable(Timestamp),
   redirect_status: Type.Union([Type.Integer(), Type.Null()], { description: 'The link\'s own redirect status (301, 302, 307 or 308); null: the instance\'s rule.' }),
+  preview: Preview,
 }, { $id: 'LinkV1' });
 export type LinkV1Json = Static<typeof LinkV1Json>;
 
@@ -98,6 +104,7 @@ export function linkToV1Json(link: Link, baseUrl: string, now: number, tags: rea
     destination_status: link.destinationStatus,
     last_checked_at: iso(link.lastCheckedAt),
     redirect_status: link.redirectStatus,
+    preview: link.options?.preview ?? null,
   };
 }
 

@@ -10,6 +10,10 @@ export interface FailureResponse {
   readonly html: Buffer;
   /** Set when the operator sends these visitors elsewhere (NOT_FOUND_REDIRECT_URL, EXPIRED_REDIRECT_URL): the answer is a 302 to it. */
   readonly location?: string;
+  /** Answered in HTML unless the request names JSON: link-preview agents send `Accept: *\/*` or none (http/preview-page.ts). */
+  readonly htmlByDefault?: true;
+  /** Headers that replace the defaults of each variant: a page's own policy, a JSON body that is no problem detail. */
+  readonly headers?: { readonly html?: Readonly<Record<string, string>>; readonly json?: Readonly<Record<string, string>> };
 }
 
 export interface FailurePageOptions {

@@ -9,7 +9,7 @@ import type { RecordVisit } from '../visits/visit-buffer.js';
 import type { RedirectRateLimit } from './redirect-rate-limit.js';
 import { answerExtras, extrasVisitOf, type ExtrasOutcome, type ExtrasStep, type ExtrasTarget, type ExtrasVisit, type NotRedirected } from './link-extras.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../logging/request-id.js';
-import { prefersHtml } from './accept.js';
+import { namesJson, prefersHtml } from './accept.js';
 import {
   disabledLinkResponses, FAILURE_PAGE_HEADERS, FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type FailureResponse, type RedirectFailure,
 } from './redirect-pages.js';
@@ -170,18 +170,22 @@ export class RedirectResponder {
       return;
     }
     if (outcome.kind === 'page') {
-      this.answered(res, code, this.send(req, res, outcome.page, undefined, visit.headers), started);
+      const status = this.send(req, res, outcome.page, undefined, visit.headers);
+      const ended = this.timed ? process.hrtime.bigint() : 0n;
+      if (outcome.recorded) this.recordExtrasVisit(req, visit, started, ended);
+      this.answered(res, code, status, started, ended);
       return;
     }
     // Never kept by a browser or a proxy: the next visit may be answered otherwise (a route, a limit, a password).
     res.writeHead(outcome.status, { ...visit.headers, location: outcome.url, 'cache-control': 'private, no-store', 'content-length': '0' });
     res.end();
     const ended = this.timed ? process.hrtime.bigint() : 0n;
-    const record = this.options.recordVisit;
-    if (record && outcome.counted) {
-      record(visit.target.linkId, Number(ended - started) / 1e6, req.headers['user-agent'], req.headers.referer, this.options.visitorAddress?.(req));
-    }
+    if (outcome.counted) this.recordExtrasVisit(req, visit, started, ended);
     this.answered(res, code, outcome.status, started, ended);
+  }
+
+  private recordExtrasVisit(req: IncomingMessage, visit: ExtrasVisit, started: bigint, ended: bigint): void {
+    this.options.recordVisit?.(visit.target.linkId, Number(ended - started) / 1e6, req.headers['user-agent'], req.headers.referer, this.options.visitorAddress?.(req));
   }
 
   private answered(res: ServerResponse, code: string, status: number, started: bigint, ended?: bigint): void {
@@ -206,13 +210,14 @@ export class RedirectResponder {
 
   /** Answers a failure's body in JSON or HTML, as the request prefers; returns its status. */
   private send(req: IncomingMessage, res: ServerResponse, failure: FailureResponse, retryAfterSeconds?: number, extraHeaders?: Record<string, string>): number {
-    const html = prefersHtml(req.headers.accept);
+    const html = failure.htmlByDefault ? !namesJson(req.headers.accept) : prefersHtml(req.headers.accept);
     const body = html ? failure.html : failure.json;
     const headers: Record<string, string> = {
       ...(html ? FAILURE_PAGE_HEADERS : NOSNIFF),
       'content-type': html ? HTML_CONTENT_TYPE : PROBLEM_CONTENT_TYPE,
       'content-length': String(body.length),
       'cache-control': 'no-store',
+      ...(html ? failure.headers?.html : failure.headers?.json),
     };
     if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
     res.writeHead(failure.status, extraHeaders === undefined ? headers : { ...extraHeaders, ...headers });

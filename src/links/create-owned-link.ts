@@ -1,6 +1,8 @@
 import { parseDestination, type Destination } from '../core/canonical-url.js';
 import { CodeSpaceExhaustedError, CodeTakenError, UrlAlreadyShortenedError } from '../core/errors.js';
 import type { Link, LinkRedirectStatus, NewLink } from '../core/link.js';
+import { withOption } from '../core/link-options.js';
+import { parseLinkPreview, type LinkPreviewInput } from '../core/link-preview.js';
 import type { Principal } from '../core/principal.js';
 import { deterministicCode, isReservedWord, MAX_DETERMINISTIC_ATTEMPTS, validateCustomCode } from '../core/short-code.js';
 import { assertFutureExpiry } from './expiry.js';
@@ -17,6 +19,8 @@ export interface CreateOwnedLinkRequest {
   readonly tags?: readonly string[];
   /** The link's own redirect status; absent or null: the instance's rule. */
   readonly redirectStatus?: LinkRedirectStatus | null;
+  /** What link-preview agents are shown instead of the redirect (core/link-preview.ts); absent: none. */
+  readonly preview?: LinkPreviewInput;
 }
 
 export interface CreateOwnedLinkResult {
@@ -41,10 +45,12 @@ export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal,
   const now = deps.clock.now();
   const expiresAt = request.expiresAt ?? null;
   assertFutureExpiry(expiresAt, now);
+  const preview = request.preview === undefined ? undefined : parseLinkPreview(request.preview, deps.urlPolicy);
   const linkAt: LinkAt = (code) => ({
     domain: deps.domain, code, ...destination, linkType: 'PERMANENT',
     workspaceId, ownerId: principal.userId, claimTokenHash: null, createdAt: now, expiresAt,
     redirectStatus: request.redirectStatus ?? null,
+    options: withOption(null, 'preview', preview),
   });
   const result = await (request.customCode === undefined
     ? insertWithDeterministicCode(deps, linkAt, workspaceId, destination)

@@ -1,4 +1,6 @@
 import { parseDestination, type UrlPolicy } from '../core/canonical-url.js';
+import { withOption } from '../core/link-options.js';
+import { parseLinkPreview } from '../core/link-preview.js';
 import { LinkforgeError } from '../core/errors.js';
 import type { ImportableLink, ImportCandidate, ImportTarget, LinkTransferStore, TransferTag } from '../core/link-transfer-ports.js';
 import { parseTagColour, parseTagNames, tagNameKey } from '../core/tag-rules.js';
@@ -71,8 +73,10 @@ function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: 
   }
   const f = candidate.fields;
   let tags;
+  let options;
   try {
     tags = importedTags(f.tags);
+    options = withOption(f.options, 'preview', f.options?.preview && parseLinkPreview(f.options.preview, deps.urlPolicy));
   } catch (error) {
     if (error instanceof LinkforgeError) return reject(error.code, error.message);
     throw error;
@@ -89,6 +93,7 @@ function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: 
       redirectCount: f.redirectCount ?? 0, humanCount: f.humanCount ?? 0, botCount: f.botCount ?? 0, previewCount: f.previewCount ?? 0,
       avgRedirectMs: f.avgRedirectMs ?? 0,
       redirectStatus: f.redirectStatus ?? null,
+      options,
       visits: f.visits,
       tags,
     },

@@ -2,6 +2,8 @@ import { parseDestination } from '../core/canonical-url.js';
 import { LinkforgeError, UrlAlreadyShortenedError } from '../core/errors.js';
 import type { Link, LinkRedirectStatus } from '../core/link.js';
 import type { LinkChanges } from '../core/ports.js';
+import { withOption } from '../core/link-options.js';
+import { parseLinkPreview, type LinkPreviewInput } from '../core/link-preview.js';
 import type { Principal } from '../core/principal.js';
 import { assertFutureExpiry } from './expiry.js';
 import { findAccessibleLink, type LinkSelector, type OwnedLinkDeps } from './link-access.js';
@@ -15,6 +17,8 @@ export interface LinkUpdate {
   readonly tags?: readonly string[];
   /** `null` goes back to the instance's rule; absent leaves it as it is. */
   readonly redirectStatus?: LinkRedirectStatus | null;
+  /** `null` removes the preview; absent leaves it; the link's other options stay as they are. */
+  readonly preview?: LinkPreviewInput | null;
 }
 
 /**
@@ -27,7 +31,11 @@ export async function updateLink(deps: OwnedLinkDeps, principal: Principal, sele
   const destination = update.url === undefined ? undefined : parseDestination(update.url, deps.urlPolicy);
   if (update.expiresAt !== undefined) assertFutureExpiry(update.expiresAt, now);
   const tagNames = requestedTagNames(update.tags, 'tags');
-  const changes: LinkChanges = { ...destination, expiresAt: update.expiresAt, redirectStatus: update.redirectStatus, updatedAt: now };
+  let options = link.options;
+  if (update.preview !== undefined) options = withOption(options, 'preview', update.preview === null ? null : parseLinkPreview(update.preview, deps.urlPolicy));
+  const changes: LinkChanges = {
+    ...destination, expiresAt: update.expiresAt, redirectStatus: update.redirectStatus, updatedAt: now, ...(options === link.options ? {} : { options }),
+  };
   const result = await deps.store.updateLink(link.id, changes);
   if (result === undefined) throw new LinkforgeError('link_not_found');
   if (!result.ok) {

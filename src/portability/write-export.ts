@@ -32,6 +32,7 @@ function jsonValues(record: ReturnType<typeof linkforgeRecordOf>): Record<string
     preview_count: Number(record.preview_count), avg_redirect_ms: Number(record.avg_redirect_ms),
     tags: record.tags === '' ? [] : JSON.parse(record.tags) as unknown,
     redirect_status: record.redirect_status === '' ? null : Number(record.redirect_status),
+    preview: record.preview === '' ? null : JSON.parse(record.preview) as unknown,
     ...(record.visits === undefined ? {} : { visits: JSON.parse(record.visits) as unknown }),
   };
 }

@@ -28,7 +28,7 @@ describe('web UI: tags on links', () => {
 
     const created: Array<[string, string]> = [['https://example.com/launch-post', 'Launch, news'], ['https://example.com/pricing', 'pricing'], ['https://example.com/changelog', 'news']];
     for (const [i, [url, tags]] of created.entries()) {
-      if (!(await page.locator('#new-url').isVisible())) await page.locator('details.create summary').click();
+      if (!(await page.locator('#new-url').isVisible())) await page.locator('details.create > summary').click();
       await page.locator('#new-url').fill(url);
       await page.locator('#new-tags').fill(tags);
       await page.getByRole('button', { name: 'Create link' }).click();

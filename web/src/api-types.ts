@@ -860,6 +860,12 @@ export interface components {
             linkType: "TEMPORARY" | "PERMANENT";
             normalizedUrl: string;
             originalUrl: string;
+            /** @description What link-preview agents are shown instead of the redirect; null: none. */
+            preview: {
+                description?: string;
+                image?: string;
+                title?: string;
+            } | null;
             /** @description Every redirect counted, of any visitor class. */
             redirectCount: number;
             /** @description The link's own redirect status (301, 302, 307 or 308); null: the instance's rule. */
@@ -886,6 +892,12 @@ export interface components {
             last_checked_at: string | null;
             normalized_url: string;
             original_url: string;
+            /** @description What link-preview agents are shown instead of the redirect; null: none. */
+            preview: {
+                description?: string;
+                image?: string;
+                title?: string;
+            } | null;
             /** @description Every redirect counted, of any visitor class. */
             redirect_count: number;
             /** @description The link's own redirect status (301, 302, 307 or 308); null: the instance's rule. */
@@ -902,7 +914,7 @@ export interface components {
              * @description Stable machine-readable reason.
              * @enum {string}
              */
-            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "tag_name_invalid" | "tag_colour_invalid" | "tags_too_many" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "tag_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "tag_name_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
+            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "tag_name_invalid" | "tag_colour_invalid" | "tags_too_many" | "preview_invalid" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "tag_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "tag_name_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
             detail: string;
             status: number;
             title: string;
@@ -2418,6 +2430,15 @@ export interface operations {
                      * @description ISO 8601 date-time in the future.
                      */
                     expiresAt?: string;
+                    /** @description What link-preview agents (Slack, X, Facebook, Discord, WhatsApp, LinkedIn, Telegram …) are shown instead of the redirect: an Open Graph card. At least one part. People are redirected as usual. */
+                    preview?: {
+                        /** @description At most 500 characters, without line breaks or control characters. */
+                        description?: string;
+                        /** @description An absolute http(s) URL, by the same rules as a destination. */
+                        image?: string;
+                        /** @description At most 200 characters, without line breaks or control characters. */
+                        title?: string;
+                    };
                     /**
                      * @description The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry.
                      * @enum {integer}
@@ -2663,6 +2684,15 @@ export interface operations {
                 "application/json": {
                     /** @description null removes the expiry. */
                     expiresAt?: string | (never | null);
+                    /** @description null removes the preview. */
+                    preview?: {
+                        /** @description At most 500 characters, without line breaks or control characters. */
+                        description?: string;
+                        /** @description An absolute http(s) URL, by the same rules as a destination. */
+                        image?: string;
+                        /** @description At most 200 characters, without line breaks or control characters. */
+                        title?: string;
+                    } | (never | null);
                     /**
                      * @description The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry. null goes back to the instance's rule (permanent unless the link expires).
                      * @enum {integer|null}
@@ -3506,6 +3536,12 @@ export interface operations {
                         linkType: "TEMPORARY" | "PERMANENT";
                         normalizedUrl: string;
                         originalUrl: string;
+                        /** @description What link-preview agents are shown instead of the redirect; null: none. */
+                        preview: {
+                            description?: string;
+                            image?: string;
+                            title?: string;
+                        } | null;
                         /** @description Every redirect counted, of any visitor class. */
                         redirectCount: number;
                         /** @description The link's own redirect status (301, 302, 307 or 308); null: the instance's rule. */
@@ -4264,6 +4300,15 @@ export interface operations {
                     expires_at?: string;
                     /** @description The absolute http(s) URL to shorten. */
                     original_url: string;
+                    /** @description What link-preview agents (Slack, X, Facebook, Discord, WhatsApp, LinkedIn, Telegram …) are shown instead of the redirect: an Open Graph card. At least one part. People are redirected as usual. */
+                    preview?: {
+                        /** @description At most 500 characters, without line breaks or control characters. */
+                        description?: string;
+                        /** @description An absolute http(s) URL, by the same rules as a destination. */
+                        image?: string;
+                        /** @description At most 200 characters, without line breaks or control characters. */
+                        title?: string;
+                    };
                     /**
                      * @description The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry.
                      * @enum {integer}
@@ -4503,6 +4548,15 @@ export interface operations {
                     expires_at?: string | (never | null);
                     /** @description The absolute http(s) URL to shorten. */
                     original_url?: string;
+                    /** @description null removes the preview. */
+                    preview?: {
+                        /** @description At most 500 characters, without line breaks or control characters. */
+                        description?: string;
+                        /** @description An absolute http(s) URL, by the same rules as a destination. */
+                        image?: string;
+                        /** @description At most 200 characters, without line breaks or control characters. */
+                        title?: string;
+                    } | (never | null);
                     /**
                      * @description The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry. null goes back to the instance's rule (permanent unless the link expires).
                      * @enum {integer|null}

@@ -7,8 +7,19 @@ import type { LinkServices } from '../../links/link-services.js';
 import { withDeps } from '../cli-context.js';
 import { parseExpiry, parseId, parseRedirectStatus, targetWorkspace } from '../cli-options.js';
 import type { LinkRedirectStatus } from '../../core/link.js';
+import type { LinkPreviewInput } from '../../core/link-preview.js';
 
-interface LinkCreateOptions { workspace?: number; code?: string; expires?: number; tag?: string[]; redirectStatus?: LinkRedirectStatus }
+interface LinkCreateOptions {
+  workspace?: number; code?: string; expires?: number; tag?: string[]; redirectStatus?: LinkRedirectStatus;
+  previewTitle?: string; previewDescription?: string; previewImage?: string;
+}
+
+/** The `--preview-*` options as one preview, or none when no part is given. */
+function previewOf(options: LinkCreateOptions): LinkPreviewInput | undefined {
+  const { previewTitle: title, previewDescription: description, previewImage: image } = options;
+  if (title === undefined && description === undefined && image === undefined) return undefined;
+  return { ...(title === undefined ? {} : { title }), ...(description === undefined ? {} : { description }), ...(image === undefined ? {} : { image }) };
+}
 
 /** Prints the link's short URL (its existing one when the workspace already had the URL). */
 async function createLink(links: LinkServices, accounts: AccountServices, baseUrl: string, url: string, options: LinkCreateOptions): Promise<void> {
@@ -16,6 +27,7 @@ async function createLink(links: LinkServices, accounts: AccountServices, baseUr
   const principal = await workspaceOperator(accounts, workspaceId);
   const result = await createOwnedLink(links.owned, principal, {
     url, workspaceId, customCode: options.code, expiresAt: options.expires, tags: options.tag, redirectStatus: options.redirectStatus,
+    preview: previewOf(options),
   });
   console.log(`${baseUrl}/${result.link.code}`);
   if (!result.created) console.error(`linkforge: the workspace already had this URL; its existing link is shown`);
@@ -31,6 +43,9 @@ export function registerLinkCommand(program: Command): void {
     .option('--expires <when>', 'an expiry: an ISO date (2027-01-31T12:00:00Z) or a duration from now (7d, 12h)', (value) => parseExpiry(value))
     .option('--tag <name>', 'a tag (repeat for more; tags the workspace lacks are made)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--redirect-status <status>', 'the status this link redirects with: 301, 308 (permanent), 302 or 307 (default: permanent unless it expires)', parseRedirectStatus)
+    .option('--preview-title <text>', 'the title link-preview bots (Slack, X, Facebook …) show instead of the destination\'s; at most 200 characters')
+    .option('--preview-description <text>', 'the description those bots show; at most 500 characters')
+    .option('--preview-image <url>', 'the image those bots show: an absolute http(s) URL')
     .action(async (url: string, options: LinkCreateOptions) => {
       await withDeps((deps) => createLink(deps.links, deps.accounts, deps.config.baseUrl, url, options));
     });

@@ -4,6 +4,7 @@ import { TagChips, TagsField } from '../components/tag-chips.js';
 import { tagNamesOf } from '../tags.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Field, FormError } from '../components/field.js';
+import { PreviewFields, previewChanged, previewInputsOf, previewOf } from '../components/preview-fields.js';
 import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
 import { dateTime, fromLocalInput, toLocalInput } from '../format.js';
 import { Link } from '../router.js';
@@ -93,11 +94,15 @@ export function EditRow({ link, known, onDone }: { link: LinkJson; known: readon
   const [tags, setTags] = useState(link.tags.join(', '));
   const [expiresAt, setExpiresAt] = useState(toLocalInput(link.expiresAt));
   const [redirectStatus, setRedirectStatus] = useState(link.redirectStatus as RedirectStatus);
+  const [preview, setPreview] = useState(previewInputsOf(link.preview));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = async (event: Event) => {
     event.preventDefault();
     try {
-      await api('PATCH', `/api/urls/${link.id}`, { url: url.trim(), expiresAt: fromLocalInput(expiresAt), tags: tagNamesOf(tags), redirectStatus });
+      await api('PATCH', `/api/urls/${link.id}`, {
+        url: url.trim(), expiresAt: fromLocalInput(expiresAt), tags: tagNamesOf(tags), redirectStatus,
+        ...(previewChanged(preview, link.preview) && { preview: previewOf(preview) }),
+      });
       onDone(`Saved ${link.shortCode}`);
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
@@ -115,6 +120,7 @@ export function EditRow({ link, known, onDone }: { link: LinkJson; known: readon
           <Field id={`${id}-expiry`} label="Expires (empty: never)" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)} error={errors.expiresAt} />
           <TagsField id={`${id}-tags`} value={tags} onInput={setTags} error={errors.tags} known={known} />
           <RedirectStatusField id={`${id}-redirect`} value={redirectStatus} onChange={setRedirectStatus} />
+          <PreviewFields id={`${id}-preview`} value={preview} onChange={setPreview} errors={errors} />
           <FormError message={errors.form} />
           <button type="submit">Save</button>
           <button type="button" class="secondary" onClick={() => onDone()}>Cancel</button>

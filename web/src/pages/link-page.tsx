@@ -5,6 +5,7 @@ import { ExternalUrl } from '../components/external-url.js';
 import { FormError } from '../components/field.js';
 import { Layout } from '../components/layout.js';
 import { QrCode } from '../components/qr-code.js';
+import { PreviewCard } from '../components/preview-fields.js';
 import { RangePicker } from '../components/range-picker.js';
 import { ShareControl } from '../components/share-control.js';
 import { Breakdowns, ClicksBody } from '../components/stats-sections.js';
@@ -61,6 +62,7 @@ export function LinkPage({ id }: { id: string }) {
               <dt>Clicks</dt><dd>{count(link.humanCount)} by people, {count(link.redirectCount)} in all</dd>
               <dt>Average latency</dt><dd>{latency(link.avgRedirectMs)}</dd>
               <dt>Destination health</dt><dd>{health(link).text}{link.lastCheckedAt && <span class="muted"> (checked {dateTime(link.lastCheckedAt)})</span>}</dd>
+              <dt>Link preview</dt><dd>{link.preview ? <PreviewCard preview={link.preview} /> : <span class="muted">None: apps show the destination's own</span>}</dd>
             </dl>
             {link.permissions.delete ? (
               <p class="actions">
