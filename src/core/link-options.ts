@@ -82,3 +82,14 @@ export function sameExtras(a: LinkExtras | undefined, b: LinkExtras | undefined)
   if (a === undefined || b === undefined) return a === b;
   return a.passwordHash === b.passwordHash && a.maxClicks === b.maxClicks && JSON.stringify(a.options) === JSON.stringify(b.options);
 }
+
+/**
+ * The options with one key set (or removed, given undefined or null), the others kept: a change of
+ * one option must not drop the ones set by another. Null when nothing is left.
+ */
+export function withOption<K extends keyof LinkOptions>(options: LinkOptions | null | undefined, key: K, value: LinkOptions[K] | null | undefined): LinkOptions | null {
+  const next: Partial<Record<keyof LinkOptions, unknown>> = { ...(options ?? {}) };
+  if (value === undefined || value === null) delete next[key];
+  else next[key] = value;
+  return Object.keys(next).length === 0 ? null : next as LinkOptions;
+}
