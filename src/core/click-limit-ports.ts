@@ -9,4 +9,6 @@ export interface ClickLimitStore {
    * when none was left (or the link has no limit, or is gone).
    */
   consumeClick(linkId: number): Promise<number | undefined>;
+  /** The clicks left, read without taking one; undefined when the link has no limit or is gone. */
+  findClicksLeft(linkId: number): Promise<number | undefined>;
 }

@@ -1,9 +1,14 @@
+import type { ClickLimitStore } from '../core/click-limit-ports.js';
+import { clickLimitStep, limitReachedResponse } from './click-limit-step.js';
+import { fallbackStep } from './fallback-step.js';
 import type { ExtrasStep } from './link-extras.js';
 
 /** What the steps need from the running service. */
 export interface ExtrasStepDeps {
   /** The page stylesheet's address, when the UI is built. */
   readonly stylesheet?: string;
+  /** Where limited links take their clicks; without it no click limit applies (a test app without a database). */
+  readonly clickLimits?: ClickLimitStore;
 }
 
 /**
@@ -12,6 +17,9 @@ export interface ExtrasStepDeps {
  * the confirmation page; the route or variant that chooses the destination; and last the click
  * limit, the one step that writes, so that nothing before it may consume a click.
  */
-export function linkExtrasSteps(_deps: ExtrasStepDeps): ExtrasStep[] {
-  return [];
+export function linkExtrasSteps(deps: ExtrasStepDeps): ExtrasStep[] {
+  return [
+    fallbackStep,
+    ...(deps.clickLimits === undefined ? [] : [clickLimitStep(deps.clickLimits, limitReachedResponse(deps.stylesheet))]),
+  ];
 }

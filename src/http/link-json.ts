@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { effectiveStatus, type Link } from '../core/link.js';
+import { ClickLimitJson, clickLimitJsonOf, ClickLimitV1Json, clickLimitV1JsonOf } from './click-limit-json.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const Timestamp = Type.String({ format: 'date-time' });
@@ -32,6 +33,7 @@ export const LinkJson = Type.Object({
   lastCheckedAt: Nullable(Timestamp),
   disabledReason: Type.Union([Type.String(), Type.Null()], { description: 'Set while the service\'s operator has disabled the link: its redirect answers 410 with this reason.' }),
   redirectStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'The link\'s own redirect status (301, 302, 307 or 308); null: the instance\'s rule.' }),
+  ...ClickLimitJson,
 }, { $id: 'Link' });
 export type LinkJson = Static<typeof LinkJson>;
 
@@ -59,6 +61,7 @@ export function linkToJson(link: Link, baseUrl: string, now: number, tags: reado
     lastCheckedAt: iso(link.lastCheckedAt),
     disabledReason: link.disabledReason,
     redirectStatus: link.redirectStatus,
+    ...clickLimitJsonOf(link),
   };
 }
 
@@ -79,6 +82,7 @@ export const LinkV1Json = Type.Object({
   destination_status: DestinationStatus,
   last_checked_at: Nullable(Timestamp),
   redirect_status: Type.Union([Type.Integer(), Type.Null()], { description: 'The link\'s own redirect status (301, 302, 307 or 308); null: the instance\'s rule.' }),
+  ...ClickLimitV1Json,
 }, { $id: 'LinkV1' });
 export type LinkV1Json = Static<typeof LinkV1Json>;
 
@@ -98,6 +102,7 @@ export function linkToV1Json(link: Link, baseUrl: string, now: number, tags: rea
     destination_status: link.destinationStatus,
     last_checked_at: iso(link.lastCheckedAt),
     redirect_status: link.redirectStatus,
+    ...clickLimitV1JsonOf(link),
   };
 }
 

@@ -23,4 +23,11 @@ export class KyselyClickLimitStore implements ClickLimitStore {
       return row === undefined || row.clicks_left === null ? undefined : Number(row.clicks_left);
     });
   }
+
+  findClicksLeft(linkId: number): Promise<number | undefined> {
+    return guarded(async () => {
+      const row = await this.db.selectFrom('links').select('clicks_left').where('id', '=', linkId).executeTakeFirst();
+      return row === undefined || row.clicks_left === null ? undefined : Number(row.clicks_left);
+    });
+  }
 }
