@@ -7,6 +7,7 @@ import type { Principal } from '../core/principal.js';
 import { isReservedWord } from '../core/short-code.js';
 import type { WorkspaceAccess } from '../accounts/workspace-access.js';
 import { yieldingEvery } from '../core/yielding.js';
+import { importedLimits } from './link-limits.js';
 
 export interface ImportLinksDeps {
   readonly transfer: LinkTransferStore;
@@ -71,8 +72,10 @@ function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: 
   }
   const f = candidate.fields;
   let tags;
+  let limits;
   try {
     tags = importedTags(f.tags);
+    limits = importedLimits(f, deps.urlPolicy);
   } catch (error) {
     if (error instanceof LinkforgeError) return reject(error.code, error.message);
     throw error;
@@ -91,6 +94,7 @@ function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: 
       redirectStatus: f.redirectStatus ?? null,
       visits: f.visits,
       tags,
+      ...limits,
     },
   };
 }

@@ -4,6 +4,7 @@ import { ValidationError } from '../core/errors.js';
 import type { Link } from '../core/link.js';
 import { withOption, type LinkOptions } from '../core/link-options.js';
 import type { LinkChanges } from '../core/ports.js';
+import type { TransferLink } from '../core/link-transfer-ports.js';
 
 /** The click limit and the fallback URL as a create or an edit gives them; absent leaves them, null removes them. */
 export interface LimitFields {
@@ -46,3 +47,15 @@ export function limitChanges(link: Link, fields: LimitFields, policy: UrlPolicy)
   };
 }
 
+
+/** An imported row's limit and fallback by the API's rules; its clicks left never exceed its limit. */
+export function importedLimits(fields: Pick<TransferLink, 'maxClicks' | 'clicksLeft' | 'options'>, policy: UrlPolicy): Pick<TransferLink, 'maxClicks' | 'clicksLeft' | 'options'> {
+  const maxClicks = fields.maxClicks ?? null;
+  assertMaxClicks(maxClicks, 'max_clicks');
+  const fallbackUrl = parseFallbackUrl(fields.options?.fallbackUrl, policy);
+  return {
+    maxClicks,
+    clicksLeft: maxClicks === null ? null : Math.min(fields.clicksLeft ?? maxClicks, maxClicks),
+    options: withOption(fields.options, 'fallbackUrl', fallbackUrl),
+  };
+}
