@@ -8,7 +8,9 @@ import { withDeps } from '../cli-context.js';
 import { parseExpiry, parseId, parseRedirectStatus, targetWorkspace } from '../cli-options.js';
 import type { LinkRedirectStatus } from '../../core/link.js';
 
-interface LinkCreateOptions { workspace?: number; code?: string; expires?: number; tag?: string[]; redirectStatus?: LinkRedirectStatus }
+interface LinkCreateOptions { workspace?: number; code?: string; expires?: number; tag?: string[]; redirectStatus?: LinkRedirectStatus;
+  maxClicks?: number; fallbackUrl?: string;
+}
 
 /** Prints the link's short URL (its existing one when the workspace already had the URL). */
 async function createLink(links: LinkServices, accounts: AccountServices, baseUrl: string, url: string, options: LinkCreateOptions): Promise<void> {
@@ -16,6 +18,7 @@ async function createLink(links: LinkServices, accounts: AccountServices, baseUr
   const principal = await workspaceOperator(accounts, workspaceId);
   const result = await createOwnedLink(links.owned, principal, {
     url, workspaceId, customCode: options.code, expiresAt: options.expires, tags: options.tag, redirectStatus: options.redirectStatus,
+    maxClicks: options.maxClicks, fallbackUrl: options.fallbackUrl,
   });
   console.log(`${baseUrl}/${result.link.code}`);
   if (!result.created) console.error(`linkforge: the workspace already had this URL; its existing link is shown`);
@@ -31,6 +34,8 @@ export function registerLinkCommand(program: Command): void {
     .option('--expires <when>', 'an expiry: an ISO date (2027-01-31T12:00:00Z) or a duration from now (7d, 12h)', (value) => parseExpiry(value))
     .option('--tag <name>', 'a tag (repeat for more; tags the workspace lacks are made)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--redirect-status <status>', 'the status this link redirects with: 301, 308 (permanent), 302 or 307 (default: permanent unless it expires)', parseRedirectStatus)
+    .option('--max-clicks <n>', 'stop after this many people have followed it (crawlers and preview bots do not count)', parseId)
+    .option('--fallback-url <url>', 'where the link sends visitors once it is used up, expired or deleted (instead of the 410 page)')
     .action(async (url: string, options: LinkCreateOptions) => {
       await withDeps((deps) => createLink(deps.links, deps.accounts, deps.config.baseUrl, url, options));
     });
