@@ -19,6 +19,7 @@ export class ApiError extends Error {
   /** The form field an error code is about (`email_taken` → email), or undefined for the form as a whole. */
   field(): string | undefined {
     const { code } = this.problem;
+    if (this.problem.field === 'fallbackUrl' || code === 'max_clicks_invalid') return this.problem.field ?? 'maxClicks';
     if (code.startsWith('email_') || code === 'user_not_found') return 'email';
     if (code.startsWith('password_')) return 'password';
     if (code.startsWith('custom_code_') || code === 'code_taken') return 'customCode';
@@ -57,6 +58,7 @@ export async function api<T>(method: Method, path: string, body?: unknown, signa
       title: problem?.title ?? response.statusText,
       detail: problem?.detail ?? `The server answered ${response.status}.`,
       code: problem?.code ?? 'unknown',
+      ...(typeof problem?.field === 'string' && { field: problem.field }),
     });
   }
   return json as T;
