@@ -4,6 +4,7 @@ import { allLinkRows, createLink, createWorkspace, linkRow, postLink } from '../
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, registerUser } from '../support/users.js';
 import { suiteScope } from '../support/teardown.js';
+import { insertLink } from '../support/links.js';
 
 const PERSON = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 const PREVIEW_BOT = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
@@ -137,5 +138,18 @@ describe('a click limit (maxClicks, clicksLeft) and its fallback URL', () => {
       }
     }
     assert.deepEqual(await allLinkRows(t.deps), before);
+  });
+});
+
+describe('a limited link when the database cannot be reached', () => {
+  test('a person gets 503 with Retry-After, although the link is cached, since no click can be taken', async (context) => {
+    const t = await createTestApp(context);
+    const link = await insertLink(t.deps, { maxClicks: 5 });
+    assert.equal((await t.app.inject({ url: `/${link.code}`, headers: { 'user-agent': PERSON } })).statusCode, 302);
+    await t.deps.database.close();
+    const res = await t.app.inject({ url: `/${link.code}`, headers: { 'user-agent': PERSON } });
+    assert.equal(res.statusCode, 503);
+    assert.equal(res.headers['retry-after'], '5');
+    assert.equal(res.json().code, 'store_unavailable');
   });
 });
