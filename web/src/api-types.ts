@@ -984,7 +984,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The link has expired (`reason: expired`) or was deleted (`reason: deleted`). A client whose Accept prefers text/html gets a small page instead. */
+            /** @description The link has expired (`reason: expired`), was deleted (`reason: deleted`), or was followed by as many people as its click limit allows (`reason: limit_reached`); with a fallback URL, expired, deleted and used-up links answer 302 to it instead. A client whose Accept prefers text/html gets a small page instead. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -1061,7 +1061,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The link has expired (`reason: expired`) or was deleted (`reason: deleted`). A client whose Accept prefers text/html gets a small page instead. */
+            /** @description The link has expired (`reason: expired`), was deleted (`reason: deleted`), or was followed by as many people as its click limit allows (`reason: limit_reached`); with a fallback URL, expired, deleted and used-up links answer 302 to it instead. A client whose Accept prefers text/html gets a small page instead. */
             410: {
                 headers: {
                     [name: string]: unknown;
