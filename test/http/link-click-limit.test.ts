@@ -60,6 +60,22 @@ describe('a click limit (maxClicks, clicksLeft) and its fallback URL', () => {
     assert.equal((await follow(link.shortCode, PERSON, 'HEAD')).statusCode, 410);
   });
 
+  test('a cached plain link answers without a statement; a limited one runs exactly one, the conditional decrement', async () => {
+    const user = await registerUser(t.app);
+    const plain = await createLink(t.app, user.token, { url: 'https://example.com/plain-hot-path' });
+    const limited = await createLink(t.app, user.token, { url: 'https://example.com/limited-hot-path', maxClicks: 5 });
+    await follow(plain.shortCode, CRAWLER);
+    await follow(limited.shortCode, CRAWLER);
+    t.statements.length = 0;
+    assert.equal((await follow(plain.shortCode)).statusCode, 301);
+    assert.deepEqual(t.statements, [], 'the plain link: none of the click limit runs');
+    assert.equal((await follow(limited.shortCode)).statusCode, 302);
+    // The SQLite writer thread commits its queued writes together (ADR 0010): its COMMIT is not the click's own statement.
+    const statements = t.statements.filter((sql) => !/^(BEGIN|COMMIT)\b/i.test(sql));
+    assert.equal(statements.length, 1, JSON.stringify(t.statements));
+    assert.match(statements[0]!, /^update "links" set "clicks_left" = "clicks_left" - (\?|\$1) where "id" = (\?|\$2) and "clicks_left" > (\?|\$3) returning "clicks_left"$/);
+  });
+
   test('a used-up link with a fallback URL sends people there with a 302', async () => {
     const user = await registerUser(t.app);
     const link = await createLink(t.app, user.token, { url: 'https://example.com/one-time', maxClicks: 1, fallbackUrl: 'https://example.com/sold-out' });
