@@ -98,7 +98,7 @@ function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger, ui: UiBuild
     debugLog: logger.level === 'debug' || logger.level === 'trace' ? (fields, message) => logger.debug(fields, message) : undefined,
     failures: failureResponses({ stylesheet, notFoundRedirectUrl: config.redirect.notFoundRedirectUrl, expiredRedirectUrl: config.redirect.expiredRedirectUrl }),
     disabledResponse: disabledLinkResponses({ stylesheet }),
-    extrasSteps: linkExtrasSteps({ stylesheet, baseUrl: config.baseUrl }),
+    extrasSteps: linkExtrasSteps({ stylesheet, baseUrl: config.baseUrl, clickLimits: deps.redirects.clickLimits }),
   });
 }
 

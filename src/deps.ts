@@ -15,6 +15,8 @@ import { KyselyLinkShareStore } from './storage/link-share-store.js';
 import { KyselyVisitorSaltStore } from './storage/visitor-salt-store.js';
 import { openSqlite, type OpenDatabase } from './storage/database.js';
 import { KyselyLinkStore } from './storage/link-store.js';
+import { KyselyClickLimitStore } from './storage/click-limit-store.js';
+import type { ClickLimitStore } from './core/click-limit-ports.js';
 import { KyselyTagStore } from './storage/tag-store.js';
 import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
 import { KyselyCleanupRunStore } from './storage/cleanup-run-store.js';
@@ -42,6 +44,8 @@ export interface RedirectServices {
   readonly resolver: LinkResolver;
   readonly domain: string;
   readonly recordVisit?: RecordVisit;
+  /** Where limited links take their clicks (ADR 0031). */
+  readonly clickLimits?: ClickLimitStore;
 }
 
 /** What the server itself needs beside the modules: readiness, shared rate-limit counters, metrics. */
@@ -199,7 +203,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   return {
     config,
     clock,
-    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain: DEFAULT_DOMAIN, recordVisit: analytics?.buffer.record },
+    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain: DEFAULT_DOMAIN, recordVisit: analytics?.buffer.record,
+      clickLimits: new KyselyClickLimitStore(database.db) },
     links,
     accounts,
     stats,

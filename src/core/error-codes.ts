@@ -29,6 +29,7 @@ export const ERROR_CATALOGUE = {
   url_domain_blocked: { status: 400, title: 'Blocked domain', detail: 'Links to this domain are not allowed on this service.' },
   custom_code_invalid: { status: 400, title: 'Invalid custom code', detail: 'The custom short code is not valid.' },
   custom_code_reserved: { status: 400, title: 'Reserved custom code', detail: 'This word is reserved and cannot be used as a short code.' },
+  max_clicks_invalid: { status: 400, title: 'Invalid click limit', detail: 'A click limit is a whole number from 1 to 1000000000, or null for none.' },
   expires_at_not_future: { status: 400, title: 'Expiry in the past', detail: 'The expiry date must be in the future.' },
   password_invalid: { status: 400, title: 'Invalid password', detail: 'The password contains a character that is not allowed.' },
   password_too_short: { status: 400, title: 'Password too short', detail: 'The password is too short.' },
@@ -72,6 +73,7 @@ export const ERROR_CATALOGUE = {
   link_expired: { status: 410, title: 'Link expired', detail: 'This short link has expired.' },
   link_deleted: { status: 410, title: 'Link deleted', detail: 'This short link was deleted by its owner.' },
   link_disabled: { status: 410, title: 'Link disabled', detail: 'This short link was disabled by the operator of this service.' },
+  link_limit_reached: { status: 410, title: 'Link used up', detail: 'This short link has been followed as many times as its owner allowed.' },
   // 409: the state of things forbids it
   code_taken: { status: 409, title: 'Short code taken', detail: 'The short code is already in use.' },
   url_already_shortened: { status: 409, title: 'URL already shortened', detail: 'This workspace already has a link for this URL.' },

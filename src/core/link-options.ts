@@ -93,3 +93,9 @@ export function withOption<K extends keyof LinkOptions>(options: LinkOptions | n
   const next = (value === null || value === undefined ? rest : { ...rest, [key]: value }) as LinkOptions;
   return Object.keys(next).length === 0 ? null : next;
 }
+
+/** Options read in parts (a column each): their keys together, null when none has any. */
+export function mergedOptions(...parts: ReadonlyArray<LinkOptions | null | undefined>): LinkOptions | null {
+  const merged: LinkOptions = Object.assign({}, ...parts.filter((part) => part != null));
+  return Object.keys(merged).length === 0 ? null : merged;
+}

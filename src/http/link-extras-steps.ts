@@ -1,3 +1,6 @@
+import type { ClickLimitStore } from '../core/click-limit-ports.js';
+import { clickLimitStep, limitReachedResponse } from './click-limit-step.js';
+import { fallbackStep } from './fallback-step.js';
 import type { ExtrasStep } from './link-extras.js';
 import { previewStep } from './preview-step.js';
 
@@ -7,6 +10,8 @@ export interface ExtrasStepDeps {
   readonly stylesheet?: string;
   /** BASE_URL, for the short URL a page names. */
   readonly baseUrl?: string;
+  /** Where limited links take their clicks; without it no click limit applies (a test app without a database). */
+  readonly clickLimits?: ClickLimitStore;
 }
 
 /**
@@ -17,6 +22,8 @@ export interface ExtrasStepDeps {
  */
 export function linkExtrasSteps(deps: ExtrasStepDeps): ExtrasStep[] {
   return [
+    fallbackStep,
     previewStep(deps),
+    ...(deps.clickLimits === undefined ? [] : [clickLimitStep(deps.clickLimits, limitReachedResponse(deps.stylesheet))]),
   ];
 }

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { LINK_REDIRECT_STATUSES, type LinkRedirectStatus } from '../core/link.js';
 import { MAX_PREVIEW_DESCRIPTION, MAX_PREVIEW_TITLE } from '../core/link-preview.js';
+import { MAX_CLICKS } from '../core/click-limit.js';
 import { MAX_TAG_NAME_LENGTH, MAX_TAGS_PER_LINK } from '../core/tag-rules.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../links/list-links.js';
 
@@ -43,3 +44,9 @@ export const PreviewField = Type.Object({
   description: 'What link-preview agents (Slack, X, Facebook, Discord, WhatsApp, LinkedIn, Telegram …) are shown instead of the redirect: an Open Graph card. At least one part. People are redirected as usual.',
 });
 export const PreviewOrNull = Type.Union([PreviewField, Type.Null()], { description: 'null removes the preview.' });
+const MAX_CLICKS_RULE = `Stop after this many people have followed the link (1 to ${MAX_CLICKS}): then it answers 410 \`link_limit_reached\` (\`reason: "limit_reached"\`), or redirects to the fallback URL. Crawlers, link-preview agents, known mail scanners and HEAD requests never use a click. Setting it on an edit gives back all of its clicks.`;
+export const MaxClicks = Type.Integer({ minimum: 1, maximum: MAX_CLICKS, description: MAX_CLICKS_RULE });
+export const MaxClicksOrNull = Type.Union([MaxClicks, Type.Null()], { description: `${MAX_CLICKS_RULE} null removes the limit.` });
+const FALLBACK_URL_RULE = 'Where an expired, deleted or used-up link sends its visitors (302) instead of the 410 page; it passes the same rules as the destination.';
+export const FallbackUrl = Type.String({ description: FALLBACK_URL_RULE });
+export const FallbackUrlOrNull = Type.Union([FallbackUrl, Type.Null()], { description: `${FALLBACK_URL_RULE} null removes it.` });

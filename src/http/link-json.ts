@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { effectiveStatus, type Link } from '../core/link.js';
+import { ClickLimitJson, clickLimitJsonOf, ClickLimitV1Json, clickLimitV1JsonOf } from './click-limit-json.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const Timestamp = Type.String({ format: 'date-time' });
@@ -36,6 +37,7 @@ export const LinkJson = Type.Object({
   disabledReason: Type.Union([Type.String(), Type.Null()], { description: 'Set while the service\'s operator has disabled the link: its redirect answers 410 with this reason.' }),
   redirectStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'The link\'s own redirect status (301, 302, 307 or 308); null: the instance\'s rule.' }),
   preview: Preview,
+  ...ClickLimitJson,
 }, { $id: 'Link' });
 export type LinkJson = Static<typeof LinkJson>;
 
@@ -64,6 +66,7 @@ export function linkToJson(link: Link, baseUrl: string, now: number, tags: reado
     disabledReason: link.disabledReason,
     redirectStatus: link.redirectStatus,
     preview: link.options?.preview ?? null,
+    ...clickLimitJsonOf(link),
   };
 }
 
@@ -85,6 +88,7 @@ export const LinkV1Json = Type.Object({
   last_checked_at: Nullable(Timestamp),
   redirect_status: Type.Union([Type.Integer(), Type.Null()], { description: 'The link\'s own redirect status (301, 302, 307 or 308); null: the instance\'s rule.' }),
   preview: Preview,
+  ...ClickLimitV1Json,
 }, { $id: 'LinkV1' });
 export type LinkV1Json = Static<typeof LinkV1Json>;
 
@@ -105,6 +109,7 @@ export function linkToV1Json(link: Link, baseUrl: string, now: number, tags: rea
     last_checked_at: iso(link.lastCheckedAt),
     redirect_status: link.redirectStatus,
     preview: link.options?.preview ?? null,
+    ...clickLimitV1JsonOf(link),
   };
 }
 

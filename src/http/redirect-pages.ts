@@ -48,7 +48,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 // No inline style or script: the page obeys the same Content-Security-Policy as the UI. Its one
 // stylesheet has a fixed path (`/page.css`), unlike the UI's hashed ones. Its only link is to the
 // home page, which works signed out; the UI's signed-in pages would not help a link's recipient.
-function htmlPage(status: number, heading: string, detail: string, next: string, stylesheet: string | undefined): string {
+export function htmlPage(status: number, heading: string, detail: string, next: string, stylesheet: string | undefined): string {
   const style = stylesheet ? `<link rel="stylesheet" href="${escapeHtml(stylesheet)}">` : '';
   return '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
     + `<meta name="color-scheme" content="light dark"><meta name="robots" content="noindex"><title>${heading} · Linkforge</title><link rel="icon" href="data:,">${style}</head>`

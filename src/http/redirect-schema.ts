@@ -41,7 +41,7 @@ export function redirectRouteSchema({ permanentStatus, temporaryStatus, maxAgeSe
     response: {
       ...redirects,
       404: failure('No link has this code (never existed, or purged).'),
-      410: failure('The link has expired (`reason: expired`) or was deleted (`reason: deleted`).'),
+      410: failure('The link has expired (`reason: expired`), was deleted (`reason: deleted`), or was followed by as many people as its click limit allows (`reason: limit_reached`); with a fallback URL, expired, deleted and used-up links answer 302 to it instead.'),
       429: failure('This client asked for more redirects than RATE_LIMIT_REDIRECTS allows per minute (off by default).', RETRY_AFTER),
       503: failure('The database cannot be reached and the link is not cached.', RETRY_AFTER),
     },

@@ -8,8 +8,9 @@ import { deterministicCode, isReservedWord, MAX_DETERMINISTIC_ATTEMPTS, validate
 import { assertFutureExpiry } from './expiry.js';
 import { requireMembership, reuseExistingLink, type OwnedLinkDeps } from './link-access.js';
 import { requestedTagNames, setLinkTags } from './tags/link-tags.js';
+import { newLinkLimits, type LimitFields } from './link-limits.js';
 
-export interface CreateOwnedLinkRequest {
+export interface CreateOwnedLinkRequest extends LimitFields {
   readonly url: unknown;
   /** Defaults to the caller's personal workspace. */
   readonly workspaceId?: number;
@@ -42,6 +43,7 @@ export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal,
   const destination = parseDestination(request.url, deps.urlPolicy);
   if (request.customCode !== undefined) validateCustomCode(request.customCode);
   const tagNames = requestedTagNames(request.tags, 'tags');
+  const limits = newLinkLimits(request, deps.urlPolicy);
   const now = deps.clock.now();
   const expiresAt = request.expiresAt ?? null;
   assertFutureExpiry(expiresAt, now);
@@ -49,8 +51,8 @@ export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal,
   const linkAt: LinkAt = (code) => ({
     domain: deps.domain, code, ...destination, linkType: 'PERMANENT',
     workspaceId, ownerId: principal.userId, claimTokenHash: null, createdAt: now, expiresAt,
-    redirectStatus: request.redirectStatus ?? null,
-    options: withOption(null, 'preview', preview),
+    redirectStatus: request.redirectStatus ?? null, maxClicks: limits.maxClicks,
+    options: withOption(limits.options, 'preview', preview),
   });
   const result = await (request.customCode === undefined
     ? insertWithDeterministicCode(deps, linkAt, workspaceId, destination)

@@ -9,6 +9,7 @@ import type { Principal } from '../core/principal.js';
 import { isReservedWord } from '../core/short-code.js';
 import type { WorkspaceAccess } from '../accounts/workspace-access.js';
 import { yieldingEvery } from '../core/yielding.js';
+import { importedLimits } from './link-limits.js';
 
 export interface ImportLinksDeps {
   readonly transfer: LinkTransferStore;
@@ -73,10 +74,12 @@ function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: 
   }
   const f = candidate.fields;
   let tags;
+  let limits;
   let options;
   try {
     tags = importedTags(f.tags);
-    options = withOption(f.options, 'preview', f.options?.preview && parseLinkPreview(f.options.preview, deps.urlPolicy));
+    limits = importedLimits(f, deps.urlPolicy);
+    options = withOption(limits.options, 'preview', f.options?.preview && parseLinkPreview(f.options.preview, deps.urlPolicy));
   } catch (error) {
     if (error instanceof LinkforgeError) return reject(error.code, error.message);
     throw error;
@@ -93,9 +96,10 @@ function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: 
       redirectCount: f.redirectCount ?? 0, humanCount: f.humanCount ?? 0, botCount: f.botCount ?? 0, previewCount: f.previewCount ?? 0,
       avgRedirectMs: f.avgRedirectMs ?? 0,
       redirectStatus: f.redirectStatus ?? null,
-      options,
       visits: f.visits,
       tags,
+      ...limits,
+      options,
     },
   };
 }

@@ -8,8 +8,9 @@ import type { Principal } from '../core/principal.js';
 import { assertFutureExpiry } from './expiry.js';
 import { findAccessibleLink, type LinkSelector, type OwnedLinkDeps } from './link-access.js';
 import { requestedTagNames, setLinkTags } from './tags/link-tags.js';
+import { limitChanges, type LimitFields } from './link-limits.js';
 
-export interface LinkUpdate {
+export interface LinkUpdate extends LimitFields {
   readonly url?: unknown;
   /** `null` removes the expiry; absent leaves it as it is. */
   readonly expiresAt?: number | null;
@@ -31,10 +32,12 @@ export async function updateLink(deps: OwnedLinkDeps, principal: Principal, sele
   const destination = update.url === undefined ? undefined : parseDestination(update.url, deps.urlPolicy);
   if (update.expiresAt !== undefined) assertFutureExpiry(update.expiresAt, now);
   const tagNames = requestedTagNames(update.tags, 'tags');
-  let options = link.options;
+  const limits = limitChanges(link, update, deps.urlPolicy);
+  let options = limits.options ?? link.options;
   if (update.preview !== undefined) options = withOption(options, 'preview', update.preview === null ? null : parseLinkPreview(update.preview, deps.urlPolicy));
   const changes: LinkChanges = {
-    ...destination, expiresAt: update.expiresAt, redirectStatus: update.redirectStatus, updatedAt: now, ...(options === link.options ? {} : { options }),
+    ...destination, expiresAt: update.expiresAt, redirectStatus: update.redirectStatus, updatedAt: now,
+    ...(limits.maxClicks === undefined ? {} : { maxClicks: limits.maxClicks }), ...(options === link.options ? {} : { options }),
   };
   const result = await deps.store.updateLink(link.id, changes);
   if (result === undefined) throw new LinkforgeError('link_not_found');

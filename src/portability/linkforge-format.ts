@@ -3,7 +3,9 @@ import { LINK_REDIRECT_STATUSES, type LinkRedirectStatus, type LinkStatus } from
 import type { TransferLink, TransferTag, TransferVisit } from '../core/link-transfer-ports.js';
 import type { ImportCandidate } from './import-candidate.js';
 import { previewCellOf, previewOptionsOf } from './preview-column.js';
+import { CLICK_LIMIT_COLUMNS, clickLimitCellsOf, clickLimitFieldsOf } from './click-limit-columns.js';
 import { headerKey, MAX_LATENCY_MS, parseCount, parseNumber, parseTime, quoted } from './parse-fields.js';
+import { mergedOptions } from '../core/link-options.js';
 
 /**
  * Linkforge's own export, version 1 (docs/adr/0019): the same snake_case fields in CSV (one link
@@ -13,6 +15,7 @@ import { headerKey, MAX_LATENCY_MS, parseCount, parseNumber, parseTime, quoted }
 export const LINKFORGE_COLUMNS = [
   'code', 'url', 'status', 'created_at', 'updated_at', 'expires_at', 'deleted_at',
   'redirect_count', 'human_count', 'bot_count', 'preview_count', 'avg_redirect_ms', 'tags', 'redirect_status', 'preview',
+  ...CLICK_LIMIT_COLUMNS,
 ] as const;
 export const VISITS_COLUMN = 'visits';
 export const LINKFORGE_JSON_HEADER = { format: 'linkforge', version: 1 } as const;
@@ -79,6 +82,7 @@ export function linkforgeRecordOf(link: TransferLink, withVisits: boolean): Link
     tags: link.tags?.length ? JSON.stringify(link.tags) : '',
     redirect_status: link.redirectStatus === null || link.redirectStatus === undefined ? '' : String(link.redirectStatus),
     preview: previewCellOf(link.options),
+    ...clickLimitCellsOf(link),
   };
   if (withVisits) record.visits = JSON.stringify((link.visits ?? []).map(visitToJson));
   return record;
@@ -168,6 +172,7 @@ export function candidateOfLinkforgeRecord(row: number, fields: Record<string, u
   try {
     const status = textOf(record.status)?.toUpperCase() || undefined;
     if (status !== undefined && !STATUSES.includes(status as LinkStatus)) throw new Error(`The status ${quoted(status)} is not ACTIVE, EXPIRED or DELETED.`);
+    const limits = clickLimitFieldsOf(record, textOf);
     return {
       row, code, url,
       fields: {
@@ -184,7 +189,8 @@ export function candidateOfLinkforgeRecord(row: number, fields: Record<string, u
         redirectStatus: redirectStatusOf(textOf(record.redirectstatus)),
         visits: parseVisits(record.visits),
         tags: parseTransferTags(record.tags),
-        options: previewOptionsOf(record.preview),
+        ...limits,
+        options: mergedOptions(limits.options, previewOptionsOf(record.preview)),
       },
     };
   } catch (error) {

@@ -23,6 +23,14 @@ export function classifyVisit(userAgent: string | undefined, referer: string | u
   return { ...agentFactsOf(userAgent ?? ''), referrerHost: referrerHostOf(referer === undefined ? undefined : refererPrefix(referer)) };
 }
 
+/**
+ * Only the class of a User-Agent: what the click limit asks on the redirect path, for limited links
+ * only (a bot or a link-preview agent never takes a click). Cached like every classification.
+ */
+export function visitorClassOf(userAgent: string | undefined): VisitorClass {
+  return agentFactsOf(userAgent ?? '').visitorClass;
+}
+
 type AgentFacts = Omit<VisitFacts, 'referrerHost'>;
 
 // The same few hundred User-Agents make most traffic, and classifying one costs about 35 µs (isbot

@@ -15,7 +15,7 @@ async function populate(scope: TeardownScope, cli: CliBackend): Promise<void> {
   assert.equal((await cli.run(['user', 'create', 'source@example.com'], { input: DEFAULT_PASSWORD })).code, 0);
   for (const args of [
     ['https://example.com/visited', '--code', 'visited', '--tag', 'Launch', '--tag', 'Ünïcode tag'],
-    ['https://example.com/expiring', '--code', 'expiring', '--expires', '2099-06-30T12:34:56.789Z', '--redirect-status', '308'],
+    ['https://example.com/expiring', '--code', 'expiring', '--expires', '2099-06-30T12:34:56.789Z', '--redirect-status', '308', '--max-clicks', '7', '--fallback-url', 'https://example.com/after'],
     ['https://example.com/gone', '--code', 'gone'],
     ['https://example.com/untouched?b=2&a=1#/route'],
   ]) {
@@ -56,7 +56,7 @@ describe('export → import into an empty database → export gives the same fil
         assert.equal(exported.code, 0, exported.stderr);
         const text = fs.readFileSync(first, 'utf8');
         assert.equal((await source.run(['export', ...flags])).stdout, text, '--output and stdout write the same');
-        for (const expected of ['visited', 'expiring', 'gone', 'abc123', '2099-06-30T12:34:56.789Z', 'DELETED']) assert.ok(text.includes(expected), expected);
+        for (const expected of ['visited', 'expiring', 'gone', 'abc123', '2099-06-30T12:34:56.789Z', 'DELETED', 'https://example.com/after']) assert.ok(text.includes(expected), expected);
         for (const expected of ['Launch', 'teal', 'Ünïcode tag', 'docs', 'shlink']) assert.ok(text.includes(expected), `the tag ${expected} is in the file`);
         if (withVisits) assert.ok(text.includes('news.example') && text.includes('preview'), 'the visits are in the file');
 

@@ -100,9 +100,12 @@ const transferLink: fc.Arbitrary<TransferLink> = fc.record({
   tags: fc.array(fc.record({ name: fc.string({ minLength: 1, maxLength: 32 }), colour: fc.constantFrom('gray', 'teal', '#12ab34') }), { minLength: 1, maxLength: 3 })
     .map((tags) => tags.map((tag) => ({ ...tag }))), // plain objects, as the reader makes
   redirectStatus: fc.option(fc.constantFrom(301 as const, 302 as const, 307 as const, 308 as const), { nil: null }),
+  maxClicks: fc.option(fc.integer({ min: 1, max: 1_000_000_000 }), { nil: null }),
+  clicksLeft: fc.option(fc.nat({ max: 1_000_000_000 }), { nil: null }),
   options: fc.option(fc.record({
+    fallbackUrl: fc.webUrl(),
     preview: fc.record({ title: fc.string({ unit: 'grapheme' }), description: fc.string(), image: fc.webUrl() }, { requiredKeys: [] }).map((preview) => ({ ...preview })),
-  }).map((options) => ({ ...options })), { nil: null }),
+  }, { requiredKeys: [] }).map((options) => ({ ...options })).filter((options) => Object.keys(options).length > 0), { nil: null }),
   visits: fc.array(fc.record({
     visitedAt: fc.integer({ min: 0, max: 4_102_444_800_000 }),
     latencyMs: fc.double({ min: 0, max: 1e4, noNaN: true }).map((n) => (Object.is(n, -0) ? 0 : n)),

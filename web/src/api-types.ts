@@ -842,6 +842,8 @@ export interface components {
         Link: {
             /** @description Mean handler latency of those redirects, in milliseconds; 0 before the first. */
             avgRedirectMs: number;
+            /** @description Read only: how many of them are left (0: used up); null without a limit. */
+            clicksLeft: number | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -852,12 +854,16 @@ export interface components {
             disabledReason: string | null;
             /** Format: date-time */
             expiresAt: string | null;
+            /** @description Where an expired, deleted or used-up link sends visitors; null: the 410 page. */
+            fallbackUrl: string | null;
             /** @description Redirects of people only: crawlers and link-preview fetchers are not counted here. */
             humanCount: number;
             id: number;
             /** Format: date-time */
             lastCheckedAt: string | null;
             linkType: "TEMPORARY" | "PERMANENT";
+            /** @description The most people the link serves; null: no limit. */
+            maxClicks: number | null;
             normalizedUrl: string;
             originalUrl: string;
             /** @description What link-preview agents are shown instead of the redirect; null: none. */
@@ -880,16 +886,22 @@ export interface components {
         LinkV1: {
             /** @description Mean handler latency of those redirects, in milliseconds; 0 before the first. */
             avg_redirect_ms: number;
+            /** @description Read only: how many of them are left (0: used up); null without a limit. */
+            clicks_left: number | null;
             /** Format: date-time */
             created_at: string;
             /** @description HTTP status of the last destination check, 0 when unreachable; null before the first check. */
             destination_status: number | null;
             /** Format: date-time */
             expires_at: string | null;
+            /** @description Where an expired, deleted or used-up link sends visitors; null: the 410 page. */
+            fallback_url: string | null;
             /** @description Redirects of people only: crawlers and link-preview fetchers are not counted here. */
             human_count: number;
             /** Format: date-time */
             last_checked_at: string | null;
+            /** @description The most people the link serves; null: no limit. */
+            max_clicks: number | null;
             normalized_url: string;
             original_url: string;
             /** @description What link-preview agents are shown instead of the redirect; null: none. */
@@ -914,7 +926,7 @@ export interface components {
              * @description Stable machine-readable reason.
              * @enum {string}
              */
-            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "tag_name_invalid" | "tag_colour_invalid" | "tags_too_many" | "preview_invalid" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "tag_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "tag_name_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
+            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "max_clicks_invalid" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "tag_name_invalid" | "tag_colour_invalid" | "tags_too_many" | "preview_invalid" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "tag_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "link_limit_reached" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "tag_name_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
             detail: string;
             status: number;
             title: string;
@@ -984,7 +996,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The link has expired (`reason: expired`) or was deleted (`reason: deleted`). A client whose Accept prefers text/html gets a small page instead. */
+            /** @description The link has expired (`reason: expired`), was deleted (`reason: deleted`), or was followed by as many people as its click limit allows (`reason: limit_reached`); with a fallback URL, expired, deleted and used-up links answer 302 to it instead. A client whose Accept prefers text/html gets a small page instead. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -1061,7 +1073,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The link has expired (`reason: expired`) or was deleted (`reason: deleted`). A client whose Accept prefers text/html gets a small page instead. */
+            /** @description The link has expired (`reason: expired`), was deleted (`reason: deleted`), or was followed by as many people as its click limit allows (`reason: limit_reached`); with a fallback URL, expired, deleted and used-up links answer 302 to it instead. A client whose Accept prefers text/html gets a small page instead. */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -2430,6 +2442,10 @@ export interface operations {
                      * @description ISO 8601 date-time in the future.
                      */
                     expiresAt?: string;
+                    /** @description Where an expired, deleted or used-up link sends its visitors (302) instead of the 410 page; it passes the same rules as the destination. */
+                    fallbackUrl?: string;
+                    /** @description Stop after this many people have followed the link (1 to 1000000000): then it answers 410 `link_limit_reached` (`reason: "limit_reached"`), or redirects to the fallback URL. Crawlers, link-preview agents, known mail scanners and HEAD requests never use a click. Setting it on an edit gives back all of its clicks. */
+                    maxClicks?: number;
                     /** @description What link-preview agents (Slack, X, Facebook, Discord, WhatsApp, LinkedIn, Telegram …) are shown instead of the redirect: an Open Graph card. At least one part. People are redirected as usual. */
                     preview?: {
                         /** @description At most 500 characters, without line breaks or control characters. */
@@ -2684,6 +2700,10 @@ export interface operations {
                 "application/json": {
                     /** @description null removes the expiry. */
                     expiresAt?: string | (never | null);
+                    /** @description Where an expired, deleted or used-up link sends its visitors (302) instead of the 410 page; it passes the same rules as the destination. null removes it. */
+                    fallbackUrl?: string | (never | null);
+                    /** @description Stop after this many people have followed the link (1 to 1000000000): then it answers 410 `link_limit_reached` (`reason: "limit_reached"`), or redirects to the fallback URL. Crawlers, link-preview agents, known mail scanners and HEAD requests never use a click. Setting it on an edit gives back all of its clicks. null removes the limit. */
+                    maxClicks?: number | (never | null);
                     /** @description null removes the preview. */
                     preview?: {
                         /** @description At most 500 characters, without line breaks or control characters. */
@@ -3518,6 +3538,8 @@ export interface operations {
                         avgRedirectMs: number;
                         /** @description Proves you created the link; send it to /api/urls/sync after signing in. Shown once. */
                         claimToken: string;
+                        /** @description Read only: how many of them are left (0: used up); null without a limit. */
+                        clicksLeft: number | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -3528,12 +3550,16 @@ export interface operations {
                         disabledReason: string | null;
                         /** Format: date-time */
                         expiresAt: string | null;
+                        /** @description Where an expired, deleted or used-up link sends visitors; null: the 410 page. */
+                        fallbackUrl: string | null;
                         /** @description Redirects of people only: crawlers and link-preview fetchers are not counted here. */
                         humanCount: number;
                         id: number;
                         /** Format: date-time */
                         lastCheckedAt: string | null;
                         linkType: "TEMPORARY" | "PERMANENT";
+                        /** @description The most people the link serves; null: no limit. */
+                        maxClicks: number | null;
                         normalizedUrl: string;
                         originalUrl: string;
                         /** @description What link-preview agents are shown instead of the redirect; null: none. */
@@ -4298,6 +4324,10 @@ export interface operations {
                      * @description ISO 8601 date-time in the future.
                      */
                     expires_at?: string;
+                    /** @description Where an expired, deleted or used-up link sends its visitors (302) instead of the 410 page; it passes the same rules as the destination. */
+                    fallback_url?: string;
+                    /** @description Stop after this many people have followed the link (1 to 1000000000): then it answers 410 `link_limit_reached` (`reason: "limit_reached"`), or redirects to the fallback URL. Crawlers, link-preview agents, known mail scanners and HEAD requests never use a click. Setting it on an edit gives back all of its clicks. */
+                    max_clicks?: number;
                     /** @description The absolute http(s) URL to shorten. */
                     original_url: string;
                     /** @description What link-preview agents (Slack, X, Facebook, Discord, WhatsApp, LinkedIn, Telegram …) are shown instead of the redirect: an Open Graph card. At least one part. People are redirected as usual. */
@@ -4546,6 +4576,10 @@ export interface operations {
                 "application/json": {
                     /** @description null removes the expiry. */
                     expires_at?: string | (never | null);
+                    /** @description Where an expired, deleted or used-up link sends its visitors (302) instead of the 410 page; it passes the same rules as the destination. null removes it. */
+                    fallback_url?: string | (never | null);
+                    /** @description Stop after this many people have followed the link (1 to 1000000000): then it answers 410 `link_limit_reached` (`reason: "limit_reached"`), or redirects to the fallback URL. Crawlers, link-preview agents, known mail scanners and HEAD requests never use a click. Setting it on an edit gives back all of its clicks. null removes the limit. */
+                    max_clicks?: number | (never | null);
                     /** @description The absolute http(s) URL to shorten. */
                     original_url?: string;
                     /** @description null removes the preview. */

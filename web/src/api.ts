@@ -20,6 +20,7 @@ export class ApiError extends Error {
   field(): string | undefined {
     const { code } = this.problem;
     if (this.problem.field?.startsWith('preview')) return this.problem.field;
+    if (this.problem.field === 'fallbackUrl' || code === 'max_clicks_invalid') return this.problem.field ?? 'maxClicks';
     if (code.startsWith('email_') || code === 'user_not_found') return 'email';
     if (code.startsWith('password_')) return 'password';
     if (code.startsWith('custom_code_') || code === 'code_taken') return 'customCode';

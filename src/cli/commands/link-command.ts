@@ -11,7 +11,7 @@ import type { LinkPreviewInput } from '../../core/link-preview.js';
 
 interface LinkCreateOptions {
   workspace?: number; code?: string; expires?: number; tag?: string[]; redirectStatus?: LinkRedirectStatus;
-  previewTitle?: string; previewDescription?: string; previewImage?: string;
+  previewTitle?: string; previewDescription?: string; previewImage?: string; maxClicks?: number; fallbackUrl?: string;
 }
 
 /** The `--preview-*` options as one preview, or none when no part is given. */
@@ -27,7 +27,7 @@ async function createLink(links: LinkServices, accounts: AccountServices, baseUr
   const principal = await workspaceOperator(accounts, workspaceId);
   const result = await createOwnedLink(links.owned, principal, {
     url, workspaceId, customCode: options.code, expiresAt: options.expires, tags: options.tag, redirectStatus: options.redirectStatus,
-    preview: previewOf(options),
+    preview: previewOf(options), maxClicks: options.maxClicks, fallbackUrl: options.fallbackUrl,
   });
   console.log(`${baseUrl}/${result.link.code}`);
   if (!result.created) console.error(`linkforge: the workspace already had this URL; its existing link is shown`);
@@ -46,6 +46,8 @@ export function registerLinkCommand(program: Command): void {
     .option('--preview-title <text>', 'the title link-preview bots (Slack, X, Facebook …) show instead of the destination\'s; at most 200 characters')
     .option('--preview-description <text>', 'the description those bots show; at most 500 characters')
     .option('--preview-image <url>', 'the image those bots show: an absolute http(s) URL')
+    .option('--max-clicks <n>', 'stop after this many people have followed it (crawlers and preview bots do not count)', parseId)
+    .option('--fallback-url <url>', 'where the link sends visitors once it is used up, expired or deleted (instead of the 410 page)')
     .action(async (url: string, options: LinkCreateOptions) => {
       await withDeps((deps) => createLink(deps.links, deps.accounts, deps.config.baseUrl, url, options));
     });

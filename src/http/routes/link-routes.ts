@@ -10,7 +10,8 @@ import { LinkMatchFields, linkMatchOf, ListedLinkExtras, listedLinkToJson } from
 import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
 import { JWT_SECURITY, principalOf } from '../auth.js';
-import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, PreviewField, PreviewOrNull, RedirectStatusField, RedirectStatusOrNull, TagNames } from '../link-fields.js';
+import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, RedirectStatusField, RedirectStatusOrNull, TagNames } from '../link-fields.js';
+import { FallbackUrl, FallbackUrlOrNull, MaxClicks, MaxClicksOrNull, PreviewField, PreviewOrNull } from '../link-fields.js';
 import type { Link } from '../../core/link.js';
 import { tagNamesOfLinks } from '../../links/tags/link-tags.js';
 import { linkToJson, timestampFromJson } from '../link-json.js';
@@ -29,6 +30,8 @@ const CreateLinkBody = Type.Object({
   tags: Type.Optional(TagNames),
   redirectStatus: Type.Optional(RedirectStatusField),
   preview: Type.Optional(PreviewField),
+  maxClicks: Type.Optional(MaxClicks),
+  fallbackUrl: Type.Optional(FallbackUrl),
 }, { additionalProperties: false });
 
 const ListLinksQuery = Type.Object({
@@ -50,6 +53,8 @@ const UpdateLinkBody = Type.Object({
   tags: Type.Optional(TagNames),
   redirectStatus: Type.Optional(RedirectStatusOrNull),
   preview: Type.Optional(PreviewOrNull),
+  maxClicks: Type.Optional(MaxClicksOrNull),
+  fallbackUrl: Type.Optional(FallbackUrlOrNull),
 }, { additionalProperties: false, minProperties: 1 });
 
 // The UI stores whatever POST /api/urls/public answered (an ISO string), but older or other clients
@@ -119,7 +124,7 @@ function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson, li
     const body = request.body;
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
       url: body.url, workspaceId: body.workspaceId, customCode: body.customCode, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags,
-      redirectStatus: body.redirectStatus, preview: body.preview,
+      redirectStatus: body.redirectStatus, preview: body.preview, maxClicks: body.maxClicks, fallbackUrl: body.fallbackUrl,
     });
     reply.status(created ? 201 : 200).header('location', `/api/urls/${link.id}`);
     return toJson(link);
@@ -168,7 +173,8 @@ function registerLinkItemRoutes({ typedApp, preHandler, common, toJson }: RouteK
     },
   }, async (request) => {
     const body = request.body;
-    const update = { url: body.url, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags, redirectStatus: body.redirectStatus, preview: body.preview };
+    const update = { url: body.url, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags, redirectStatus: body.redirectStatus,
+      preview: body.preview, maxClicks: body.maxClicks, fallbackUrl: body.fallbackUrl };
     return toJson(await updateLink(owned, principalOf(request), request.params, update));
   });
 

@@ -9,7 +9,8 @@ import { listLinks } from '../../links/list-links.js';
 import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
 import { JWT_OR_API_KEY_SECURITY, principalOf } from '../auth.js';
-import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, PreviewField, PreviewOrNull, RedirectStatusField, RedirectStatusOrNull, TagFilter, TagMode, TagNames, tagFilterOf } from '../link-fields.js';
+import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, RedirectStatusField, RedirectStatusOrNull, TagFilter, TagMode, TagNames, tagFilterOf } from '../link-fields.js';
+import { FallbackUrl, FallbackUrlOrNull, MaxClicks, MaxClicksOrNull, PreviewField, PreviewOrNull } from '../link-fields.js';
 import { tagNamesOfLinks } from '../../links/tags/link-tags.js';
 import { linkToV1Json, timestampFromJson } from '../link-json.js';
 import type { RouteContext } from '../route-context.js';
@@ -27,6 +28,8 @@ const CreateLinkBody = Type.Object({
   tags: Type.Optional(TagNames),
   redirect_status: Type.Optional(RedirectStatusField),
   preview: Type.Optional(PreviewField),
+  max_clicks: Type.Optional(MaxClicks),
+  fallback_url: Type.Optional(FallbackUrl),
 }, { additionalProperties: false });
 
 const UpdateLinkBody = Type.Object({
@@ -35,6 +38,8 @@ const UpdateLinkBody = Type.Object({
   tags: Type.Optional(TagNames),
   redirect_status: Type.Optional(RedirectStatusOrNull),
   preview: Type.Optional(PreviewOrNull),
+  max_clicks: Type.Optional(MaxClicksOrNull),
+  fallback_url: Type.Optional(FallbackUrlOrNull),
 }, { additionalProperties: false, minProperties: 1 });
 
 const ListQuery = Type.Object({
@@ -88,7 +93,7 @@ function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, t
     const body = request.body;
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
       url: body.original_url, workspaceId: id, customCode: body.custom_code, expiresAt: timestampFromJson(body.expires_at), tags: body.tags,
-      redirectStatus: body.redirect_status, preview: body.preview,
+      redirectStatus: body.redirect_status, preview: body.preview, maxClicks: body.max_clicks, fallbackUrl: body.fallback_url,
     });
     reply.status(created ? 201 : 200).header('location', `${LINKS_PATH.replace(':id', String(id))}/${link.code}`);
     return toJson(link);
@@ -123,7 +128,8 @@ function registerWorkspaceLinkItemRoutes({ typedApp, preHandler, common, toJson 
     },
   }, async (request) => {
     const body = request.body;
-    const update = { url: body.original_url, expiresAt: timestampFromJson(body.expires_at), tags: body.tags, redirectStatus: body.redirect_status, preview: body.preview };
+    const update = { url: body.original_url, expiresAt: timestampFromJson(body.expires_at), tags: body.tags, redirectStatus: body.redirect_status,
+      preview: body.preview, maxClicks: body.max_clicks, fallbackUrl: body.fallback_url };
     return toJson(await updateLink(owned, principalOf(request), selectorOf(request.params), update));
   });
 

@@ -6,6 +6,7 @@ import { Field, FormError } from '../components/field.js';
 import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
 import { EMPTY_PREVIEW, PreviewFields, previewOf } from '../components/preview-fields.js';
 import { fromLocalInput } from '../format.js';
+import { ClickLimitFields, clickLimitCreateBody, NO_CLICK_LIMIT } from '../components/click-limit-fields.js';
 
 /** Creates a link in the chosen workspace: the one the dashboard shows, unless changed here. */
 export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, onCreated }: {
@@ -17,6 +18,7 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
   const [expiresAt, setExpiresAt] = useState('');
   const [redirectStatus, setRedirectStatus] = useState<RedirectStatus>(null);
   const [preview, setPreview] = useState(EMPTY_PREVIEW);
+  const [limits, setLimits] = useState(NO_CLICK_LIMIT);
   const [chosen, setChosen] = useState<string>();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const personal = workspaces.find((w) => w.is_personal);
@@ -33,9 +35,10 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
         ...(tagNamesOf(tags).length > 0 && { tags: tagNamesOf(tags) }),
         ...(redirectStatus !== null && { redirectStatus }),
         ...(previewOf(preview) !== null && { preview: previewOf(preview)! }),
+        ...clickLimitCreateBody(limits),
       };
       const link = await api<LinkJson>('POST', '/api/urls', body);
-      setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null); setPreview(EMPTY_PREVIEW);
+      setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null); setPreview(EMPTY_PREVIEW); setLimits(NO_CLICK_LIMIT);
       onCreated(link);
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
@@ -53,6 +56,7 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
         <TagsField id="new-tags" value={tags} onInput={setTags} error={errors.tags} known={known.get(Number(workspaceId))} />
         <RedirectStatusField id="new-redirect" value={redirectStatus} onChange={setRedirectStatus} />
         <PreviewFields id="new-preview" value={preview} onChange={setPreview} errors={errors} />
+        <ClickLimitFields id="new" values={limits} onChange={setLimits} errors={errors} />
         {workspaces.length > 1 && (
           <div class="field">
             <label for="new-workspace">Workspace</label>

@@ -7,6 +7,7 @@ import { Field, FormError } from '../components/field.js';
 import { PreviewFields, previewChanged, previewInputsOf, previewOf } from '../components/preview-fields.js';
 import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
 import { dateTime, fromLocalInput, toLocalInput } from '../format.js';
+import { ClickLimitFields, clickLimitChanges, clickLimitValuesOf, clicksLeftText } from '../components/click-limit-fields.js';
 import { Link } from '../router.js';
 import { Sparkline } from './sparkline.js';
 
@@ -73,6 +74,7 @@ export function LinkRow({ link, known, selected, onSelect, onEdit, onChanged }: 
       <td data-label="Clicks" class="clicks" title={`${link.humanCount} by people, ${link.redirectCount} in all`}>
         <span class="count">{link.humanCount}</span> <Sparkline values={link.trend} />
         <span class="visually-hidden">{` by people; ${recent} in the last 14 days`}</span>
+        {clicksLeftText(link) && <div class="muted small" data-testid="clicks-left">{clicksLeftText(link)}</div>}
       </td>
       <td data-label="Last click">{link.lastClickAt ? <time dateTime={link.lastClickAt} title={dateTime(link.lastClickAt)}>{shortDate(link.lastClickAt)}</time> : <span class="muted">never</span>}</td>
       <td data-label="Actions" class="actions">
@@ -95,13 +97,14 @@ export function EditRow({ link, known, onDone }: { link: LinkJson; known: readon
   const [expiresAt, setExpiresAt] = useState(toLocalInput(link.expiresAt));
   const [redirectStatus, setRedirectStatus] = useState(link.redirectStatus as RedirectStatus);
   const [preview, setPreview] = useState(previewInputsOf(link.preview));
+  const [limits, setLimits] = useState(clickLimitValuesOf(link));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = async (event: Event) => {
     event.preventDefault();
     try {
       await api('PATCH', `/api/urls/${link.id}`, {
         url: url.trim(), expiresAt: fromLocalInput(expiresAt), tags: tagNamesOf(tags), redirectStatus,
-        ...(previewChanged(preview, link.preview) && { preview: previewOf(preview) }),
+        ...(previewChanged(preview, link.preview) && { preview: previewOf(preview) }), ...clickLimitChanges(link, limits),
       });
       onDone(`Saved ${link.shortCode}`);
     } catch (caught) {
@@ -121,6 +124,7 @@ export function EditRow({ link, known, onDone }: { link: LinkJson; known: readon
           <TagsField id={`${id}-tags`} value={tags} onInput={setTags} error={errors.tags} known={known} />
           <RedirectStatusField id={`${id}-redirect`} value={redirectStatus} onChange={setRedirectStatus} />
           <PreviewFields id={`${id}-preview`} value={preview} onChange={setPreview} errors={errors} />
+          <ClickLimitFields id={id} values={limits} onChange={setLimits} errors={errors} />
           <FormError message={errors.form} />
           <button type="submit">Save</button>
           <button type="button" class="secondary" onClick={() => onDone()}>Cancel</button>

@@ -10,6 +10,7 @@ import { RangePicker } from '../components/range-picker.js';
 import { ShareControl } from '../components/share-control.js';
 import { Breakdowns, ClicksBody } from '../components/stats-sections.js';
 import { redirectStatusText } from '../redirect-status.js';
+import { clicksLeftText } from '../components/click-limit-fields.js';
 import { count, dateTime, health, latency } from '../format.js';
 import { Link } from '../router.js';
 import { csvQuery, rangeFromSearch, searchOfRange, statsQuery, type StatsRange } from '../stats-range.js';
@@ -60,6 +61,8 @@ export function LinkPage({ id }: { id: string }) {
               <dt>Expires</dt><dd>{link.expiresAt ? dateTime(link.expiresAt) : 'Never'}</dd>
               <dt>Redirect</dt><dd data-testid="redirect-status">{redirectStatusText(link.redirectStatus, link.expiresAt !== null)}</dd>
               <dt>Clicks</dt><dd>{count(link.humanCount)} by people, {count(link.redirectCount)} in all</dd>
+              {clicksLeftText(link) && <><dt>Click limit</dt><dd data-testid="clicks-left">{clicksLeftText(link)}</dd></>}
+              {link.fallbackUrl && <><dt>Fallback URL</dt><dd><ExternalUrl url={link.fallbackUrl} /></dd></>}
               <dt>Average latency</dt><dd>{latency(link.avgRedirectMs)}</dd>
               <dt>Destination health</dt><dd>{health(link).text}{link.lastCheckedAt && <span class="muted"> (checked {dateTime(link.lastCheckedAt)})</span>}</dd>
               <dt>Link preview</dt><dd>{link.preview ? <PreviewCard preview={link.preview} /> : <span class="muted">None: apps show the destination's own</span>}</dd>

@@ -8,13 +8,14 @@ import { QrCode } from '../components/qr-code.js';
 import { TagChips, TagsField } from '../components/tag-chips.js';
 import { tagNamesOf, useWorkspaceTags } from '../tags.js';
 import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
+import { ClickLimitFields, clickLimitCreateBody, NO_CLICK_LIMIT } from '../components/click-limit-fields.js';
 import { chooseWorkspace, currentWorkspaceId } from '../current-workspace.js';
 import { dateTime, fromLocalInput } from '../format.js';
 import { Link } from '../router.js';
 import { useApi } from '../use-api.js';
 
 type Workspaces = ResponseOf<'listWorkspaces'>['workspaces'];
-type Errors = Partial<Record<'url' | 'customCode' | 'expiresAt' | 'tags' | 'form', string>>;
+type Errors = Partial<Record<'url' | 'customCode' | 'expiresAt' | 'tags' | 'maxClicks' | 'fallbackUrl' | 'form', string>>;
 
 /** `/` signed in: a permanent link in the current workspace, with an optional custom code, expiry and redirect status. */
 export function OwnedShortenForm() {
@@ -27,6 +28,7 @@ export function OwnedShortenForm() {
   const [tags, setTags] = useState('');
   const known = useWorkspaceTags(workspaceId === undefined ? [] : [workspaceId]);
   const [redirectStatus, setRedirectStatus] = useState<RedirectStatus>(null);
+  const [limits, setLimits] = useState(NO_CLICK_LIMIT);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<LinkJson>();
@@ -44,14 +46,15 @@ export function OwnedShortenForm() {
         ...(workspaceId !== undefined && { workspaceId }),
         ...(tagNamesOf(tags).length > 0 && { tags: tagNamesOf(tags) }),
         ...(redirectStatus !== null && { redirectStatus }),
+        ...clickLimitCreateBody(limits),
       });
       setCreated(link);
-      destination.setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null);
+      destination.setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null); setLimits(NO_CLICK_LIMIT);
       known.reload();
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
       const message = caught instanceof ApiError ? caught.problem.detail : 'Something went wrong.';
-      setErrors({ [field === 'url' || field === 'customCode' || field === 'expiresAt' || field === 'tags' ? field : 'form']: message });
+      setErrors({ [field === 'url' || field === 'customCode' || field === 'expiresAt' || field === 'tags' || field === 'maxClicks' || field === 'fallbackUrl' ? field : 'form']: message });
     } finally {
       setBusy(false);
     }
@@ -73,6 +76,10 @@ export function OwnedShortenForm() {
         <details class="more-options" open={redirectStatus !== null}>
           <summary>Redirect status{redirectStatus === null ? ' (optional)' : ` (${redirectStatus})`}</summary>
           <RedirectStatusField id="redirect-status" value={redirectStatus} onChange={setRedirectStatus} />
+        </details>
+        <details class="more-options" open={limits.maxClicks !== '' || limits.fallbackUrl !== '' || errors.maxClicks !== undefined || errors.fallbackUrl !== undefined}>
+          <summary>Click limit and fallback (optional)</summary>
+          <ClickLimitFields id="limit" values={limits} onChange={setLimits} errors={errors} />
         </details>
         <FormError message={errors.form} />
         <button type="submit" disabled={busy}>{busy ? 'Shortening…' : 'Shorten'}</button>
