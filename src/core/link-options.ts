@@ -82,3 +82,14 @@ export function sameExtras(a: LinkExtras | undefined, b: LinkExtras | undefined)
   if (a === undefined || b === undefined) return a === b;
   return a.passwordHash === b.passwordHash && a.maxClicks === b.maxClicks && JSON.stringify(a.options) === JSON.stringify(b.options);
 }
+
+/**
+ * The options with one key set (or removed, when `value` is null, undefined or an empty list),
+ * the others kept as they are: an edit of one option never drops another. Null when none is left.
+ */
+export function withOption<K extends keyof LinkOptions>(options: LinkOptions | null, key: K, value: LinkOptions[K] | null | undefined): LinkOptions | null {
+  const { [key]: _dropped, ...rest } = options ?? {};
+  const empty = value === null || value === undefined || (Array.isArray(value) && value.length === 0);
+  const next: LinkOptions = empty ? rest : { ...rest, [key]: value };
+  return Object.keys(next).length === 0 ? null : next;
+}
