@@ -32,7 +32,7 @@ import type { RecordVisit } from './visits/visit-buffer.js';
 import { KyselyAccountStore } from './storage/account-store.js';
 import { visitWriterFor } from './storage/visits/visit-writer.js';
 import { createVisitPipeline, type VisitPipeline } from './visits/create-visit-pipeline.js';
-import { placeLookupFor } from './geo/country-database.js';
+import { countryLookupFor, placeLookupFor } from './geo/country-database.js';
 import type { HttpMetrics } from './core/metrics-ports.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
 import { buildLocalCache, buildUrlPolicy, followOtherProcesses } from './deps-builders.js';
@@ -42,6 +42,10 @@ export interface RedirectServices {
   readonly resolver: LinkResolver;
   readonly domain: string;
   readonly recordVisit?: RecordVisit;
+  /** The country of a client address, for links with routes (ADR 0031). */
+  readonly countryOf?: (address: string) => string | undefined;
+  /** The salt of a UTC day's visitor ids, for the variant of an A/B split; absent when analytics are off. */
+  readonly saltOf?: (dayStart: number) => Promise<Buffer | undefined>;
 }
 
 /** What the server itself needs beside the modules: readiness, shared rate-limit counters, metrics. */
@@ -184,8 +188,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     visits: config.analytics.enabled ? () => analytics!.buffer : undefined,
   }) : undefined;
   const cleanup = buildCleanupJobs(config, database, { clock, cache, metrics });
+  const placeOf = placeLookupFor(config.analytics);
   const analytics = config.analytics.enabled
-    ? createVisitPipeline(config.analytics, visitWriterFor(database), clock, options.logger, placeLookupFor(config.analytics), new KyselyVisitorSaltStore(database.backgroundDb)) : undefined;
+    ? createVisitPipeline(config.analytics, visitWriterFor(database), clock, options.logger, placeOf, new KyselyVisitorSaltStore(database.backgroundDb)) : undefined;
+  const salts = analytics?.salts;
   const healthCheck = createHealthCheckJobs({
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
     lockStore: new KyselyJobLockStore(database.backgroundDb), store: new KyselyHealthCheckStore(database.backgroundDb),
@@ -199,7 +205,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   return {
     config,
     clock,
-    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain: DEFAULT_DOMAIN, recordVisit: analytics?.buffer.record },
+    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain: DEFAULT_DOMAIN, recordVisit: analytics?.buffer.record,
+      countryOf: countryLookupFor(placeOf, config.analytics.geoipDatabase), saltOf: salts && ((day) => salts.saltOf(day)) },
     links,
     accounts,
     stats,

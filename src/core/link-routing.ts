@@ -25,12 +25,18 @@ export interface Destination {
  * else the link's own URL.
  */
 export function chooseDestination(linkUrl: string, options: LinkOptions | undefined, visitor: RoutingVisitor, draw: number): Destination {
-  const routes = options?.routes ?? [];
-  for (let index = 0; index < routes.length; index++) {
-    if (routeMatches(routes[index]!, visitor)) return { url: routes[index]!.url, served: `route:${index}` };
-  }
-  const variants = options?.variants ?? [];
-  if (variants.length === 0) return { url: linkUrl, served: 'link' };
+  return matchingRoute(options?.routes, visitor) ?? chosenVariant(options?.variants, draw) ?? { url: linkUrl, served: 'link' };
+}
+
+/** The first route whose every condition matches, or undefined. */
+export function matchingRoute(routes: readonly LinkRoute[] | undefined, visitor: RoutingVisitor): Destination | undefined {
+  const index = routes?.findIndex((route) => routeMatches(route, visitor)) ?? -1;
+  return index === -1 ? undefined : { url: routes![index]!.url, served: `route:${index}` };
+}
+
+/** The variant `draw` falls in, or undefined without variants. */
+export function chosenVariant(variants: readonly LinkVariant[] | undefined, draw: number): Destination | undefined {
+  if (variants === undefined || variants.length === 0) return undefined;
   const index = variantIndex(variants, draw);
   return { url: variants[index]!.url, served: `variant:${index}` };
 }
