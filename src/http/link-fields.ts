@@ -30,3 +30,21 @@ export const RedirectStatusField = Type.Unsafe<LinkRedirectStatus>({ type: 'inte
 export const RedirectStatusOrNull = Type.Unsafe<LinkRedirectStatus | null>({
   type: ['integer', 'null'], enum: [...LINK_REDIRECT_STATUSES, null], description: `${REDIRECT_STATUS_RULE} null goes back to the instance's rule (permanent unless the link expires).`,
 });
+
+const ConditionValues = (description: string) => Type.Optional(Type.Array(Type.String({ maxLength: 20 }), { description }));
+export const RouteField = Type.Object({
+  country: ConditionValues('ISO 3166-1 alpha-2 country codes (DE, AT); matched against the country of the visitor\'s address.'),
+  device: ConditionValues('ios, android, mobile (any phone or tablet) or desktop, from the User-Agent.'),
+  language: ConditionValues('Primary language subtags (de, pt), matched against any language of the visitor\'s Accept-Language.'),
+  url: Type.String({ description: 'Where a visitor this route matches is sent; the same rules as the link\'s own URL.' }),
+}, { additionalProperties: false });
+export const VariantField = Type.Object({
+  url: Type.String({ description: 'Where this share of visitors is sent; the same rules as the link\'s own URL.' }),
+  weight: Type.Integer({ description: 'A whole number from 1 to 1000; each variant gets its weight\'s share of visitors.' }),
+}, { additionalProperties: false });
+export const RoutesOrNull = Type.Union([Type.Array(RouteField), Type.Null()], {
+  description: 'At most 10 routes; the first whose every condition (country, device, language: at least one) matches the visitor sends them to its URL. Otherwise the variants or the link\'s URL. null or [] removes them.',
+});
+export const VariantsOrNull = Type.Union([Type.Array(VariantField), Type.Null()], {
+  description: 'An A/B split of 2 to 10 variants: each visitor is sent to one by weight, the same one all day for one address and browser (a new draw per request under ANALYTICS_PRIVACY=strict or a privacy signal). null or [] removes them.',
+});

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { effectiveStatus, type Link } from '../core/link.js';
+import { RouteField, VariantField } from './link-fields.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const Timestamp = Type.String({ format: 'date-time' });
@@ -9,6 +10,8 @@ const RedirectCount = Type.Integer({ minimum: 0, description: 'Every redirect co
 const AvgRedirectMs = Type.Number({ minimum: 0, description: 'Mean handler latency of those redirects, in milliseconds; 0 before the first.' });
 const HumanCount = Type.Integer({ minimum: 0, description: 'Redirects of people only: crawlers and link-preview fetchers are not counted here.' });
 const Tags = Type.Array(Type.String(), { description: 'Names of the link\'s tags, in name order; an anonymous link has none.' });
+const Routes = Type.Array(RouteField, { description: 'The link\'s routes, in order: the first that matches a visitor chooses the destination; [] when none.' });
+const Variants = Type.Array(VariantField, { description: 'The link\'s A/B split; [] when none.' });
 const DestinationStatus = Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the last destination check, 0 when unreachable; null before the first check.' });
 
 /** The app API's link representation. */
@@ -32,8 +35,16 @@ export const LinkJson = Type.Object({
   lastCheckedAt: Nullable(Timestamp),
   disabledReason: Type.Union([Type.String(), Type.Null()], { description: 'Set while the service\'s operator has disabled the link: its redirect answers 410 with this reason.' }),
   redirectStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'The link\'s own redirect status (301, 302, 307 or 308); null: the instance\'s rule.' }),
+  routes: Routes,
+  variants: Variants,
 }, { $id: 'Link' });
 export type LinkJson = Static<typeof LinkJson>;
+
+/** The stored routes and variants (read-only lists) as the answer's plain arrays. */
+const routingJson = (link: Link) => ({
+  routes: (link.options?.routes ?? []) as LinkJson['routes'],
+  variants: (link.options?.variants ?? []) as LinkJson['variants'],
+});
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -59,6 +70,7 @@ export function linkToJson(link: Link, baseUrl: string, now: number, tags: reado
     lastCheckedAt: iso(link.lastCheckedAt),
     disabledReason: link.disabledReason,
     redirectStatus: link.redirectStatus,
+    ...routingJson(link),
   };
 }
 
@@ -79,6 +91,8 @@ export const LinkV1Json = Type.Object({
   destination_status: DestinationStatus,
   last_checked_at: Nullable(Timestamp),
   redirect_status: Type.Union([Type.Integer(), Type.Null()], { description: 'The link\'s own redirect status (301, 302, 307 or 308); null: the instance\'s rule.' }),
+  routes: Routes,
+  variants: Variants,
 }, { $id: 'LinkV1' });
 export type LinkV1Json = Static<typeof LinkV1Json>;
 
@@ -98,6 +112,7 @@ export function linkToV1Json(link: Link, baseUrl: string, now: number, tags: rea
     destination_status: link.destinationStatus,
     last_checked_at: iso(link.lastCheckedAt),
     redirect_status: link.redirectStatus,
+    ...routingJson(link),
   };
 }
 

@@ -6,8 +6,9 @@ import { deterministicCode, isReservedWord, MAX_DETERMINISTIC_ATTEMPTS, validate
 import { assertFutureExpiry } from './expiry.js';
 import { requireMembership, reuseExistingLink, type OwnedLinkDeps } from './link-access.js';
 import { requestedTagNames, setLinkTags } from './tags/link-tags.js';
+import { optionsWithRouting, type RoutingInput } from './routing-options.js';
 
-export interface CreateOwnedLinkRequest {
+export interface CreateOwnedLinkRequest extends RoutingInput {
   readonly url: unknown;
   /** Defaults to the caller's personal workspace. */
   readonly workspaceId?: number;
@@ -38,6 +39,7 @@ export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal,
   const destination = parseDestination(request.url, deps.urlPolicy);
   if (request.customCode !== undefined) validateCustomCode(request.customCode);
   const tagNames = requestedTagNames(request.tags, 'tags');
+  const routing = optionsWithRouting(null, request, deps.urlPolicy);
   const now = deps.clock.now();
   const expiresAt = request.expiresAt ?? null;
   assertFutureExpiry(expiresAt, now);
@@ -45,6 +47,7 @@ export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal,
     domain: deps.domain, code, ...destination, linkType: 'PERMANENT',
     workspaceId, ownerId: principal.userId, claimTokenHash: null, createdAt: now, expiresAt,
     redirectStatus: request.redirectStatus ?? null,
+    ...(routing && { options: routing }),
   });
   const result = await (request.customCode === undefined
     ? insertWithDeterministicCode(deps, linkAt, workspaceId, destination)

@@ -6,8 +6,9 @@ import type { Principal } from '../core/principal.js';
 import { assertFutureExpiry } from './expiry.js';
 import { findAccessibleLink, type LinkSelector, type OwnedLinkDeps } from './link-access.js';
 import { requestedTagNames, setLinkTags } from './tags/link-tags.js';
+import { optionsWithRouting, type RoutingInput } from './routing-options.js';
 
-export interface LinkUpdate {
+export interface LinkUpdate extends RoutingInput {
   readonly url?: unknown;
   /** `null` removes the expiry; absent leaves it as it is. */
   readonly expiresAt?: number | null;
@@ -27,7 +28,8 @@ export async function updateLink(deps: OwnedLinkDeps, principal: Principal, sele
   const destination = update.url === undefined ? undefined : parseDestination(update.url, deps.urlPolicy);
   if (update.expiresAt !== undefined) assertFutureExpiry(update.expiresAt, now);
   const tagNames = requestedTagNames(update.tags, 'tags');
-  const changes: LinkChanges = { ...destination, expiresAt: update.expiresAt, redirectStatus: update.redirectStatus, updatedAt: now };
+  const options = optionsWithRouting(link.options, update, deps.urlPolicy);
+  const changes: LinkChanges = { ...destination, expiresAt: update.expiresAt, redirectStatus: update.redirectStatus, updatedAt: now, ...(options !== undefined && { options }) };
   const result = await deps.store.updateLink(link.id, changes);
   if (result === undefined) throw new LinkforgeError('link_not_found');
   if (!result.ok) {
