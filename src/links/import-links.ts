@@ -6,6 +6,7 @@ import type { Clock, LinkCacheInvalidator } from '../core/ports.js';
 import type { Principal } from '../core/principal.js';
 import { isReservedWord } from '../core/short-code.js';
 import type { WorkspaceAccess } from '../accounts/workspace-access.js';
+import { importedOptions } from './routing-options.js';
 import { yieldingEvery } from '../core/yielding.js';
 
 export interface ImportLinksDeps {
@@ -71,8 +72,10 @@ function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: 
   }
   const f = candidate.fields;
   let tags;
+  let options;
   try {
     tags = importedTags(f.tags);
+    options = importedOptions(f.options, deps.urlPolicy);
   } catch (error) {
     if (error instanceof LinkforgeError) return reject(error.code, error.message);
     throw error;
@@ -89,6 +92,7 @@ function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: 
       redirectCount: f.redirectCount ?? 0, humanCount: f.humanCount ?? 0, botCount: f.botCount ?? 0, previewCount: f.previewCount ?? 0,
       avgRedirectMs: f.avgRedirectMs ?? 0,
       redirectStatus: f.redirectStatus ?? null,
+      options,
       visits: f.visits,
       tags,
     },

@@ -21,3 +21,8 @@ export function optionsWithRouting(options: LinkOptions | null, input: RoutingIn
   if (variants !== undefined) next = withOption(next, 'variants', variants);
   return next;
 }
+
+/** An imported link's options, its routes and variants held to the API's rules like a create's. */
+export function importedOptions(options: LinkOptions | null | undefined, policy: UrlPolicy): LinkOptions | null {
+  return optionsWithRouting(options ?? null, { routes: options?.routes, variants: options?.variants }, policy) ?? options ?? null;
+}

@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { TransferLink } from '../core/link-transfer-ports.js';
+import { routingJsonValues } from './routing-columns.js';
 import { LINKFORGE_COLUMNS, LINKFORGE_JSON_HEADER, linkforgeRecordOf, neutraliseCell, VISITS_COLUMN } from './linkforge-format.js';
 
 export type ExportFormat = 'csv' | 'json';
@@ -32,6 +33,7 @@ function jsonValues(record: ReturnType<typeof linkforgeRecordOf>): Record<string
     preview_count: Number(record.preview_count), avg_redirect_ms: Number(record.avg_redirect_ms),
     tags: record.tags === '' ? [] : JSON.parse(record.tags) as unknown,
     redirect_status: record.redirect_status === '' ? null : Number(record.redirect_status),
+    ...routingJsonValues(record),
     ...(record.visits === undefined ? {} : { visits: JSON.parse(record.visits) as unknown }),
   };
 }
