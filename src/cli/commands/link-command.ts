@@ -7,8 +7,9 @@ import type { LinkServices } from '../../links/link-services.js';
 import { withDeps } from '../cli-context.js';
 import { parseExpiry, parseId, parseRedirectStatus, targetWorkspace } from '../cli-options.js';
 import type { LinkRedirectStatus } from '../../core/link.js';
+import { parseRouteFlag, parseVariantFlag, type RouteFlag, type VariantFlag } from '../routing-flags.js';
 
-interface LinkCreateOptions { workspace?: number; code?: string; expires?: number; tag?: string[]; redirectStatus?: LinkRedirectStatus }
+interface LinkCreateOptions { workspace?: number; code?: string; expires?: number; tag?: string[]; redirectStatus?: LinkRedirectStatus; route?: RouteFlag[]; variant?: VariantFlag[] }
 
 /** Prints the link's short URL (its existing one when the workspace already had the URL). */
 async function createLink(links: LinkServices, accounts: AccountServices, baseUrl: string, url: string, options: LinkCreateOptions): Promise<void> {
@@ -16,6 +17,7 @@ async function createLink(links: LinkServices, accounts: AccountServices, baseUr
   const principal = await workspaceOperator(accounts, workspaceId);
   const result = await createOwnedLink(links.owned, principal, {
     url, workspaceId, customCode: options.code, expiresAt: options.expires, tags: options.tag, redirectStatus: options.redirectStatus,
+    routes: options.route, variants: options.variant,
   });
   console.log(`${baseUrl}/${result.link.code}`);
   if (!result.created) console.error(`linkforge: the workspace already had this URL; its existing link is shown`);
@@ -31,6 +33,8 @@ export function registerLinkCommand(program: Command): void {
     .option('--expires <when>', 'an expiry: an ISO date (2027-01-31T12:00:00Z) or a duration from now (7d, 12h)', (value) => parseExpiry(value))
     .option('--tag <name>', 'a tag (repeat for more; tags the workspace lacks are made)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--redirect-status <status>', 'the status this link redirects with: 301, 308 (permanent), 302 or 307 (default: permanent unless it expires)', parseRedirectStatus)
+    .option('--route <rule>', 'a route, first match wins (repeat for more): country=DE,AT;device=ios;language=de;url=https://… (device: ios, android, mobile, desktop)', parseRouteFlag)
+    .option('--variant <url=weight>', 'an A/B variant, at least two (repeat): https://…=WEIGHT, a whole number from 1 to 1000', parseVariantFlag)
     .action(async (url: string, options: LinkCreateOptions) => {
       await withDeps((deps) => createLink(deps.links, deps.accounts, deps.config.baseUrl, url, options));
     });
