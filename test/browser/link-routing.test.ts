@@ -67,4 +67,28 @@ describe('web UI: routing and A/B split', () => {
     assert.deepEqual(ui.problems, []);
     await context.close();
   });
+
+  test('the signed-in Shorten form takes routes too, and a refused one is shown with its field', async () => {
+    const context = await ui.newContext({ width: 390 });
+    const page = await context.newPage();
+    await registerInUi(page, 'shortener@example.com');
+    await page.goto('/');
+    await page.locator('#url').fill('https://example.com/from-home');
+    await page.getByText('Routing and A/B split (optional)').click();
+    const routing = page.locator('#routing');
+    await routing.getByRole('button', { name: 'Add route' }).click();
+    await routing.getByLabel('Languages').fill('pt');
+    await routing.getByLabel('URL', { exact: true }).fill('ftp://example.com/pt');
+    await page.getByRole('button', { name: 'Shorten' }).click();
+    await page.getByRole('alert').filter({ hasText: 'routes[0].url' }).waitFor();
+    await routing.getByLabel('URL', { exact: true }).fill('https://example.com/pt');
+    await page.getByRole('button', { name: 'Shorten' }).click();
+    await page.getByRole('link', { name: 'Open its page' }).click();
+    await page.getByTestId('routing-summary').waitFor();
+    assert.deepEqual(await page.getByTestId('routing-summary').locator('li').allTextContents(), ['If language pt: https://example.com/pt']);
+    await page.waitForLoadState('networkidle');
+    assert.equal(await pageOverflowsSideways(page), false, 'the link page needs no sideways scrolling at 390 px');
+    assert.deepEqual(ui.problems, []);
+    await context.close();
+  });
 });

@@ -8,6 +8,7 @@ import { QrCode } from '../components/qr-code.js';
 import { TagChips, TagsField } from '../components/tag-chips.js';
 import { tagNamesOf, useWorkspaceTags } from '../tags.js';
 import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
+import { hasRouting, NO_ROUTING, RoutingFields, routingPayload } from '../components/routing-fields.js';
 import { chooseWorkspace, currentWorkspaceId } from '../current-workspace.js';
 import { dateTime, fromLocalInput } from '../format.js';
 import { Link } from '../router.js';
@@ -27,6 +28,7 @@ export function OwnedShortenForm() {
   const [tags, setTags] = useState('');
   const known = useWorkspaceTags(workspaceId === undefined ? [] : [workspaceId]);
   const [redirectStatus, setRedirectStatus] = useState<RedirectStatus>(null);
+  const [routing, setRouting] = useState(NO_ROUTING);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<LinkJson>();
@@ -44,9 +46,10 @@ export function OwnedShortenForm() {
         ...(workspaceId !== undefined && { workspaceId }),
         ...(tagNamesOf(tags).length > 0 && { tags: tagNamesOf(tags) }),
         ...(redirectStatus !== null && { redirectStatus }),
+        ...(hasRouting(routing) && routingPayload(routing)),
       });
       setCreated(link);
-      destination.setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null);
+      destination.setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null); setRouting(NO_ROUTING);
       known.reload();
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
@@ -73,6 +76,10 @@ export function OwnedShortenForm() {
         <details class="more-options" open={redirectStatus !== null}>
           <summary>Redirect status{redirectStatus === null ? ' (optional)' : ` (${redirectStatus})`}</summary>
           <RedirectStatusField id="redirect-status" value={redirectStatus} onChange={setRedirectStatus} />
+        </details>
+        <details class="more-options" open={hasRouting(routing)}>
+          <summary>Routing and A/B split (optional)</summary>
+          <RoutingFields id="routing" value={routing} onChange={setRouting} />
         </details>
         <FormError message={errors.form} />
         <button type="submit" disabled={busy}>{busy ? 'Shortening…' : 'Shorten'}</button>
