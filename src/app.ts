@@ -4,7 +4,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { linkExtrasSteps } from './http/link-extras-steps.js';
 import type { AppDeps } from './deps.js';
-import { clientAddressOf, trustedHop, visitorAddressOf } from './http/client-address.js';
+import { clientAddressOf, trustedHop, visitorAddressOf, type TrustedHop } from './http/client-address.js';
+import type { RoutingDeps } from './http/routing-step.js';
 import { ConnectionDrain } from './http/connection-drain.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerStrictJsonParser } from './http/json-body-parser.js';
@@ -98,8 +99,19 @@ function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger, ui: UiBuild
     debugLog: logger.level === 'debug' || logger.level === 'trace' ? (fields, message) => logger.debug(fields, message) : undefined,
     failures: failureResponses({ stylesheet, notFoundRedirectUrl: config.redirect.notFoundRedirectUrl, expiredRedirectUrl: config.redirect.expiredRedirectUrl }),
     disabledResponse: disabledLinkResponses({ stylesheet }),
-    extrasSteps: linkExtrasSteps({ stylesheet, baseUrl: config.baseUrl, clickLimits: deps.redirects.clickLimits }),
+    extrasSteps: linkExtrasSteps({ stylesheet, baseUrl: config.baseUrl, clickLimits: deps.redirects.clickLimits, routing: routingDeps(deps, trusted) }),
   });
+}
+
+/** What routes and variants read of a request (ADR 0031): who the client is believed to be, as TRUST_PROXY says. */
+function routingDeps(deps: AppDeps, trusted: TrustedHop | false): RoutingDeps {
+  const { countryOf, saltOf } = deps.redirects;
+  const addressOf = clientAddressOf(trusted);
+  return {
+    countryOf: countryOf && ((req) => countryOf(addressOf(req))),
+    visitorAddress: deps.config.analytics.privacy === 'standard' ? visitorAddressOf(trusted) : undefined,
+    saltOf,
+  };
 }
 
 export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {

@@ -34,7 +34,7 @@ import type { RecordVisit } from './visits/visit-buffer.js';
 import { KyselyAccountStore } from './storage/account-store.js';
 import { visitWriterFor } from './storage/visits/visit-writer.js';
 import { createVisitPipeline, type VisitPipeline } from './visits/create-visit-pipeline.js';
-import { placeLookupFor } from './geo/country-database.js';
+import { countryLookupFor, placeLookupFor } from './geo/country-database.js';
 import type { HttpMetrics } from './core/metrics-ports.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
 import { buildLocalCache, buildUrlPolicy, followOtherProcesses } from './deps-builders.js';
@@ -46,6 +46,10 @@ export interface RedirectServices {
   readonly recordVisit?: RecordVisit;
   /** Where limited links take their clicks (ADR 0031). */
   readonly clickLimits?: ClickLimitStore;
+  /** The country of a client address, for links with routes (ADR 0031). */
+  readonly countryOf?: (address: string) => string | undefined;
+  /** The salt of a UTC day's visitor ids, for the variant of an A/B split; absent when analytics are off. */
+  readonly saltOf?: (dayStart: number) => Promise<Buffer | undefined>;
 }
 
 /** What the server itself needs beside the modules: readiness, shared rate-limit counters, metrics. */
@@ -188,8 +192,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     visits: config.analytics.enabled ? () => analytics!.buffer : undefined,
   }) : undefined;
   const cleanup = buildCleanupJobs(config, database, { clock, cache, metrics });
+  const placeOf = placeLookupFor(config.analytics);
   const analytics = config.analytics.enabled
-    ? createVisitPipeline(config.analytics, visitWriterFor(database), clock, options.logger, placeLookupFor(config.analytics), new KyselyVisitorSaltStore(database.backgroundDb)) : undefined;
+    ? createVisitPipeline(config.analytics, visitWriterFor(database), clock, options.logger, placeOf, new KyselyVisitorSaltStore(database.backgroundDb)) : undefined;
+  const salts = analytics?.salts;
   const healthCheck = createHealthCheckJobs({
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
     lockStore: new KyselyJobLockStore(database.backgroundDb), store: new KyselyHealthCheckStore(database.backgroundDb),
@@ -204,7 +210,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     config,
     clock,
     redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain: DEFAULT_DOMAIN, recordVisit: analytics?.buffer.record,
-      clickLimits: new KyselyClickLimitStore(database.db) },
+      clickLimits: new KyselyClickLimitStore(database.db),
+      countryOf: countryLookupFor(placeOf, config.analytics.geoipDatabase), saltOf: salts && ((day) => salts.saltOf(day)) },
     links,
     accounts,
     stats,

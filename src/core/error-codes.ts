@@ -48,6 +48,8 @@ export const ERROR_CATALOGUE = {
   tag_colour_invalid: { status: 400, title: 'Invalid tag colour', detail: 'A tag colour is a palette name or #rrggbb.' },
   tags_too_many: { status: 400, title: 'Too many tags', detail: 'A link carries at most 10 tags.' },
   preview_invalid: { status: 400, title: 'Invalid link preview', detail: 'A link preview has a title (at most 200 characters), a description (at most 500) or an image URL, without control characters.' },
+  routes_invalid: { status: 400, title: 'Invalid routes', detail: 'Routes are at most 10 rules, each naming a country, device or language and a URL.' },
+  variants_invalid: { status: 400, title: 'Invalid variants', detail: 'An A/B split is 2 to 10 variants, each a URL with a whole weight from 1 to 1000.' },
   owner_role_not_allowed: { status: 400, title: 'Owner role not allowed', detail: 'Members can be added as admin or member; a workspace\'s owners are fixed at creation.' },
   // 408: a client that stops sending
   upload_timeout: { status: 408, title: 'Upload stalled', detail: 'The upload sent nothing for too long.' },

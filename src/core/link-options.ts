@@ -84,13 +84,13 @@ export function sameExtras(a: LinkExtras | undefined, b: LinkExtras | undefined)
 }
 
 /**
- * `options` with `key` set to `value`, or removed when `value` is null or undefined; null when no
- * key is left. An edit of one option keeps the others the link has.
+ * The options with one key set (or removed, when `value` is null, undefined or an empty list),
+ * the others kept as they are: an edit of one option never drops another. Null when none is left.
  */
 export function withOption<K extends keyof LinkOptions>(options: LinkOptions | null | undefined, key: K, value: LinkOptions[K] | null | undefined): LinkOptions | null {
-  const rest: Partial<Record<keyof LinkOptions, unknown>> = { ...options };
-  delete rest[key];
-  const next = (value === null || value === undefined ? rest : { ...rest, [key]: value }) as LinkOptions;
+  const { [key]: _dropped, ...rest } = options ?? {};
+  const empty = value === null || value === undefined || (Array.isArray(value) && value.length === 0);
+  const next: LinkOptions = empty ? rest : { ...rest, [key]: value };
   return Object.keys(next).length === 0 ? null : next;
 }
 

@@ -74,3 +74,21 @@ export function openPlaceDatabase(file = bundledCountryDatabase()): (address: st
 export function placeLookupFor(settings: Config['analytics']): ((address: string) => Place | null) | undefined {
   return settings.enabled && settings.privacy === 'standard' ? openPlaceDatabase(settings.geoipDatabase) : undefined;
 }
+
+/**
+ * The country of an address, for a link's routes (ADR 0031): the flusher's lookup when there is
+ * one, else the same file, read at the first lookup. Routing uses the country only to choose and
+ * keeps nothing, so it works under ANALYTICS_PRIVACY=strict too. A file that cannot be read is
+ * no country.
+ */
+export function countryLookupFor(placeOf: ((address: string) => Place | null) | undefined, file: string | undefined): (address: string) => string | undefined {
+  let lookup = placeOf;
+  return (address) => {
+    try {
+      lookup ??= openPlaceDatabase(file);
+      return lookup(address)?.country;
+    } catch {
+      return undefined;
+    }
+  };
+}

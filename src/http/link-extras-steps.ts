@@ -3,6 +3,7 @@ import { clickLimitStep, limitReachedResponse } from './click-limit-step.js';
 import { fallbackStep } from './fallback-step.js';
 import type { ExtrasStep } from './link-extras.js';
 import { previewStep } from './preview-step.js';
+import { routingStep, type RoutingDeps } from './routing-step.js';
 
 /** What the steps need from the running service. */
 export interface ExtrasStepDeps {
@@ -12,6 +13,8 @@ export interface ExtrasStepDeps {
   readonly baseUrl?: string;
   /** Where limited links take their clicks; without it no click limit applies (a test app without a database). */
   readonly clickLimits?: ClickLimitStore;
+  /** Country lookup, visitor address and day salts for routes and variants (routing-step.ts). */
+  readonly routing?: RoutingDeps;
 }
 
 /**
@@ -24,6 +27,7 @@ export function linkExtrasSteps(deps: ExtrasStepDeps): ExtrasStep[] {
   return [
     fallbackStep,
     previewStep(deps),
+    routingStep(deps.routing ?? {}),
     ...(deps.clickLimits === undefined ? [] : [clickLimitStep(deps.clickLimits, limitReachedResponse(deps.stylesheet))]),
   ];
 }

@@ -50,3 +50,20 @@ export const MaxClicksOrNull = Type.Union([MaxClicks, Type.Null()], { descriptio
 const FALLBACK_URL_RULE = 'Where an expired, deleted or used-up link sends its visitors (302) instead of the 410 page; it passes the same rules as the destination.';
 export const FallbackUrl = Type.String({ description: FALLBACK_URL_RULE });
 export const FallbackUrlOrNull = Type.Union([FallbackUrl, Type.Null()], { description: `${FALLBACK_URL_RULE} null removes it.` });
+const ConditionValues = (description: string) => Type.Optional(Type.Array(Type.String({ maxLength: 20 }), { description }));
+export const RouteField = Type.Object({
+  country: ConditionValues('ISO 3166-1 alpha-2 country codes (DE, AT); matched against the country of the visitor\'s address.'),
+  device: ConditionValues('ios, android, mobile (any phone or tablet) or desktop, from the User-Agent.'),
+  language: ConditionValues('Primary language subtags (de, pt), matched against any language of the visitor\'s Accept-Language.'),
+  url: Type.String({ description: 'Where a visitor this route matches is sent; the same rules as the link\'s own URL.' }),
+}, { additionalProperties: false });
+export const VariantField = Type.Object({
+  url: Type.String({ description: 'Where this share of visitors is sent; the same rules as the link\'s own URL.' }),
+  weight: Type.Integer({ description: 'A whole number from 1 to 1000; each variant gets its weight\'s share of visitors.' }),
+}, { additionalProperties: false });
+export const RoutesOrNull = Type.Union([Type.Array(RouteField), Type.Null()], {
+  description: 'At most 10 routes; the first whose every condition (country, device, language: at least one) matches the visitor sends them to its URL. Otherwise the variants or the link\'s URL. null or [] removes them.',
+});
+export const VariantsOrNull = Type.Union([Type.Array(VariantField), Type.Null()], {
+  description: 'An A/B split of 2 to 10 variants: each visitor is sent to one by weight, the same one all day for one address and browser (a new draw per request under ANALYTICS_PRIVACY=strict or a privacy signal). null or [] removes them.',
+});

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { effectiveStatus, type Link } from '../core/link.js';
 import { ClickLimitJson, clickLimitJsonOf, ClickLimitV1Json, clickLimitV1JsonOf } from './click-limit-json.js';
+import { RouteField, VariantField } from './link-fields.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const Timestamp = Type.String({ format: 'date-time' });
@@ -13,6 +14,8 @@ const Tags = Type.Array(Type.String(), { description: 'Names of the link\'s tags
 const Preview = Type.Union([Type.Object({ title: Type.Optional(Type.String()), description: Type.Optional(Type.String()), image: Type.Optional(Type.String()) }), Type.Null()], {
   description: 'What link-preview agents are shown instead of the redirect; null: none.',
 });
+const Routes = Type.Array(RouteField, { description: 'The link\'s routes, in order: the first that matches a visitor chooses the destination; [] when none.' });
+const Variants = Type.Array(VariantField, { description: 'The link\'s A/B split; [] when none.' });
 const DestinationStatus = Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the last destination check, 0 when unreachable; null before the first check.' });
 
 /** The app API's link representation. */
@@ -38,8 +41,16 @@ export const LinkJson = Type.Object({
   redirectStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'The link\'s own redirect status (301, 302, 307 or 308); null: the instance\'s rule.' }),
   preview: Preview,
   ...ClickLimitJson,
+  routes: Routes,
+  variants: Variants,
 }, { $id: 'Link' });
 export type LinkJson = Static<typeof LinkJson>;
+
+/** The stored routes and variants (read-only lists) as the answer's plain arrays. */
+const routingJson = (link: Link) => ({
+  routes: (link.options?.routes ?? []) as LinkJson['routes'],
+  variants: (link.options?.variants ?? []) as LinkJson['variants'],
+});
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -67,6 +78,7 @@ export function linkToJson(link: Link, baseUrl: string, now: number, tags: reado
     redirectStatus: link.redirectStatus,
     preview: link.options?.preview ?? null,
     ...clickLimitJsonOf(link),
+    ...routingJson(link),
   };
 }
 
@@ -89,6 +101,8 @@ export const LinkV1Json = Type.Object({
   redirect_status: Type.Union([Type.Integer(), Type.Null()], { description: 'The link\'s own redirect status (301, 302, 307 or 308); null: the instance\'s rule.' }),
   preview: Preview,
   ...ClickLimitV1Json,
+  routes: Routes,
+  variants: Variants,
 }, { $id: 'LinkV1' });
 export type LinkV1Json = Static<typeof LinkV1Json>;
 
@@ -110,6 +124,7 @@ export function linkToV1Json(link: Link, baseUrl: string, now: number, tags: rea
     redirect_status: link.redirectStatus,
     preview: link.options?.preview ?? null,
     ...clickLimitV1JsonOf(link),
+    ...routingJson(link),
   };
 }
 

@@ -9,8 +9,9 @@ import { assertFutureExpiry } from './expiry.js';
 import { requireMembership, reuseExistingLink, type OwnedLinkDeps } from './link-access.js';
 import { requestedTagNames, setLinkTags } from './tags/link-tags.js';
 import { newLinkLimits, type LimitFields } from './link-limits.js';
+import { optionsWithRouting, type RoutingInput } from './routing-options.js';
 
-export interface CreateOwnedLinkRequest extends LimitFields {
+export interface CreateOwnedLinkRequest extends LimitFields, RoutingInput {
   readonly url: unknown;
   /** Defaults to the caller's personal workspace. */
   readonly workspaceId?: number;
@@ -44,6 +45,7 @@ export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal,
   if (request.customCode !== undefined) validateCustomCode(request.customCode);
   const tagNames = requestedTagNames(request.tags, 'tags');
   const limits = newLinkLimits(request, deps.urlPolicy);
+  const routed = optionsWithRouting(limits.options, request, deps.urlPolicy) ?? limits.options;
   const now = deps.clock.now();
   const expiresAt = request.expiresAt ?? null;
   assertFutureExpiry(expiresAt, now);
@@ -52,7 +54,7 @@ export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal,
     domain: deps.domain, code, ...destination, linkType: 'PERMANENT',
     workspaceId, ownerId: principal.userId, claimTokenHash: null, createdAt: now, expiresAt,
     redirectStatus: request.redirectStatus ?? null, maxClicks: limits.maxClicks,
-    options: withOption(limits.options, 'preview', preview),
+    options: withOption(routed, 'preview', preview),
   });
   const result = await (request.customCode === undefined
     ? insertWithDeterministicCode(deps, linkAt, workspaceId, destination)

@@ -8,6 +8,7 @@ import type { Clock, LinkCacheInvalidator } from '../core/ports.js';
 import type { Principal } from '../core/principal.js';
 import { isReservedWord } from '../core/short-code.js';
 import type { WorkspaceAccess } from '../accounts/workspace-access.js';
+import { importedOptions } from './routing-options.js';
 import { yieldingEvery } from '../core/yielding.js';
 import { importedLimits } from './link-limits.js';
 
@@ -79,7 +80,7 @@ function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: 
   try {
     tags = importedTags(f.tags);
     limits = importedLimits(f, deps.urlPolicy);
-    options = withOption(limits.options, 'preview', f.options?.preview && parseLinkPreview(f.options.preview, deps.urlPolicy));
+    options = withOption(importedOptions(limits.options, deps.urlPolicy), 'preview', f.options?.preview && parseLinkPreview(f.options.preview, deps.urlPolicy));
   } catch (error) {
     if (error instanceof LinkforgeError) return reject(error.code, error.message);
     throw error;

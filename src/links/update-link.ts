@@ -9,8 +9,9 @@ import { assertFutureExpiry } from './expiry.js';
 import { findAccessibleLink, type LinkSelector, type OwnedLinkDeps } from './link-access.js';
 import { requestedTagNames, setLinkTags } from './tags/link-tags.js';
 import { limitChanges, type LimitFields } from './link-limits.js';
+import { optionsWithRouting, type RoutingInput } from './routing-options.js';
 
-export interface LinkUpdate extends LimitFields {
+export interface LinkUpdate extends LimitFields, RoutingInput {
   readonly url?: unknown;
   /** `null` removes the expiry; absent leaves it as it is. */
   readonly expiresAt?: number | null;
@@ -34,6 +35,7 @@ export async function updateLink(deps: OwnedLinkDeps, principal: Principal, sele
   const tagNames = requestedTagNames(update.tags, 'tags');
   const limits = limitChanges(link, update, deps.urlPolicy);
   let options = limits.options ?? link.options;
+  options = optionsWithRouting(options, update, deps.urlPolicy) ?? options;
   if (update.preview !== undefined) options = withOption(options, 'preview', update.preview === null ? null : parseLinkPreview(update.preview, deps.urlPolicy));
   const changes: LinkChanges = {
     ...destination, expiresAt: update.expiresAt, redirectStatus: update.redirectStatus, updatedAt: now,

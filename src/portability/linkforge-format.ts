@@ -4,6 +4,7 @@ import type { TransferLink, TransferTag, TransferVisit } from '../core/link-tran
 import type { ImportCandidate } from './import-candidate.js';
 import { previewCellOf, previewOptionsOf } from './preview-column.js';
 import { CLICK_LIMIT_COLUMNS, clickLimitCellsOf, clickLimitFieldsOf } from './click-limit-columns.js';
+import { ROUTING_COLUMNS, routingCellsOf, routingOptionsOf } from './routing-columns.js';
 import { headerKey, MAX_LATENCY_MS, parseCount, parseNumber, parseTime, quoted } from './parse-fields.js';
 import { mergedOptions } from '../core/link-options.js';
 
@@ -15,7 +16,7 @@ import { mergedOptions } from '../core/link-options.js';
 export const LINKFORGE_COLUMNS = [
   'code', 'url', 'status', 'created_at', 'updated_at', 'expires_at', 'deleted_at',
   'redirect_count', 'human_count', 'bot_count', 'preview_count', 'avg_redirect_ms', 'tags', 'redirect_status', 'preview',
-  ...CLICK_LIMIT_COLUMNS,
+  ...CLICK_LIMIT_COLUMNS, ...ROUTING_COLUMNS,
 ] as const;
 export const VISITS_COLUMN = 'visits';
 export const LINKFORGE_JSON_HEADER = { format: 'linkforge', version: 1 } as const;
@@ -83,6 +84,7 @@ export function linkforgeRecordOf(link: TransferLink, withVisits: boolean): Link
     redirect_status: link.redirectStatus === null || link.redirectStatus === undefined ? '' : String(link.redirectStatus),
     preview: previewCellOf(link.options),
     ...clickLimitCellsOf(link),
+    ...routingCellsOf(link.options),
   };
   if (withVisits) record.visits = JSON.stringify((link.visits ?? []).map(visitToJson));
   return record;
@@ -190,7 +192,7 @@ export function candidateOfLinkforgeRecord(row: number, fields: Record<string, u
         visits: parseVisits(record.visits),
         tags: parseTransferTags(record.tags),
         ...limits,
-        options: mergedOptions(limits.options, previewOptionsOf(record.preview)),
+        options: mergedOptions(limits.options, previewOptionsOf(record.preview), routingOptionsOf(record.routes, record.variants)),
       },
     };
   } catch (error) {

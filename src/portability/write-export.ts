@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { TransferLink } from '../core/link-transfer-ports.js';
 import { clickLimitJsonValues } from './click-limit-columns.js';
+import { routingJsonValues } from './routing-columns.js';
 import { LINKFORGE_COLUMNS, LINKFORGE_JSON_HEADER, linkforgeRecordOf, neutraliseCell, VISITS_COLUMN } from './linkforge-format.js';
 
 export type ExportFormat = 'csv' | 'json';
@@ -35,6 +36,7 @@ function jsonValues(record: ReturnType<typeof linkforgeRecordOf>): Record<string
     redirect_status: record.redirect_status === '' ? null : Number(record.redirect_status),
     preview: record.preview === '' ? null : JSON.parse(record.preview) as unknown,
     ...clickLimitJsonValues(record),
+    ...routingJsonValues(record),
     ...(record.visits === undefined ? {} : { visits: JSON.parse(record.visits) as unknown }),
   };
 }

@@ -12,6 +12,8 @@ import { VisitorSalts } from './visitor-salts.js';
 export interface VisitPipeline {
   readonly buffer: VisitBuffer;
   readonly flusher: VisitFlusher;
+  /** The day salts of visitor ids, which an A/B split's variant is drawn from too; absent without a salt store. */
+  readonly salts?: VisitorSalts;
 }
 
 export function createVisitPipeline(settings: Config['analytics'], writer: VisitWriter, clock: Clock, logger?: Pick<Logger, 'warn'>, placeOf?: PlaceOf, saltStore?: VisitorSaltStore): VisitPipeline {
@@ -27,5 +29,5 @@ export function createVisitPipeline(settings: Config['analytics'], writer: Visit
     onError: (error) => logger?.warn({ err: error }, 'analytics flush failed; its visits are kept for the next one'),
     onGiveUp: (visits, error) => logger?.warn({ err: error, visits, attempts: MAX_ATTEMPTS }, 'analytics flush failed too often; its visits are dropped'),
   });
-  return { buffer, flusher };
+  return { buffer, flusher, salts };
 }

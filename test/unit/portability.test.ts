@@ -105,7 +105,10 @@ const transferLink: fc.Arbitrary<TransferLink> = fc.record({
   options: fc.option(fc.record({
     fallbackUrl: fc.webUrl(),
     preview: fc.record({ title: fc.string({ unit: 'grapheme' }), description: fc.string(), image: fc.webUrl() }, { requiredKeys: [] }).map((preview) => ({ ...preview })),
-  }, { requiredKeys: [] }).map((options) => ({ ...options })).filter((options) => Object.keys(options).length > 0), { nil: null }),
+    routing: fc.constantFrom({ routes: [{ country: ['DE', 'AT'], device: ['ios' as const], url: 'https://example.com/=de' }] },
+      { variants: [{ url: 'https://example.com/a', weight: 3 }, { url: 'https://example.com/b', weight: 1 }] },
+      { routes: [{ language: ['pt'], url: 'https://example.com/pt' }], variants: [{ url: 'https://example.com/a', weight: 1 }, { url: 'https://example.com/b', weight: 1 }] }),
+  }, { requiredKeys: [] }).map(({ routing, ...options }) => ({ ...options, ...routing })).filter((options) => Object.keys(options).length > 0), { nil: null }),
   visits: fc.array(fc.record({
     visitedAt: fc.integer({ min: 0, max: 4_102_444_800_000 }),
     latencyMs: fc.double({ min: 0, max: 1e4, noNaN: true }).map((n) => (Object.is(n, -0) ? 0 : n)),

@@ -876,11 +876,29 @@ export interface components {
             redirectCount: number;
             /** @description The link's own redirect status (301, 302, 307 or 308); null: the instance's rule. */
             redirectStatus: number | null;
+            /** @description The link's routes, in order: the first that matches a visitor chooses the destination; [] when none. */
+            routes: {
+                /** @description ISO 3166-1 alpha-2 country codes (DE, AT); matched against the country of the visitor's address. */
+                country?: string[];
+                /** @description ios, android, mobile (any phone or tablet) or desktop, from the User-Agent. */
+                device?: string[];
+                /** @description Primary language subtags (de, pt), matched against any language of the visitor's Accept-Language. */
+                language?: string[];
+                /** @description Where a visitor this route matches is sent; the same rules as the link's own URL. */
+                url: string;
+            }[];
             shortCode: string;
             shortUrl: string;
             status: "ACTIVE" | "EXPIRED" | "DELETED";
             /** @description Names of the link's tags, in name order; an anonymous link has none. */
             tags: string[];
+            /** @description The link's A/B split; [] when none. */
+            variants: {
+                /** @description Where this share of visitors is sent; the same rules as the link's own URL. */
+                url: string;
+                /** @description A whole number from 1 to 1000; each variant gets its weight's share of visitors. */
+                weight: number;
+            }[];
             workspaceId: number | null;
         };
         LinkV1: {
@@ -914,11 +932,29 @@ export interface components {
             redirect_count: number;
             /** @description The link's own redirect status (301, 302, 307 or 308); null: the instance's rule. */
             redirect_status: number | null;
+            /** @description The link's routes, in order: the first that matches a visitor chooses the destination; [] when none. */
+            routes: {
+                /** @description ISO 3166-1 alpha-2 country codes (DE, AT); matched against the country of the visitor's address. */
+                country?: string[];
+                /** @description ios, android, mobile (any phone or tablet) or desktop, from the User-Agent. */
+                device?: string[];
+                /** @description Primary language subtags (de, pt), matched against any language of the visitor's Accept-Language. */
+                language?: string[];
+                /** @description Where a visitor this route matches is sent; the same rules as the link's own URL. */
+                url: string;
+            }[];
             short_code: string;
             short_url: string;
             status: "ACTIVE" | "EXPIRED" | "DELETED";
             /** @description Names of the link's tags, in name order; an anonymous link has none. */
             tags: string[];
+            /** @description The link's A/B split; [] when none. */
+            variants: {
+                /** @description Where this share of visitors is sent; the same rules as the link's own URL. */
+                url: string;
+                /** @description A whole number from 1 to 1000; each variant gets its weight's share of visitors. */
+                weight: number;
+            }[];
         };
         /** @description RFC 9457 problem details. */
         Problem: {
@@ -926,7 +962,7 @@ export interface components {
              * @description Stable machine-readable reason.
              * @enum {string}
              */
-            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "max_clicks_invalid" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "tag_name_invalid" | "tag_colour_invalid" | "tags_too_many" | "preview_invalid" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "tag_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "link_limit_reached" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "tag_name_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
+            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "max_clicks_invalid" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "tag_name_invalid" | "tag_colour_invalid" | "tags_too_many" | "preview_invalid" | "routes_invalid" | "variants_invalid" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "tag_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "link_limit_reached" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "tag_name_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
             detail: string;
             status: number;
             title: string;
@@ -2460,10 +2496,28 @@ export interface operations {
                      * @enum {integer}
                      */
                     redirectStatus?: 301 | 302 | 307 | 308;
+                    /** @description At most 10 routes; the first whose every condition (country, device, language: at least one) matches the visitor sends them to its URL. Otherwise the variants or the link's URL. null or [] removes them. */
+                    routes?: {
+                        /** @description ISO 3166-1 alpha-2 country codes (DE, AT); matched against the country of the visitor's address. */
+                        country?: string[];
+                        /** @description ios, android, mobile (any phone or tablet) or desktop, from the User-Agent. */
+                        device?: string[];
+                        /** @description Primary language subtags (de, pt), matched against any language of the visitor's Accept-Language. */
+                        language?: string[];
+                        /** @description Where a visitor this route matches is sent; the same rules as the link's own URL. */
+                        url: string;
+                    }[] | null;
                     /** @description Tag names (1–32 letters, digits, spaces or - _ . / & +; case-insensitive), at most 10 once repeats are dropped. Tags the workspace lacks are made. On PATCH the whole set: [] removes them all. */
                     tags?: string[];
                     /** @description The absolute http(s) URL to shorten. */
                     url: string;
+                    /** @description An A/B split of 2 to 10 variants: each visitor is sent to one by weight, the same one all day for one address and browser (a new draw per request under ANALYTICS_PRIVACY=strict or a privacy signal). null or [] removes them. */
+                    variants?: {
+                        /** @description Where this share of visitors is sent; the same rules as the link's own URL. */
+                        url: string;
+                        /** @description A whole number from 1 to 1000; each variant gets its weight's share of visitors. */
+                        weight: number;
+                    }[] | null;
                     workspaceId?: number;
                 };
             };
@@ -2718,10 +2772,28 @@ export interface operations {
                      * @enum {integer|null}
                      */
                     redirectStatus?: 301 | 302 | 307 | 308 | null;
+                    /** @description At most 10 routes; the first whose every condition (country, device, language: at least one) matches the visitor sends them to its URL. Otherwise the variants or the link's URL. null or [] removes them. */
+                    routes?: {
+                        /** @description ISO 3166-1 alpha-2 country codes (DE, AT); matched against the country of the visitor's address. */
+                        country?: string[];
+                        /** @description ios, android, mobile (any phone or tablet) or desktop, from the User-Agent. */
+                        device?: string[];
+                        /** @description Primary language subtags (de, pt), matched against any language of the visitor's Accept-Language. */
+                        language?: string[];
+                        /** @description Where a visitor this route matches is sent; the same rules as the link's own URL. */
+                        url: string;
+                    }[] | null;
                     /** @description Tag names (1–32 letters, digits, spaces or - _ . / & +; case-insensitive), at most 10 once repeats are dropped. Tags the workspace lacks are made. On PATCH the whole set: [] removes them all. */
                     tags?: string[];
                     /** @description The absolute http(s) URL to shorten. */
                     url?: string;
+                    /** @description An A/B split of 2 to 10 variants: each visitor is sent to one by weight, the same one all day for one address and browser (a new draw per request under ANALYTICS_PRIVACY=strict or a privacy signal). null or [] removes them. */
+                    variants?: {
+                        /** @description Where this share of visitors is sent; the same rules as the link's own URL. */
+                        url: string;
+                        /** @description A whole number from 1 to 1000; each variant gets its weight's share of visitors. */
+                        weight: number;
+                    }[] | null;
                 };
             };
         };
@@ -3572,11 +3644,29 @@ export interface operations {
                         redirectCount: number;
                         /** @description The link's own redirect status (301, 302, 307 or 308); null: the instance's rule. */
                         redirectStatus: number | null;
+                        /** @description The link's routes, in order: the first that matches a visitor chooses the destination; [] when none. */
+                        routes: {
+                            /** @description ISO 3166-1 alpha-2 country codes (DE, AT); matched against the country of the visitor's address. */
+                            country?: string[];
+                            /** @description ios, android, mobile (any phone or tablet) or desktop, from the User-Agent. */
+                            device?: string[];
+                            /** @description Primary language subtags (de, pt), matched against any language of the visitor's Accept-Language. */
+                            language?: string[];
+                            /** @description Where a visitor this route matches is sent; the same rules as the link's own URL. */
+                            url: string;
+                        }[];
                         shortCode: string;
                         shortUrl: string;
                         status: "ACTIVE" | "EXPIRED" | "DELETED";
                         /** @description Names of the link's tags, in name order; an anonymous link has none. */
                         tags: string[];
+                        /** @description The link's A/B split; [] when none. */
+                        variants: {
+                            /** @description Where this share of visitors is sent; the same rules as the link's own URL. */
+                            url: string;
+                            /** @description A whole number from 1 to 1000; each variant gets its weight's share of visitors. */
+                            weight: number;
+                        }[];
                         workspaceId: number | null;
                     };
                 };
@@ -4344,8 +4434,26 @@ export interface operations {
                      * @enum {integer}
                      */
                     redirect_status?: 301 | 302 | 307 | 308;
+                    /** @description At most 10 routes; the first whose every condition (country, device, language: at least one) matches the visitor sends them to its URL. Otherwise the variants or the link's URL. null or [] removes them. */
+                    routes?: {
+                        /** @description ISO 3166-1 alpha-2 country codes (DE, AT); matched against the country of the visitor's address. */
+                        country?: string[];
+                        /** @description ios, android, mobile (any phone or tablet) or desktop, from the User-Agent. */
+                        device?: string[];
+                        /** @description Primary language subtags (de, pt), matched against any language of the visitor's Accept-Language. */
+                        language?: string[];
+                        /** @description Where a visitor this route matches is sent; the same rules as the link's own URL. */
+                        url: string;
+                    }[] | null;
                     /** @description Tag names (1–32 letters, digits, spaces or - _ . / & +; case-insensitive), at most 10 once repeats are dropped. Tags the workspace lacks are made. On PATCH the whole set: [] removes them all. */
                     tags?: string[];
+                    /** @description An A/B split of 2 to 10 variants: each visitor is sent to one by weight, the same one all day for one address and browser (a new draw per request under ANALYTICS_PRIVACY=strict or a privacy signal). null or [] removes them. */
+                    variants?: {
+                        /** @description Where this share of visitors is sent; the same rules as the link's own URL. */
+                        url: string;
+                        /** @description A whole number from 1 to 1000; each variant gets its weight's share of visitors. */
+                        weight: number;
+                    }[] | null;
                 };
             };
         };
@@ -4596,8 +4704,26 @@ export interface operations {
                      * @enum {integer|null}
                      */
                     redirect_status?: 301 | 302 | 307 | 308 | null;
+                    /** @description At most 10 routes; the first whose every condition (country, device, language: at least one) matches the visitor sends them to its URL. Otherwise the variants or the link's URL. null or [] removes them. */
+                    routes?: {
+                        /** @description ISO 3166-1 alpha-2 country codes (DE, AT); matched against the country of the visitor's address. */
+                        country?: string[];
+                        /** @description ios, android, mobile (any phone or tablet) or desktop, from the User-Agent. */
+                        device?: string[];
+                        /** @description Primary language subtags (de, pt), matched against any language of the visitor's Accept-Language. */
+                        language?: string[];
+                        /** @description Where a visitor this route matches is sent; the same rules as the link's own URL. */
+                        url: string;
+                    }[] | null;
                     /** @description Tag names (1–32 letters, digits, spaces or - _ . / & +; case-insensitive), at most 10 once repeats are dropped. Tags the workspace lacks are made. On PATCH the whole set: [] removes them all. */
                     tags?: string[];
+                    /** @description An A/B split of 2 to 10 variants: each visitor is sent to one by weight, the same one all day for one address and browser (a new draw per request under ANALYTICS_PRIVACY=strict or a privacy signal). null or [] removes them. */
+                    variants?: {
+                        /** @description Where this share of visitors is sent; the same rules as the link's own URL. */
+                        url: string;
+                        /** @description A whole number from 1 to 1000; each variant gets its weight's share of visitors. */
+                        weight: number;
+                    }[] | null;
                 };
             };
         };

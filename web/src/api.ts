@@ -24,7 +24,8 @@ export class ApiError extends Error {
     if (code.startsWith('email_') || code === 'user_not_found') return 'email';
     if (code.startsWith('password_')) return 'password';
     if (code.startsWith('custom_code_') || code === 'code_taken') return 'customCode';
-    if (code.startsWith('url_')) return 'url';
+    if (code === 'routes_invalid' || code === 'variants_invalid') return this.problem.field;
+    if (code.startsWith('url_')) return this.problem.field ?? 'url';
     if (code.startsWith('expir')) return 'expiresAt';
     if (code.startsWith('tag')) return this.problem.field ?? 'tags';
     return undefined;

@@ -8,10 +8,12 @@ import { withDeps } from '../cli-context.js';
 import { parseExpiry, parseId, parseRedirectStatus, targetWorkspace } from '../cli-options.js';
 import type { LinkRedirectStatus } from '../../core/link.js';
 import type { LinkPreviewInput } from '../../core/link-preview.js';
+import { parseRouteFlag, parseVariantFlag, type RouteFlag, type VariantFlag } from '../routing-flags.js';
 
 interface LinkCreateOptions {
   workspace?: number; code?: string; expires?: number; tag?: string[]; redirectStatus?: LinkRedirectStatus;
   previewTitle?: string; previewDescription?: string; previewImage?: string; maxClicks?: number; fallbackUrl?: string;
+  route?: RouteFlag[]; variant?: VariantFlag[];
 }
 
 /** The `--preview-*` options as one preview, or none when no part is given. */
@@ -28,6 +30,7 @@ async function createLink(links: LinkServices, accounts: AccountServices, baseUr
   const result = await createOwnedLink(links.owned, principal, {
     url, workspaceId, customCode: options.code, expiresAt: options.expires, tags: options.tag, redirectStatus: options.redirectStatus,
     preview: previewOf(options), maxClicks: options.maxClicks, fallbackUrl: options.fallbackUrl,
+    routes: options.route, variants: options.variant,
   });
   console.log(`${baseUrl}/${result.link.code}`);
   if (!result.created) console.error(`linkforge: the workspace already had this URL; its existing link is shown`);
@@ -48,6 +51,8 @@ export function registerLinkCommand(program: Command): void {
     .option('--preview-image <url>', 'the image those bots show: an absolute http(s) URL')
     .option('--max-clicks <n>', 'stop after this many people have followed it (crawlers and preview bots do not count)', parseId)
     .option('--fallback-url <url>', 'where the link sends visitors once it is used up, expired or deleted (instead of the 410 page)')
+    .option('--route <rule>', 'a route, first match wins (repeat for more): country=DE,AT;device=ios;language=de;url=https://… (device: ios, android, mobile, desktop)', parseRouteFlag)
+    .option('--variant <url=weight>', 'an A/B variant, at least two (repeat): https://…=WEIGHT, a whole number from 1 to 1000', parseVariantFlag)
     .action(async (url: string, options: LinkCreateOptions) => {
       await withDeps((deps) => createLink(deps.links, deps.accounts, deps.config.baseUrl, url, options));
     });

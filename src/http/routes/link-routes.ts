@@ -11,7 +11,7 @@ import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
 import { JWT_SECURITY, principalOf } from '../auth.js';
 import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, RedirectStatusField, RedirectStatusOrNull, TagNames } from '../link-fields.js';
-import { FallbackUrl, FallbackUrlOrNull, MaxClicks, MaxClicksOrNull, PreviewField, PreviewOrNull } from '../link-fields.js';
+import { FallbackUrl, FallbackUrlOrNull, MaxClicks, MaxClicksOrNull, PreviewField, PreviewOrNull, RoutesOrNull, VariantsOrNull } from '../link-fields.js';
 import type { Link } from '../../core/link.js';
 import { tagNamesOfLinks } from '../../links/tags/link-tags.js';
 import { linkToJson, timestampFromJson } from '../link-json.js';
@@ -32,6 +32,8 @@ const CreateLinkBody = Type.Object({
   preview: Type.Optional(PreviewField),
   maxClicks: Type.Optional(MaxClicks),
   fallbackUrl: Type.Optional(FallbackUrl),
+  routes: Type.Optional(RoutesOrNull),
+  variants: Type.Optional(VariantsOrNull),
 }, { additionalProperties: false });
 
 const ListLinksQuery = Type.Object({
@@ -55,6 +57,8 @@ const UpdateLinkBody = Type.Object({
   preview: Type.Optional(PreviewOrNull),
   maxClicks: Type.Optional(MaxClicksOrNull),
   fallbackUrl: Type.Optional(FallbackUrlOrNull),
+  routes: Type.Optional(RoutesOrNull),
+  variants: Type.Optional(VariantsOrNull),
 }, { additionalProperties: false, minProperties: 1 });
 
 // The UI stores whatever POST /api/urls/public answered (an ISO string), but older or other clients
@@ -125,6 +129,7 @@ function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson, li
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
       url: body.url, workspaceId: body.workspaceId, customCode: body.customCode, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags,
       redirectStatus: body.redirectStatus, preview: body.preview, maxClicks: body.maxClicks, fallbackUrl: body.fallbackUrl,
+      routes: body.routes, variants: body.variants,
     });
     reply.status(created ? 201 : 200).header('location', `/api/urls/${link.id}`);
     return toJson(link);
@@ -174,7 +179,7 @@ function registerLinkItemRoutes({ typedApp, preHandler, common, toJson }: RouteK
   }, async (request) => {
     const body = request.body;
     const update = { url: body.url, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags, redirectStatus: body.redirectStatus,
-      preview: body.preview, maxClicks: body.maxClicks, fallbackUrl: body.fallbackUrl };
+      preview: body.preview, maxClicks: body.maxClicks, fallbackUrl: body.fallbackUrl, routes: body.routes, variants: body.variants };
     return toJson(await updateLink(owned, principalOf(request), request.params, update));
   });
 

@@ -10,7 +10,7 @@ import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
 import { JWT_OR_API_KEY_SECURITY, principalOf } from '../auth.js';
 import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, RedirectStatusField, RedirectStatusOrNull, TagFilter, TagMode, TagNames, tagFilterOf } from '../link-fields.js';
-import { FallbackUrl, FallbackUrlOrNull, MaxClicks, MaxClicksOrNull, PreviewField, PreviewOrNull } from '../link-fields.js';
+import { FallbackUrl, FallbackUrlOrNull, MaxClicks, MaxClicksOrNull, PreviewField, PreviewOrNull, RoutesOrNull, VariantsOrNull } from '../link-fields.js';
 import { tagNamesOfLinks } from '../../links/tags/link-tags.js';
 import { linkToV1Json, timestampFromJson } from '../link-json.js';
 import type { RouteContext } from '../route-context.js';
@@ -30,6 +30,8 @@ const CreateLinkBody = Type.Object({
   preview: Type.Optional(PreviewField),
   max_clicks: Type.Optional(MaxClicks),
   fallback_url: Type.Optional(FallbackUrl),
+  routes: Type.Optional(RoutesOrNull),
+  variants: Type.Optional(VariantsOrNull),
 }, { additionalProperties: false });
 
 const UpdateLinkBody = Type.Object({
@@ -40,6 +42,8 @@ const UpdateLinkBody = Type.Object({
   preview: Type.Optional(PreviewOrNull),
   max_clicks: Type.Optional(MaxClicksOrNull),
   fallback_url: Type.Optional(FallbackUrlOrNull),
+  routes: Type.Optional(RoutesOrNull),
+  variants: Type.Optional(VariantsOrNull),
 }, { additionalProperties: false, minProperties: 1 });
 
 const ListQuery = Type.Object({
@@ -94,6 +98,7 @@ function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, t
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
       url: body.original_url, workspaceId: id, customCode: body.custom_code, expiresAt: timestampFromJson(body.expires_at), tags: body.tags,
       redirectStatus: body.redirect_status, preview: body.preview, maxClicks: body.max_clicks, fallbackUrl: body.fallback_url,
+      routes: body.routes, variants: body.variants,
     });
     reply.status(created ? 201 : 200).header('location', `${LINKS_PATH.replace(':id', String(id))}/${link.code}`);
     return toJson(link);
@@ -129,7 +134,7 @@ function registerWorkspaceLinkItemRoutes({ typedApp, preHandler, common, toJson 
   }, async (request) => {
     const body = request.body;
     const update = { url: body.original_url, expiresAt: timestampFromJson(body.expires_at), tags: body.tags, redirectStatus: body.redirect_status,
-      preview: body.preview, maxClicks: body.max_clicks, fallbackUrl: body.fallback_url };
+      preview: body.preview, maxClicks: body.max_clicks, fallbackUrl: body.fallback_url, routes: body.routes, variants: body.variants };
     return toJson(await updateLink(owned, principalOf(request), selectorOf(request.params), update));
   });
 

@@ -7,6 +7,7 @@ import { RedirectStatusField, type RedirectStatus } from '../components/redirect
 import { EMPTY_PREVIEW, PreviewFields, previewOf } from '../components/preview-fields.js';
 import { fromLocalInput } from '../format.js';
 import { ClickLimitFields, clickLimitCreateBody, NO_CLICK_LIMIT } from '../components/click-limit-fields.js';
+import { hasRouting, NO_ROUTING, routingError, RoutingFields, routingPayload } from '../components/routing-fields.js';
 
 /** Creates a link in the chosen workspace: the one the dashboard shows, unless changed here. */
 export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, onCreated }: {
@@ -19,6 +20,7 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
   const [redirectStatus, setRedirectStatus] = useState<RedirectStatus>(null);
   const [preview, setPreview] = useState(EMPTY_PREVIEW);
   const [limits, setLimits] = useState(NO_CLICK_LIMIT);
+  const [routing, setRouting] = useState(NO_ROUTING);
   const [chosen, setChosen] = useState<string>();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const personal = workspaces.find((w) => w.is_personal);
@@ -36,9 +38,10 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
         ...(redirectStatus !== null && { redirectStatus }),
         ...(previewOf(preview) !== null && { preview: previewOf(preview)! }),
         ...clickLimitCreateBody(limits),
+        ...(hasRouting(routing) && routingPayload(routing)),
       };
       const link = await api<LinkJson>('POST', '/api/urls', body);
-      setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null); setPreview(EMPTY_PREVIEW); setLimits(NO_CLICK_LIMIT);
+      setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null); setPreview(EMPTY_PREVIEW); setLimits(NO_CLICK_LIMIT); setRouting(NO_ROUTING);
       onCreated(link);
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
@@ -57,6 +60,7 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
         <RedirectStatusField id="new-redirect" value={redirectStatus} onChange={setRedirectStatus} />
         <PreviewFields id="new-preview" value={preview} onChange={setPreview} errors={errors} />
         <ClickLimitFields id="new" values={limits} onChange={setLimits} errors={errors} />
+        <RoutingFields id="new-routing" value={routing} onChange={setRouting} error={routingError(errors)} />
         {workspaces.length > 1 && (
           <div class="field">
             <label for="new-workspace">Workspace</label>

@@ -6,6 +6,7 @@ import { CopyButton } from '../components/copy-button.js';
 import { Field, FormError } from '../components/field.js';
 import { PreviewFields, previewChanged, previewInputsOf, previewOf } from '../components/preview-fields.js';
 import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
+import { routingError, RoutingFields, routingPayload, routingValueOf } from '../components/routing-fields.js';
 import { dateTime, fromLocalInput, toLocalInput } from '../format.js';
 import { ClickLimitFields, clickLimitChanges, clickLimitValuesOf, clicksLeftText } from '../components/click-limit-fields.js';
 import { Link } from '../router.js';
@@ -98,13 +99,14 @@ export function EditRow({ link, known, onDone }: { link: LinkJson; known: readon
   const [redirectStatus, setRedirectStatus] = useState(link.redirectStatus as RedirectStatus);
   const [preview, setPreview] = useState(previewInputsOf(link.preview));
   const [limits, setLimits] = useState(clickLimitValuesOf(link));
+  const [routing, setRouting] = useState(() => routingValueOf(link));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = async (event: Event) => {
     event.preventDefault();
     try {
       await api('PATCH', `/api/urls/${link.id}`, {
         url: url.trim(), expiresAt: fromLocalInput(expiresAt), tags: tagNamesOf(tags), redirectStatus,
-        ...(previewChanged(preview, link.preview) && { preview: previewOf(preview) }), ...clickLimitChanges(link, limits),
+        ...(previewChanged(preview, link.preview) && { preview: previewOf(preview) }), ...clickLimitChanges(link, limits), ...routingPayload(routing),
       });
       onDone(`Saved ${link.shortCode}`);
     } catch (caught) {
@@ -125,6 +127,7 @@ export function EditRow({ link, known, onDone }: { link: LinkJson; known: readon
           <RedirectStatusField id={`${id}-redirect`} value={redirectStatus} onChange={setRedirectStatus} />
           <PreviewFields id={`${id}-preview`} value={preview} onChange={setPreview} errors={errors} />
           <ClickLimitFields id={id} values={limits} onChange={setLimits} errors={errors} />
+          <RoutingFields id={`${id}-routing`} value={routing} onChange={setRouting} error={routingError(errors)} />
           <FormError message={errors.form} />
           <button type="submit">Save</button>
           <button type="button" class="secondary" onClick={() => onDone()}>Cancel</button>

@@ -9,6 +9,7 @@ import { TagChips, TagsField } from '../components/tag-chips.js';
 import { tagNamesOf, useWorkspaceTags } from '../tags.js';
 import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
 import { ClickLimitFields, clickLimitCreateBody, NO_CLICK_LIMIT } from '../components/click-limit-fields.js';
+import { hasRouting, NO_ROUTING, RoutingFields, routingPayload } from '../components/routing-fields.js';
 import { chooseWorkspace, currentWorkspaceId } from '../current-workspace.js';
 import { dateTime, fromLocalInput } from '../format.js';
 import { Link } from '../router.js';
@@ -29,6 +30,7 @@ export function OwnedShortenForm() {
   const known = useWorkspaceTags(workspaceId === undefined ? [] : [workspaceId]);
   const [redirectStatus, setRedirectStatus] = useState<RedirectStatus>(null);
   const [limits, setLimits] = useState(NO_CLICK_LIMIT);
+  const [routing, setRouting] = useState(NO_ROUTING);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<LinkJson>();
@@ -47,9 +49,10 @@ export function OwnedShortenForm() {
         ...(tagNamesOf(tags).length > 0 && { tags: tagNamesOf(tags) }),
         ...(redirectStatus !== null && { redirectStatus }),
         ...clickLimitCreateBody(limits),
+        ...(hasRouting(routing) && routingPayload(routing)),
       });
       setCreated(link);
-      destination.setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null); setLimits(NO_CLICK_LIMIT);
+      destination.setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null); setLimits(NO_CLICK_LIMIT); setRouting(NO_ROUTING);
       known.reload();
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
@@ -80,6 +83,10 @@ export function OwnedShortenForm() {
         <details class="more-options" open={limits.maxClicks !== '' || limits.fallbackUrl !== '' || errors.maxClicks !== undefined || errors.fallbackUrl !== undefined}>
           <summary>Click limit and fallback (optional)</summary>
           <ClickLimitFields id="limit" values={limits} onChange={setLimits} errors={errors} />
+        </details>
+        <details class="more-options" open={hasRouting(routing)}>
+          <summary>Routing and A/B split (optional)</summary>
+          <RoutingFields id="routing" value={routing} onChange={setRouting} />
         </details>
         <FormError message={errors.form} />
         <button type="submit" disabled={busy}>{busy ? 'Shortening…' : 'Shorten'}</button>

@@ -1,0 +1,94 @@
+import { before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bearerTokenFor, pageOverflowsSideways, registerInUi, screenshot, seriousAxeViolations, startUi, type UiHarness } from './browser-support.js';
+import { suiteScope } from '../support/teardown.js';
+
+/** ADR 0031 in the browser: routes and variants made in Create a link, refused with the field named, listed on the link page, removed in Edit. */
+describe('web UI: routing and A/B split', () => {
+  let ui: UiHarness;
+  const suite = suiteScope();
+  before(async () => { ui = await startUi(suite); });
+
+  test('create with a route and two variants, see them on the link page, remove the route in Edit', async () => {
+    const context = await ui.newContext({ width: 1280 });
+    const page = await context.newPage();
+    await registerInUi(page, 'router@example.com');
+    await page.locator('details.create summary').click();
+    await page.locator('#new-url').fill('https://example.com/routed');
+    const routing = page.locator('#new-routing');
+    await routing.getByRole('button', { name: 'Add route' }).click();
+    await routing.getByLabel('Countries').fill('de, at');
+    await routing.getByLabel('Device').selectOption('ios');
+    await routing.getByLabel('URL', { exact: true }).fill('http://10.0.0.1/');
+    await routing.getByRole('button', { name: 'Add variant' }).click();
+    assert.equal(await routing.getByTestId('variant-row').count(), 2, 'a split starts with two variants');
+    await routing.getByLabel('Variant URL').nth(0).fill('https://example.com/a');
+    await routing.getByLabel('Weight').nth(0).fill('3');
+    await routing.getByLabel('Variant URL').nth(1).fill('https://example.com/b');
+    await page.getByRole('button', { name: 'Create link' }).click();
+    await routing.locator('.field-error', { hasText: 'routes[0].url' }).waitFor();
+    await screenshot(page, 'routing-create-error');
+    await routing.getByLabel('URL', { exact: true }).fill('https://example.com/ios-de');
+    await page.getByRole('button', { name: 'Create link' }).click();
+    await page.locator('tbody tr[data-code]').first().waitFor();
+
+    const token = await bearerTokenFor(ui.server.baseUrl, 'router@example.com');
+    const links = await (await fetch(`${ui.server.baseUrl}/api/urls`, { headers: { authorization: `Bearer ${token}` } })).json();
+    const link = links.items[0];
+    assert.deepEqual([link.routes, link.variants], [
+      [{ country: ['DE', 'AT'], device: ['ios'], url: 'https://example.com/ios-de' }],
+      [{ url: 'https://example.com/a', weight: 3 }, { url: 'https://example.com/b', weight: 1 }],
+    ]);
+    await page.goto(`/app/links/${link.id}`);
+    const summary = page.getByTestId('routing-summary');
+    await summary.waitFor();
+    assert.deepEqual(await summary.locator('li').allTextContents(), [
+      'If country DE, AT and device ios: https://example.com/ios-de',
+      'Variant 1 (75 %): https://example.com/a',
+      'Variant 2 (25 %): https://example.com/b',
+    ]);
+    await page.waitForLoadState('networkidle');
+    await screenshot(page, 'routing-link-page');
+    assert.deepEqual(await seriousAxeViolations(page), [], 'axe-core on the link page');
+
+    await page.goto('/app/dashboard');
+    await page.getByRole('button', { name: /^Edit / }).first().click();
+    const edit = page.locator('fieldset[id$="-routing"]');
+    assert.equal(await edit.getByLabel('Countries').inputValue(), 'DE, AT');
+    await page.waitForLoadState('networkidle');
+    await screenshot(page, 'routing-edit');
+    assert.deepEqual(await seriousAxeViolations(page), [], 'axe-core on the edit row');
+    assert.equal(await pageOverflowsSideways(page), false, 'the edit row needs no sideways scrolling');
+    await edit.getByRole('button', { name: 'Remove route' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const after = await (await fetch(`${ui.server.baseUrl}/api/urls/${link.id}`, { headers: { authorization: `Bearer ${token}` } })).json();
+    assert.deepEqual([after.routes, after.variants.length], [[], 2]);
+    assert.deepEqual(ui.problems, []);
+    await context.close();
+  });
+
+  test('the signed-in Shorten form takes routes too, and a refused one is shown with its field', async () => {
+    const context = await ui.newContext({ width: 390 });
+    const page = await context.newPage();
+    await registerInUi(page, 'shortener@example.com');
+    await page.goto('/');
+    await page.locator('#url').fill('https://example.com/from-home');
+    await page.getByText('Routing and A/B split (optional)').click();
+    const routing = page.locator('#routing');
+    await routing.getByRole('button', { name: 'Add route' }).click();
+    await routing.getByLabel('Languages').fill('pt');
+    await routing.getByLabel('URL', { exact: true }).fill('ftp://example.com/pt');
+    await page.getByRole('button', { name: 'Shorten' }).click();
+    await page.getByRole('alert').filter({ hasText: 'routes[0].url' }).waitFor();
+    await routing.getByLabel('URL', { exact: true }).fill('https://example.com/pt');
+    await page.getByRole('button', { name: 'Shorten' }).click();
+    await page.getByRole('link', { name: 'Open its page' }).click();
+    await page.getByTestId('routing-summary').waitFor();
+    assert.deepEqual(await page.getByTestId('routing-summary').locator('li').allTextContents(), ['If language pt: https://example.com/pt']);
+    await page.waitForLoadState('networkidle');
+    assert.equal(await pageOverflowsSideways(page), false, 'the link page needs no sideways scrolling at 390 px');
+    assert.deepEqual(ui.problems, []);
+    await context.close();
+  });
+});
