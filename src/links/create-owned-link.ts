@@ -45,7 +45,8 @@ export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal,
   if (request.customCode !== undefined) validateCustomCode(request.customCode);
   const tagNames = requestedTagNames(request.tags, 'tags');
   const limits = newLinkLimits(request, deps.urlPolicy);
-  const routed = optionsWithRouting(limits.options, request, deps.urlPolicy) ?? limits.options;
+  const routing = optionsWithRouting(limits.options, request, deps.urlPolicy);
+  const routed = routing === undefined ? limits.options : routing;
   const now = deps.clock.now();
   const expiresAt = request.expiresAt ?? null;
   assertFutureExpiry(expiresAt, now);

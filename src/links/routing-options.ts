@@ -24,5 +24,6 @@ export function optionsWithRouting(options: LinkOptions | null, input: RoutingIn
 
 /** An imported link's options, its routes and variants held to the API's rules like a create's. */
 export function importedOptions(options: LinkOptions | null | undefined, policy: UrlPolicy): LinkOptions | null {
-  return optionsWithRouting(options ?? null, { routes: options?.routes, variants: options?.variants }, policy) ?? options ?? null;
+  const routed = optionsWithRouting(options ?? null, { routes: options?.routes, variants: options?.variants }, policy);
+  return routed === undefined ? options ?? null : routed;
 }

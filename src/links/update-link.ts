@@ -35,7 +35,8 @@ export async function updateLink(deps: OwnedLinkDeps, principal: Principal, sele
   const tagNames = requestedTagNames(update.tags, 'tags');
   const limits = limitChanges(link, update, deps.urlPolicy);
   let options = limits.options ?? link.options;
-  options = optionsWithRouting(options, update, deps.urlPolicy) ?? options;
+  const routed = optionsWithRouting(options, update, deps.urlPolicy);
+  if (routed !== undefined) options = routed;
   if (update.preview !== undefined) options = withOption(options, 'preview', update.preview === null ? null : parseLinkPreview(update.preview, deps.urlPolicy));
   const changes: LinkChanges = {
     ...destination, expiresAt: update.expiresAt, redirectStatus: update.redirectStatus, updatedAt: now,
