@@ -82,3 +82,13 @@ export function sameExtras(a: LinkExtras | undefined, b: LinkExtras | undefined)
   if (a === undefined || b === undefined) return a === b;
   return a.passwordHash === b.passwordHash && a.maxClicks === b.maxClicks && JSON.stringify(a.options) === JSON.stringify(b.options);
 }
+
+/**
+ * The options with one key set (or removed, when `value` is undefined), the others kept: a change
+ * of one option never drops another. Null when none are left, so a plain link stays plain.
+ */
+export function withOption<K extends keyof LinkOptions>(options: LinkOptions | null, key: K, value: LinkOptions[K] | undefined): LinkOptions | null {
+  const { [key]: _dropped, ...rest } = options ?? {};
+  const next: LinkOptions = value === undefined ? rest : { ...rest, [key]: value };
+  return Object.keys(next).length === 0 ? null : next;
+}
