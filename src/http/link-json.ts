@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { effectiveStatus, type Link } from '../core/link.js';
+import { ConfirmBeforeRedirect, HasPassword } from './link-password-fields.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const Timestamp = Type.String({ format: 'date-time' });
@@ -32,6 +33,8 @@ export const LinkJson = Type.Object({
   lastCheckedAt: Nullable(Timestamp),
   disabledReason: Type.Union([Type.String(), Type.Null()], { description: 'Set while the service\'s operator has disabled the link: its redirect answers 410 with this reason.' }),
   redirectStatus: Type.Union([Type.Integer(), Type.Null()], { description: 'The link\'s own redirect status (301, 302, 307 or 308); null: the instance\'s rule.' }),
+  hasPassword: HasPassword,
+  confirmBeforeRedirect: ConfirmBeforeRedirect,
 }, { $id: 'Link' });
 export type LinkJson = Static<typeof LinkJson>;
 
@@ -59,6 +62,8 @@ export function linkToJson(link: Link, baseUrl: string, now: number, tags: reado
     lastCheckedAt: iso(link.lastCheckedAt),
     disabledReason: link.disabledReason,
     redirectStatus: link.redirectStatus,
+    hasPassword: link.passwordHash !== null,
+    confirmBeforeRedirect: link.options?.confirmBeforeRedirect === true,
   };
 }
 
@@ -79,6 +84,8 @@ export const LinkV1Json = Type.Object({
   destination_status: DestinationStatus,
   last_checked_at: Nullable(Timestamp),
   redirect_status: Type.Union([Type.Integer(), Type.Null()], { description: 'The link\'s own redirect status (301, 302, 307 or 308); null: the instance\'s rule.' }),
+  has_password: HasPassword,
+  confirm_before_redirect: ConfirmBeforeRedirect,
 }, { $id: 'LinkV1' });
 export type LinkV1Json = Static<typeof LinkV1Json>;
 
@@ -98,6 +105,8 @@ export function linkToV1Json(link: Link, baseUrl: string, now: number, tags: rea
     destination_status: link.destinationStatus,
     last_checked_at: iso(link.lastCheckedAt),
     redirect_status: link.redirectStatus,
+    has_password: link.passwordHash !== null,
+    confirm_before_redirect: link.options?.confirmBeforeRedirect === true,
   };
 }
 

@@ -3,6 +3,8 @@ import { CodeSpaceExhaustedError, CodeTakenError, UrlAlreadyShortenedError } fro
 import type { Link, LinkRedirectStatus, NewLink } from '../core/link.js';
 import type { Principal } from '../core/principal.js';
 import { deterministicCode, isReservedWord, MAX_DETERMINISTIC_ATTEMPTS, validateCustomCode } from '../core/short-code.js';
+import { withOption } from '../core/link-options.js';
+import { linkPasswordHashOf } from './link-password.js';
 import { assertFutureExpiry } from './expiry.js';
 import { requireMembership, reuseExistingLink, type OwnedLinkDeps } from './link-access.js';
 import { requestedTagNames, setLinkTags } from './tags/link-tags.js';
@@ -17,6 +19,10 @@ export interface CreateOwnedLinkRequest {
   readonly tags?: readonly string[];
   /** The link's own redirect status; absent or null: the instance's rule. */
   readonly redirectStatus?: LinkRedirectStatus | null;
+  /** A password visitors must give before the destination is revealed (stored as its bcrypt hash). */
+  readonly password?: string;
+  /** Visitors get a one-button page; only its submission counts and redirects. */
+  readonly confirmBeforeRedirect?: boolean;
 }
 
 export interface CreateOwnedLinkResult {
@@ -41,10 +47,14 @@ export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal,
   const now = deps.clock.now();
   const expiresAt = request.expiresAt ?? null;
   assertFutureExpiry(expiresAt, now);
+  const passwordHash = await linkPasswordHashOf(deps.passwords, request.password, 'password');
+  const options = request.confirmBeforeRedirect ? withOption(null, 'confirmBeforeRedirect', true) : null;
   const linkAt: LinkAt = (code) => ({
     domain: deps.domain, code, ...destination, linkType: 'PERMANENT',
     workspaceId, ownerId: principal.userId, claimTokenHash: null, createdAt: now, expiresAt,
     redirectStatus: request.redirectStatus ?? null,
+    ...(passwordHash ? { passwordHash } : {}),
+    ...(options ? { options } : {}),
   });
   const result = await (request.customCode === undefined
     ? insertWithDeterministicCode(deps, linkAt, workspaceId, destination)

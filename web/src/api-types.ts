@@ -842,6 +842,8 @@ export interface components {
         Link: {
             /** @description Mean handler latency of those redirects, in milliseconds; 0 before the first. */
             avgRedirectMs: number;
+            /** @description Visitors get a one-button page; only its submission counts as a visit and redirects (for one-time links that email scanners fetch without consuming). */
+            confirmBeforeRedirect: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -852,6 +854,8 @@ export interface components {
             disabledReason: string | null;
             /** Format: date-time */
             expiresAt: string | null;
+            /** @description Whether visitors must give a password (set with `password`). */
+            hasPassword: boolean;
             /** @description Redirects of people only: crawlers and link-preview fetchers are not counted here. */
             humanCount: number;
             id: number;
@@ -874,12 +878,16 @@ export interface components {
         LinkV1: {
             /** @description Mean handler latency of those redirects, in milliseconds; 0 before the first. */
             avg_redirect_ms: number;
+            /** @description Visitors get a one-button page; only its submission counts as a visit and redirects (for one-time links that email scanners fetch without consuming). */
+            confirm_before_redirect: boolean;
             /** Format: date-time */
             created_at: string;
             /** @description HTTP status of the last destination check, 0 when unreachable; null before the first check. */
             destination_status: number | null;
             /** Format: date-time */
             expires_at: string | null;
+            /** @description Whether visitors must give a password (set with `password`). */
+            has_password: boolean;
             /** @description Redirects of people only: crawlers and link-preview fetchers are not counted here. */
             human_count: number;
             /** Format: date-time */
@@ -2411,6 +2419,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Visitors get a one-button page; only its submission counts as a visit and redirects (for one-time links that email scanners fetch without consuming). */
+                    confirmBeforeRedirect?: boolean;
                     /** @description 3–64 of A-Z a-z 0-9 _ -, not a reserved word. */
                     customCode?: string;
                     /**
@@ -2418,6 +2428,8 @@ export interface operations {
                      * @description ISO 8601 date-time in the future.
                      */
                     expiresAt?: string;
+                    /** @description Write-only: visitors must give this password before the destination is revealed. 4 characters to 72 bytes in UTF-8. Stored as a bcrypt hash and never answered. */
+                    password?: string;
                     /**
                      * @description The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry.
                      * @enum {integer}
@@ -2661,8 +2673,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Visitors get a one-button page; only its submission counts as a visit and redirects (for one-time links that email scanners fetch without consuming). */
+                    confirmBeforeRedirect?: boolean;
                     /** @description null removes the expiry. */
                     expiresAt?: string | (never | null);
+                    /** @description Write-only: visitors must give this password before the destination is revealed. 4 characters to 72 bytes in UTF-8. Stored as a bcrypt hash and never answered. null removes the password. */
+                    password?: string | (never | null);
                     /**
                      * @description The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry. null goes back to the instance's rule (permanent unless the link expires).
                      * @enum {integer|null}
@@ -3488,6 +3504,8 @@ export interface operations {
                         avgRedirectMs: number;
                         /** @description Proves you created the link; send it to /api/urls/sync after signing in. Shown once. */
                         claimToken: string;
+                        /** @description Visitors get a one-button page; only its submission counts as a visit and redirects (for one-time links that email scanners fetch without consuming). */
+                        confirmBeforeRedirect: boolean;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -3498,6 +3516,8 @@ export interface operations {
                         disabledReason: string | null;
                         /** Format: date-time */
                         expiresAt: string | null;
+                        /** @description Whether visitors must give a password (set with `password`). */
+                        hasPassword: boolean;
                         /** @description Redirects of people only: crawlers and link-preview fetchers are not counted here. */
                         humanCount: number;
                         id: number;
@@ -4255,6 +4275,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Visitors get a one-button page; only its submission counts as a visit and redirects (for one-time links that email scanners fetch without consuming). */
+                    confirm_before_redirect?: boolean;
                     /** @description 3–64 of A-Z a-z 0-9 _ -, not a reserved word. */
                     custom_code?: string;
                     /**
@@ -4264,6 +4286,8 @@ export interface operations {
                     expires_at?: string;
                     /** @description The absolute http(s) URL to shorten. */
                     original_url: string;
+                    /** @description Write-only: visitors must give this password before the destination is revealed. 4 characters to 72 bytes in UTF-8. Stored as a bcrypt hash and never answered. */
+                    password?: string;
                     /**
                      * @description The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry.
                      * @enum {integer}
@@ -4499,10 +4523,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Visitors get a one-button page; only its submission counts as a visit and redirects (for one-time links that email scanners fetch without consuming). */
+                    confirm_before_redirect?: boolean;
                     /** @description null removes the expiry. */
                     expires_at?: string | (never | null);
                     /** @description The absolute http(s) URL to shorten. */
                     original_url?: string;
+                    /** @description Write-only: visitors must give this password before the destination is revealed. 4 characters to 72 bytes in UTF-8. Stored as a bcrypt hash and never answered. null removes the password. */
+                    password?: string | (never | null);
                     /**
                      * @description The status this link redirects with: 301 or 308 (permanent, cached by browsers) or 302 or 307 (asked again at every click; 307 and 308 keep the request method). While the link has an expiry, 301 answers as 302 and 308 as 307, so that no browser keeps following it past its expiry. null goes back to the instance's rule (permanent unless the link expires).
                      * @enum {integer|null}

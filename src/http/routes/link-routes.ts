@@ -13,6 +13,7 @@ import { JWT_SECURITY, principalOf } from '../auth.js';
 import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, RedirectStatusField, RedirectStatusOrNull, TagNames } from '../link-fields.js';
 import type { Link } from '../../core/link.js';
 import { tagNamesOfLinks } from '../../links/tags/link-tags.js';
+import { ConfirmBeforeRedirect, LinkPassword, LinkPasswordOrNull } from '../link-password-fields.js';
 import { linkToJson, timestampFromJson } from '../link-json.js';
 import { rateLimitPerMinute } from '../rate-limit.js';
 import type { RouteContext } from '../route-context.js';
@@ -28,6 +29,8 @@ const CreateLinkBody = Type.Object({
   workspaceId: Type.Optional(Id),
   tags: Type.Optional(TagNames),
   redirectStatus: Type.Optional(RedirectStatusField),
+  password: Type.Optional(LinkPassword),
+  confirmBeforeRedirect: Type.Optional(ConfirmBeforeRedirect),
 }, { additionalProperties: false });
 
 const ListLinksQuery = Type.Object({
@@ -48,6 +51,8 @@ const UpdateLinkBody = Type.Object({
   expiresAt: Type.Optional(ExpiryOrNull),
   tags: Type.Optional(TagNames),
   redirectStatus: Type.Optional(RedirectStatusOrNull),
+  password: Type.Optional(LinkPasswordOrNull),
+  confirmBeforeRedirect: Type.Optional(ConfirmBeforeRedirect),
 }, { additionalProperties: false, minProperties: 1 });
 
 // The UI stores whatever POST /api/urls/public answered (an ISO string), but older or other clients
@@ -117,7 +122,7 @@ function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson, li
     const body = request.body;
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
       url: body.url, workspaceId: body.workspaceId, customCode: body.customCode, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags,
-      redirectStatus: body.redirectStatus,
+      redirectStatus: body.redirectStatus, password: body.password, confirmBeforeRedirect: body.confirmBeforeRedirect,
     });
     reply.status(created ? 201 : 200).header('location', `/api/urls/${link.id}`);
     return toJson(link);
@@ -166,7 +171,10 @@ function registerLinkItemRoutes({ typedApp, preHandler, common, toJson }: RouteK
     },
   }, async (request) => {
     const body = request.body;
-    const update = { url: body.url, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags, redirectStatus: body.redirectStatus };
+    const update = {
+      url: body.url, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags, redirectStatus: body.redirectStatus,
+      password: body.password, confirmBeforeRedirect: body.confirmBeforeRedirect,
+    };
     return toJson(await updateLink(owned, principalOf(request), request.params, update));
   });
 

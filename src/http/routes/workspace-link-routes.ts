@@ -11,6 +11,7 @@ import { updateLink } from '../../links/update-link.js';
 import { JWT_OR_API_KEY_SECURITY, principalOf } from '../auth.js';
 import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, RedirectStatusField, RedirectStatusOrNull, TagFilter, TagMode, TagNames, tagFilterOf } from '../link-fields.js';
 import { tagNamesOfLinks } from '../../links/tags/link-tags.js';
+import { ConfirmBeforeRedirect, LinkPassword, LinkPasswordOrNull } from '../link-password-fields.js';
 import { linkToV1Json, timestampFromJson } from '../link-json.js';
 import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
@@ -26,6 +27,8 @@ const CreateLinkBody = Type.Object({
   expires_at: Type.Optional(Expiry),
   tags: Type.Optional(TagNames),
   redirect_status: Type.Optional(RedirectStatusField),
+  password: Type.Optional(LinkPassword),
+  confirm_before_redirect: Type.Optional(ConfirmBeforeRedirect),
 }, { additionalProperties: false });
 
 const UpdateLinkBody = Type.Object({
@@ -33,6 +36,8 @@ const UpdateLinkBody = Type.Object({
   expires_at: Type.Optional(ExpiryOrNull),
   tags: Type.Optional(TagNames),
   redirect_status: Type.Optional(RedirectStatusOrNull),
+  password: Type.Optional(LinkPasswordOrNull),
+  confirm_before_redirect: Type.Optional(ConfirmBeforeRedirect),
 }, { additionalProperties: false, minProperties: 1 });
 
 const ListQuery = Type.Object({
@@ -86,7 +91,7 @@ function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, t
     const body = request.body;
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
       url: body.original_url, workspaceId: id, customCode: body.custom_code, expiresAt: timestampFromJson(body.expires_at), tags: body.tags,
-      redirectStatus: body.redirect_status,
+      redirectStatus: body.redirect_status, password: body.password, confirmBeforeRedirect: body.confirm_before_redirect,
     });
     reply.status(created ? 201 : 200).header('location', `${LINKS_PATH.replace(':id', String(id))}/${link.code}`);
     return toJson(link);
@@ -121,7 +126,10 @@ function registerWorkspaceLinkItemRoutes({ typedApp, preHandler, common, toJson 
     },
   }, async (request) => {
     const body = request.body;
-    const update = { url: body.original_url, expiresAt: timestampFromJson(body.expires_at), tags: body.tags, redirectStatus: body.redirect_status };
+    const update = {
+      url: body.original_url, expiresAt: timestampFromJson(body.expires_at), tags: body.tags, redirectStatus: body.redirect_status,
+      password: body.password, confirmBeforeRedirect: body.confirm_before_redirect,
+    };
     return toJson(await updateLink(owned, principalOf(request), selectorOf(request.params), update));
   });
 
