@@ -2,6 +2,7 @@ import type { VisitorClass } from '../core/visit-ports.js';
 import { LINK_REDIRECT_STATUSES, type LinkRedirectStatus, type LinkStatus } from '../core/link.js';
 import type { TransferLink, TransferTag, TransferVisit } from '../core/link-transfer-ports.js';
 import type { ImportCandidate } from './import-candidate.js';
+import { confirmOptionOf, passwordHashOf } from './link-gate-fields.js';
 import { headerKey, MAX_LATENCY_MS, parseCount, parseNumber, parseTime, quoted } from './parse-fields.js';
 
 /**
@@ -12,6 +13,7 @@ import { headerKey, MAX_LATENCY_MS, parseCount, parseNumber, parseTime, quoted }
 export const LINKFORGE_COLUMNS = [
   'code', 'url', 'status', 'created_at', 'updated_at', 'expires_at', 'deleted_at',
   'redirect_count', 'human_count', 'bot_count', 'preview_count', 'avg_redirect_ms', 'tags', 'redirect_status',
+  'password_hash', 'confirm_before_redirect',
 ] as const;
 export const VISITS_COLUMN = 'visits';
 export const LINKFORGE_JSON_HEADER = { format: 'linkforge', version: 1 } as const;
@@ -77,6 +79,8 @@ export function linkforgeRecordOf(link: TransferLink, withVisits: boolean): Link
     preview_count: String(link.previewCount), avg_redirect_ms: String(link.avgRedirectMs),
     tags: link.tags?.length ? JSON.stringify(link.tags) : '',
     redirect_status: link.redirectStatus === null || link.redirectStatus === undefined ? '' : String(link.redirectStatus),
+    password_hash: link.passwordHash ?? '',
+    confirm_before_redirect: link.options?.confirmBeforeRedirect === true ? 'true' : '',
   };
   if (withVisits) record.visits = JSON.stringify((link.visits ?? []).map(visitToJson));
   return record;
@@ -182,6 +186,8 @@ export function candidateOfLinkforgeRecord(row: number, fields: Record<string, u
         redirectStatus: redirectStatusOf(textOf(record.redirectstatus)),
         visits: parseVisits(record.visits),
         tags: parseTransferTags(record.tags),
+        passwordHash: passwordHashOf(textOf(record.passwordhash)),
+        options: confirmOptionOf(record.confirmbeforeredirect),
       },
     };
   } catch (error) {

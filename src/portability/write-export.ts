@@ -32,6 +32,8 @@ function jsonValues(record: ReturnType<typeof linkforgeRecordOf>): Record<string
     preview_count: Number(record.preview_count), avg_redirect_ms: Number(record.avg_redirect_ms),
     tags: record.tags === '' ? [] : JSON.parse(record.tags) as unknown,
     redirect_status: record.redirect_status === '' ? null : Number(record.redirect_status),
+    password_hash: orNull(record.password_hash),
+    confirm_before_redirect: record.confirm_before_redirect === 'true',
     ...(record.visits === undefined ? {} : { visits: JSON.parse(record.visits) as unknown }),
   };
 }

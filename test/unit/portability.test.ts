@@ -100,6 +100,8 @@ const transferLink: fc.Arbitrary<TransferLink> = fc.record({
   tags: fc.array(fc.record({ name: fc.string({ minLength: 1, maxLength: 32 }), colour: fc.constantFrom('gray', 'teal', '#12ab34') }), { minLength: 1, maxLength: 3 })
     .map((tags) => tags.map((tag) => ({ ...tag }))), // plain objects, as the reader makes
   redirectStatus: fc.option(fc.constantFrom(301 as const, 302 as const, 307 as const, 308 as const), { nil: null }),
+  passwordHash: fc.option(fc.stringMatching(/^[./A-Za-z0-9]{53}$/).map((tail) => `$2b$10$${tail}`), { nil: null }),
+  options: fc.option(fc.constant({ confirmBeforeRedirect: true as const }), { nil: null }),
   visits: fc.array(fc.record({
     visitedAt: fc.integer({ min: 0, max: 4_102_444_800_000 }),
     latencyMs: fc.double({ min: 0, max: 1e4, noNaN: true }).map((n) => (Object.is(n, -0) ? 0 : n)),
