@@ -8,7 +8,9 @@ import { withDeps } from '../cli-context.js';
 import { parseExpiry, parseId, parseRedirectStatus, targetWorkspace } from '../cli-options.js';
 import type { LinkRedirectStatus } from '../../core/link.js';
 
-interface LinkCreateOptions { workspace?: number; code?: string; expires?: number; tag?: string[]; redirectStatus?: LinkRedirectStatus }
+interface LinkCreateOptions { workspace?: number; code?: string; expires?: number; tag?: string[]; redirectStatus?: LinkRedirectStatus;
+  password?: string; confirm?: boolean;
+}
 
 /** Prints the link's short URL (its existing one when the workspace already had the URL). */
 async function createLink(links: LinkServices, accounts: AccountServices, baseUrl: string, url: string, options: LinkCreateOptions): Promise<void> {
@@ -16,6 +18,7 @@ async function createLink(links: LinkServices, accounts: AccountServices, baseUr
   const principal = await workspaceOperator(accounts, workspaceId);
   const result = await createOwnedLink(links.owned, principal, {
     url, workspaceId, customCode: options.code, expiresAt: options.expires, tags: options.tag, redirectStatus: options.redirectStatus,
+    password: options.password, confirmBeforeRedirect: options.confirm,
   });
   console.log(`${baseUrl}/${result.link.code}`);
   if (!result.created) console.error(`linkforge: the workspace already had this URL; its existing link is shown`);
@@ -31,6 +34,8 @@ export function registerLinkCommand(program: Command): void {
     .option('--expires <when>', 'an expiry: an ISO date (2027-01-31T12:00:00Z) or a duration from now (7d, 12h)', (value) => parseExpiry(value))
     .option('--tag <name>', 'a tag (repeat for more; tags the workspace lacks are made)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--redirect-status <status>', 'the status this link redirects with: 301, 308 (permanent), 302 or 307 (default: permanent unless it expires)', parseRedirectStatus)
+    .option('--password <password>', 'visitors must give this password first (4 characters to 72 bytes; stored as a bcrypt hash)')
+    .option('--confirm', 'visitors get a one-button page; only its submission counts and redirects')
     .action(async (url: string, options: LinkCreateOptions) => {
       await withDeps((deps) => createLink(deps.links, deps.accounts, deps.config.baseUrl, url, options));
     });
