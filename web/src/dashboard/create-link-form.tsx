@@ -4,6 +4,7 @@ import { TagsField } from '../components/tag-chips.js';
 import { tagNamesOf } from '../tags.js';
 import { Field, FormError } from '../components/field.js';
 import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
+import { gateOfCreate, NO_GATE, PasswordField } from '../components/password-field.js';
 import { fromLocalInput } from '../format.js';
 
 /** Creates a link in the chosen workspace: the one the dashboard shows, unless changed here. */
@@ -15,6 +16,7 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
   const [customCode, setCustomCode] = useState('');
   const [expiresAt, setExpiresAt] = useState('');
   const [redirectStatus, setRedirectStatus] = useState<RedirectStatus>(null);
+  const [gate, setGate] = useState(NO_GATE);
   const [chosen, setChosen] = useState<string>();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const personal = workspaces.find((w) => w.is_personal);
@@ -30,9 +32,10 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
         ...(workspaceId && { workspaceId: Number(workspaceId) }),
         ...(tagNamesOf(tags).length > 0 && { tags: tagNamesOf(tags) }),
         ...(redirectStatus !== null && { redirectStatus }),
+        ...gateOfCreate(gate),
       };
       const link = await api<LinkJson>('POST', '/api/urls', body);
-      setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null);
+      setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null); setGate(NO_GATE);
       onCreated(link);
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
@@ -49,6 +52,7 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
         <Field id="new-expiry" label="Expires (optional)" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)} error={errors.expiresAt} />
         <TagsField id="new-tags" value={tags} onInput={setTags} error={errors.tags} known={known.get(Number(workspaceId))} />
         <RedirectStatusField id="new-redirect" value={redirectStatus} onChange={setRedirectStatus} />
+        <PasswordField id="new-gate" value={gate} onChange={setGate} error={errors.password} />
         {workspaces.length > 1 && (
           <div class="field">
             <label for="new-workspace">Workspace</label>

@@ -5,6 +5,7 @@ import { tagNamesOf } from '../tags.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Field, FormError } from '../components/field.js';
 import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
+import { gateOfEdit, NO_GATE, PasswordField } from '../components/password-field.js';
 import { dateTime, fromLocalInput, toLocalInput } from '../format.js';
 import { Link } from '../router.js';
 import { Sparkline } from './sparkline.js';
@@ -93,11 +94,12 @@ export function EditRow({ link, known, onDone }: { link: LinkJson; known: readon
   const [tags, setTags] = useState(link.tags.join(', '));
   const [expiresAt, setExpiresAt] = useState(toLocalInput(link.expiresAt));
   const [redirectStatus, setRedirectStatus] = useState(link.redirectStatus as RedirectStatus);
+  const [gate, setGate] = useState({ ...NO_GATE, confirm: link.confirmBeforeRedirect });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = async (event: Event) => {
     event.preventDefault();
     try {
-      await api('PATCH', `/api/urls/${link.id}`, { url: url.trim(), expiresAt: fromLocalInput(expiresAt), tags: tagNamesOf(tags), redirectStatus });
+      await api('PATCH', `/api/urls/${link.id}`, { url: url.trim(), expiresAt: fromLocalInput(expiresAt), tags: tagNamesOf(tags), redirectStatus, ...gateOfEdit(gate) });
       onDone(`Saved ${link.shortCode}`);
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
@@ -115,6 +117,7 @@ export function EditRow({ link, known, onDone }: { link: LinkJson; known: readon
           <Field id={`${id}-expiry`} label="Expires (empty: never)" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)} error={errors.expiresAt} />
           <TagsField id={`${id}-tags`} value={tags} onInput={setTags} error={errors.tags} known={known} />
           <RedirectStatusField id={`${id}-redirect`} value={redirectStatus} onChange={setRedirectStatus} />
+          <PasswordField id={`${id}-gate`} value={gate} onChange={setGate} error={errors.password} hasPassword={link.hasPassword} />
           <FormError message={errors.form} />
           <button type="submit">Save</button>
           <button type="button" class="secondary" onClick={() => onDone()}>Cancel</button>

@@ -9,6 +9,7 @@ import { RangePicker } from '../components/range-picker.js';
 import { ShareControl } from '../components/share-control.js';
 import { Breakdowns, ClicksBody } from '../components/stats-sections.js';
 import { redirectStatusText } from '../redirect-status.js';
+import { gateText } from '../components/password-field.js';
 import { count, dateTime, health, latency } from '../format.js';
 import { Link } from '../router.js';
 import { csvQuery, rangeFromSearch, searchOfRange, statsQuery, type StatsRange } from '../stats-range.js';
@@ -58,6 +59,7 @@ export function LinkPage({ id }: { id: string }) {
               <dt>Created</dt><dd>{dateTime(link.createdAt)}</dd>
               <dt>Expires</dt><dd>{link.expiresAt ? dateTime(link.expiresAt) : 'Never'}</dd>
               <dt>Redirect</dt><dd data-testid="redirect-status">{redirectStatusText(link.redirectStatus, link.expiresAt !== null)}</dd>
+              <dt>Before the redirect</dt><dd data-testid="link-gate">{gateText(link)}</dd>
               <dt>Clicks</dt><dd>{count(link.humanCount)} by people, {count(link.redirectCount)} in all</dd>
               <dt>Average latency</dt><dd>{latency(link.avgRedirectMs)}</dd>
               <dt>Destination health</dt><dd>{health(link).text}{link.lastCheckedAt && <span class="muted"> (checked {dateTime(link.lastCheckedAt)})</span>}</dd>

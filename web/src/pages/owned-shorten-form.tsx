@@ -8,13 +8,14 @@ import { QrCode } from '../components/qr-code.js';
 import { TagChips, TagsField } from '../components/tag-chips.js';
 import { tagNamesOf, useWorkspaceTags } from '../tags.js';
 import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
+import { gateOfCreate, NO_GATE, PasswordField } from '../components/password-field.js';
 import { chooseWorkspace, currentWorkspaceId } from '../current-workspace.js';
 import { dateTime, fromLocalInput } from '../format.js';
 import { Link } from '../router.js';
 import { useApi } from '../use-api.js';
 
 type Workspaces = ResponseOf<'listWorkspaces'>['workspaces'];
-type Errors = Partial<Record<'url' | 'customCode' | 'expiresAt' | 'tags' | 'form', string>>;
+type Errors = Partial<Record<'url' | 'customCode' | 'expiresAt' | 'tags' | 'password' | 'form', string>>;
 
 /** `/` signed in: a permanent link in the current workspace, with an optional custom code, expiry and redirect status. */
 export function OwnedShortenForm() {
@@ -27,6 +28,7 @@ export function OwnedShortenForm() {
   const [tags, setTags] = useState('');
   const known = useWorkspaceTags(workspaceId === undefined ? [] : [workspaceId]);
   const [redirectStatus, setRedirectStatus] = useState<RedirectStatus>(null);
+  const [gate, setGate] = useState(NO_GATE);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<LinkJson>();
@@ -44,14 +46,15 @@ export function OwnedShortenForm() {
         ...(workspaceId !== undefined && { workspaceId }),
         ...(tagNamesOf(tags).length > 0 && { tags: tagNamesOf(tags) }),
         ...(redirectStatus !== null && { redirectStatus }),
+        ...gateOfCreate(gate),
       });
       setCreated(link);
-      destination.setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null);
+      destination.setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null); setGate(NO_GATE);
       known.reload();
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
       const message = caught instanceof ApiError ? caught.problem.detail : 'Something went wrong.';
-      setErrors({ [field === 'url' || field === 'customCode' || field === 'expiresAt' || field === 'tags' ? field : 'form']: message });
+      setErrors({ [field === 'url' || field === 'customCode' || field === 'expiresAt' || field === 'tags' || field === 'password' ? field : 'form']: message });
     } finally {
       setBusy(false);
     }
@@ -73,6 +76,10 @@ export function OwnedShortenForm() {
         <details class="more-options" open={redirectStatus !== null}>
           <summary>Redirect status{redirectStatus === null ? ' (optional)' : ` (${redirectStatus})`}</summary>
           <RedirectStatusField id="redirect-status" value={redirectStatus} onChange={setRedirectStatus} />
+        </details>
+        <details class="more-options" open={gate !== NO_GATE || errors.password !== undefined}>
+          <summary>Password and confirmation (optional)</summary>
+          <PasswordField id="gate" value={gate} onChange={setGate} error={errors.password} />
         </details>
         <FormError message={errors.form} />
         <button type="submit" disabled={busy}>{busy ? 'Shortening…' : 'Shorten'}</button>
