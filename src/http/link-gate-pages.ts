@@ -9,8 +9,10 @@ import type { FailureResponse } from './redirect-pages.js';
  * password, or a confirmation. No script, no inline style, and a policy stricter than the UI's:
  * the page loads one stylesheet and may post only to this origin. They never carry the destination.
  */
+// Browsers hold a form's redirects to form-action too: with only 'self', the 303 to the destination
+// (any http or https URL) would be refused after the right password, so the policy names the schemes.
 export const GATE_PAGE_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'",
+  'content-security-policy': "default-src 'none'; style-src 'self'; img-src data:; form-action 'self' http: https:; frame-ancestors 'none'; base-uri 'none'",
   'x-robots-tag': 'noindex',
 };
 

@@ -32,7 +32,7 @@ export function assertNoLeak(response: LightMyRequestResponse, destination: stri
 
 /** The page's security headers. */
 export function assertGatePageHeaders(response: LightMyRequestResponse): void {
-  assert.equal(response.headers['content-security-policy'], "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'");
+  assert.equal(response.headers['content-security-policy'], "default-src 'none'; style-src 'self'; img-src data:; form-action 'self' http: https:; frame-ancestors 'none'; base-uri 'none'");
   assert.equal(response.headers['cache-control'], 'no-store');
   assert.equal(response.headers['x-robots-tag'], 'noindex');
 }
