@@ -1,4 +1,5 @@
 import { Field } from './field.js';
+import './password-field.css';
 
 /** What the password and confirmation controls hold while a form is edited. */
 export interface GateChoice {
@@ -36,7 +37,7 @@ export function PasswordField({ id, value, onChange, error, hasPassword }: {
 }) {
   const editing = hasPassword !== undefined;
   return (
-    <>
+    <div class="gate-fields">
       <Field id={`${id}-password`} label={editing && hasPassword ? 'New password (optional)' : 'Password (optional)'} type="password" autoComplete="new-password"
         value={value.password} disabled={value.removePassword} error={error}
         hint={hasPassword ? 'Leave empty to keep the current password.' : 'Visitors must enter it before they are sent on: 4 characters or more.'}
@@ -52,6 +53,6 @@ export function PasswordField({ id, value, onChange, error, hasPassword }: {
         <label for={`${id}-confirm`}>Ask visitors to confirm</label>
       </div>
       <p class="hint" id={`${id}-confirm-hint`}>A page with one button: only its click counts and redirects, so mail scanners that open links do not use them up.</p>
-    </>
+    </div>
   );
 }
