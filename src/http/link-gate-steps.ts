@@ -43,15 +43,13 @@ export function passwordStep(deps: PasswordStepDeps): ExtrasStep {
 
 async function checked(deps: PasswordStepDeps, visit: ExtrasVisit, password: string, hash: string): Promise<ExtrasOutcome | undefined> {
   const client = deps.clientOf(visit.req);
-  const wait = deps.attempts.retryAfterSeconds(client, visit.target.linkId);
+  const wait = deps.attempts.attempt(client, visit.target.linkId);
   if (wait > 0) {
     visit.headers['retry-after'] = String(wait);
     return pageOutcome(visit, 'password_limited', deps.stylesheet);
   }
-  if (!await deps.verify(password, hash)) {
-    deps.attempts.failed(client, visit.target.linkId);
-    return pageOutcome(visit, 'password_wrong', deps.stylesheet);
-  }
+  if (!await deps.verify(password, hash)) return pageOutcome(visit, 'password_wrong', deps.stylesheet);
+  deps.attempts.succeeded(client, visit.target.linkId);
   visit.headers['set-cookie'] = deps.cookie.issue(codeOf(visit), visit.target.linkId, hash, visit.now);
   return undefined;
 }

@@ -15,18 +15,24 @@ export class PasswordAttemptLimit {
 
   constructor(private readonly perMinute: number, private readonly clock: Clock) {}
 
-  /** The seconds to wait before this client may try this link again; 0 when it may now. */
-  retryAfterSeconds(client: string, linkId: number): number {
+  /**
+   * Counts an attempt before its password is compared, so that attempts sent at once cannot all
+   * pass the check; the seconds to wait when the client is over the limit (nothing counted), else 0.
+   */
+  attempt(client: string, linkId: number): number {
     const now = this.roll();
-    const count = this.counts.get(`${linkId} ${client}`) ?? 0;
-    return count >= this.perMinute ? Math.max(1, Math.ceil((this.windowEnd - now) / 1000)) : 0;
+    const key = `${linkId} ${client}`;
+    const count = this.counts.get(key) ?? 0;
+    if (count >= this.perMinute) return Math.max(1, Math.ceil((this.windowEnd - now) / 1000));
+    if (count > 0 || this.counts.size < MAX_PAIRS) this.counts.set(key, count + 1);
+    return 0;
   }
 
-  failed(client: string, linkId: number): void {
-    this.roll();
+  /** The attempt was the right password: it does not count against the client. */
+  succeeded(client: string, linkId: number): void {
     const key = `${linkId} ${client}`;
     const count = this.counts.get(key);
-    if (count !== undefined || this.counts.size < MAX_PAIRS) this.counts.set(key, (count ?? 0) + 1);
+    if (count !== undefined) this.counts.set(key, Math.max(0, count - 1));
   }
 
   private roll(): number {
