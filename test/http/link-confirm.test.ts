@@ -5,13 +5,15 @@ import { assertGatePageHeaders, assertNoLeak, cookieOf, flushedRedirectCount, op
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, registerUser, type RegisteredUser } from '../support/users.js';
 import { suiteScope } from '../support/teardown.js';
+import { CountingHashing } from '../support/counting-hashing.js';
 
 describe('links that ask their visitor to confirm (confirmBeforeRedirect)', () => {
   let t: TestApp;
   let user: RegisteredUser;
+  const hashing = new CountingHashing();
   const suite = suiteScope();
   before(async () => {
-    t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' });
+    t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0' }, { passwordHashing: hashing });
     user = await registerUser(t.app);
   });
 
@@ -63,6 +65,13 @@ describe('links that ask their visitor to confirm (confirmBeforeRedirect)', () =
     assert.match(withCookie.body, /name="confirm"/);
     assert.equal((await submit(t.app, link.shortCode, { confirm: '1' }, { cookie: cookieOf(right) })).statusCode, 303);
     assert.equal((await submit(t.app, link.shortCode, { confirm: '1' })).statusCode, 200, 'confirming without the password opens nothing');
+  });
+
+  test('a password posted to a link without one costs the same bcrypt comparison, so timing tells nothing', async () => {
+    const { link } = await confirming();
+    const before = hashing.comparisons;
+    assert.equal((await submit(t.app, link.shortCode, { password: 'a guess', confirm: '1' })).statusCode, 303);
+    assert.equal(hashing.comparisons, before + 1);
   });
 
   test('PATCH turns it on and off, keeping the other options', async () => {

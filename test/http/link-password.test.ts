@@ -48,7 +48,7 @@ describe('password-protected links (password, hasPassword)', () => {
     assert.ok(!page.body.includes('<script'), 'no script');
   });
 
-  test('HEAD reveals nothing; a JSON client gets a 401 problem, never the URL', async () => {
+  test('HEAD reveals nothing; a JSON client gets a 401 problem and a link-preview bot the page, never the URL', async () => {
     const { url, link } = await guarded();
     const head = await open(t.app, link.shortCode, {}, 'HEAD');
     assert.equal(head.statusCode, 200);
@@ -59,6 +59,9 @@ describe('password-protected links (password, hasPassword)', () => {
     assert.equal(json.json().code, 'link_password_required');
     assert.equal(json.json().reason, 'password_required');
     assertNoLeak(json, url);
+    const preview = await t.app.inject({ method: 'GET', url: `/${link.shortCode}`, headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', accept: 'text/html' } });
+    assert.equal(preview.statusCode, 200, 'a link-preview bot gets the page');
+    assertNoLeak(preview, url);
   });
 
   test('a wrong password answers the page again with 401 and no cookie', async () => {
