@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { linkExtrasSteps } from './http/link-extras-steps.js';
+import { passwordStepDeps } from './http/password-step-deps.js';
 import type { AppDeps } from './deps.js';
 import { clientAddressOf, trustedHop, visitorAddressOf, type TrustedHop } from './http/client-address.js';
 import type { RoutingDeps } from './http/routing-step.js';
@@ -29,6 +30,7 @@ import { registerBulkLinkRoutes } from './http/routes/bulk-link-routes.js';
 import { registerTagRoutes, TagJson } from './http/routes/tag-routes.js';
 import { registerWorkspaceLinkRoutes } from './http/routes/workspace-link-routes.js';
 import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
+import { registerLinkFormRoutes } from './http/routes/link-form-routes.js';
 import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
 import { registerAdminRoutes } from './http/routes/admin-routes.js';
 import { registerStatsRoutes } from './http/routes/stats-routes.js';
@@ -99,7 +101,12 @@ function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger, ui: UiBuild
     debugLog: logger.level === 'debug' || logger.level === 'trace' ? (fields, message) => logger.debug(fields, message) : undefined,
     failures: failureResponses({ stylesheet, notFoundRedirectUrl: config.redirect.notFoundRedirectUrl, expiredRedirectUrl: config.redirect.expiredRedirectUrl }),
     disabledResponse: disabledLinkResponses({ stylesheet }),
-    extrasSteps: linkExtrasSteps({ stylesheet, baseUrl: config.baseUrl, clickLimits: deps.redirects.clickLimits, routing: routingDeps(deps, trusted) }),
+    extrasSteps: linkExtrasSteps({
+      stylesheet, baseUrl: config.baseUrl, clickLimits: deps.redirects.clickLimits, routing: routingDeps(deps, trusted),
+      password: passwordStepDeps({
+        hasher: deps.accounts.hasher, unlockKey: deps.accounts.tokens.keyFor('link-unlock'), baseUrl: config.baseUrl, clock: deps.clock, clientOf: clientAddressOf(trusted),
+      }),
+    }),
   });
 }
 
@@ -169,5 +176,6 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerImportRoutes(app, deps.links.transfer, importSettings, context, drain);
   registerUiRoutes(app, ui);
   registerRedirectRoutes(app, responder, config.redirect);
+  registerLinkFormRoutes(app, responder);
   return app;
 }

@@ -30,6 +30,7 @@ import type { PasswordHashing } from './accounts/password-hasher.js';
 import type { AdminServices } from './admin/admin-services.js';
 import { KyselyOperatorStore } from './storage/operator-store.js';
 import type { WorkspaceAccess } from './accounts/workspace-access.js';
+import type { LinkPasswordHashing } from './links/link-password.js';
 import type { RecordVisit } from './visits/visit-buffer.js';
 import { KyselyAccountStore } from './storage/account-store.js';
 import { visitWriterFor } from './storage/visits/visit-writer.js';
@@ -149,14 +150,14 @@ async function closedOnFailure<T>(database: OpenDatabase, step: () => Promise<T>
 
 /** The links module's bag: every family shares the link store, the cache invalidation and the URL policy. */
 function buildLinkServices(
-  config: Config, database: OpenDatabase, shared: { store: LinkStore; cache: CacheInvalidation; clock: Clock; workspaces: WorkspaceAccess },
+  config: Config, database: OpenDatabase, shared: { store: LinkStore; cache: CacheInvalidation; clock: Clock; workspaces: WorkspaceAccess; passwords: LinkPasswordHashing },
 ): LinkServices {
-  const { store, cache, clock, workspaces } = shared;
+  const { store, cache, clock, workspaces, passwords } = shared;
   const urlPolicy = buildUrlPolicy(config);
   const domain = DEFAULT_DOMAIN;
   return {
     anonymous: { store, cache, clock, urlPolicy, domain, anonTtlMs: config.links.anonTtlMs, anonCodeLength: config.links.anonCodeLength },
-    owned: { store, tags: new KyselyTagStore(database.db), cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces },
+    owned: { store, tags: new KyselyTagStore(database.db), cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces, passwords },
     // An import's batches are background work (ADR 0023): creates and deletes go first.
     transfer: { transfer: new KyselyLinkTransferStore(database.backgroundDb), cache, clock, urlPolicy, domain, workspaces },
   };
@@ -200,7 +201,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
     lockStore: new KyselyJobLockStore(database.backgroundDb), store: new KyselyHealthCheckStore(database.backgroundDb),
   });
-  const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces });
+  const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces, passwords: accounts.hasher });
   const stats = {
     store: new KyselyStatsReadStore(database.db), clock, links: links.owned,
     visits: new KyselyVisitExportStore(database.db), shares: new KyselyLinkShareStore(database.db),

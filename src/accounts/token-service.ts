@@ -71,6 +71,11 @@ export class TokenService {
     return createHmac('sha256', this.key).update(`csrf:${sessionToken}`).digest('base64url');
   }
 
+  /** A key of its own for another purpose (a link's unlock cookie), so that no value signed for one passes as the other. */
+  keyFor(purpose: string): Buffer {
+    return createHmac('sha256', this.key).update(`key:${purpose}`).digest();
+  }
+
   isCsrfTokenFor(sessionToken: string, presented: string): boolean {
     const expected = Buffer.from(this.csrfTokenFor(sessionToken));
     const given = Buffer.from(presented);

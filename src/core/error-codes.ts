@@ -55,6 +55,9 @@ export const ERROR_CATALOGUE = {
   upload_timeout: { status: 408, title: 'Upload stalled', detail: 'The upload sent nothing for too long.' },
   // 401, 403: who is asking, and what they may do
   authentication_required: { status: 401, title: 'Unauthorized', detail: 'A valid bearer token is required.' },
+  link_password_required: { status: 401, title: 'Password required', detail: 'This link asks for a password: send it form-encoded (password=…) in a POST to the same address.' },
+  link_password_incorrect: { status: 401, title: 'Wrong password', detail: 'This is not the link\'s password.' },
+  link_confirmation_required: { status: 403, title: 'Confirmation required', detail: 'This link asks its visitors to confirm: send confirm=1 form-encoded in a POST to the same address.' },
   credentials_invalid: { status: 401, title: 'Unauthorized', detail: 'The email or password is incorrect.' },
   account_disabled: { status: 403, title: 'Account disabled', detail: 'This account has been disabled by the operator of this service.' },
   csrf_token_invalid: { status: 403, title: 'CSRF token missing', detail: 'A change made with the session cookie must send the X-CSRF-Token header that sign-in answered; reload the page and try again.' },

@@ -4,6 +4,7 @@ import { fallbackStep } from './fallback-step.js';
 import type { ExtrasStep } from './link-extras.js';
 import { previewStep } from './preview-step.js';
 import { routingStep, type RoutingDeps } from './routing-step.js';
+import { confirmStep, passwordStep, type PasswordStepDeps } from './link-gate-steps.js';
 
 /** What the steps need from the running service. */
 export interface ExtrasStepDeps {
@@ -15,6 +16,8 @@ export interface ExtrasStepDeps {
   readonly clickLimits?: ClickLimitStore;
   /** Country lookup, visitor address and day salts for routes and variants (routing-step.ts). */
   readonly routing?: RoutingDeps;
+  /** The password step's hasher, unlock cookie and attempt limit. */
+  readonly password: Omit<PasswordStepDeps, 'stylesheet'>;
 }
 
 /**
@@ -27,6 +30,8 @@ export function linkExtrasSteps(deps: ExtrasStepDeps): ExtrasStep[] {
   return [
     fallbackStep,
     previewStep(deps),
+    passwordStep({ ...deps.password, stylesheet: deps.stylesheet }),
+    confirmStep(deps.stylesheet),
     routingStep(deps.routing ?? {}),
     ...(deps.clickLimits === undefined ? [] : [clickLimitStep(deps.clickLimits, limitReachedResponse(deps.stylesheet))]),
   ];

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { effectiveStatus, type Link } from '../core/link.js';
 import { ClickLimitJson, clickLimitJsonOf, ClickLimitV1Json, clickLimitV1JsonOf } from './click-limit-json.js';
 import { RouteField, VariantField } from './link-fields.js';
+import { ConfirmBeforeRedirect, HasPassword } from './link-password-fields.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const Timestamp = Type.String({ format: 'date-time' });
@@ -43,6 +44,8 @@ export const LinkJson = Type.Object({
   ...ClickLimitJson,
   routes: Routes,
   variants: Variants,
+  hasPassword: HasPassword,
+  confirmBeforeRedirect: ConfirmBeforeRedirect,
 }, { $id: 'Link' });
 export type LinkJson = Static<typeof LinkJson>;
 
@@ -79,6 +82,8 @@ export function linkToJson(link: Link, baseUrl: string, now: number, tags: reado
     preview: link.options?.preview ?? null,
     ...clickLimitJsonOf(link),
     ...routingJson(link),
+    hasPassword: link.passwordHash !== null,
+    confirmBeforeRedirect: link.options?.confirmBeforeRedirect === true,
   };
 }
 
@@ -103,6 +108,8 @@ export const LinkV1Json = Type.Object({
   ...ClickLimitV1Json,
   routes: Routes,
   variants: Variants,
+  has_password: HasPassword,
+  confirm_before_redirect: ConfirmBeforeRedirect,
 }, { $id: 'LinkV1' });
 export type LinkV1Json = Static<typeof LinkV1Json>;
 
@@ -125,6 +132,8 @@ export function linkToV1Json(link: Link, baseUrl: string, now: number, tags: rea
     preview: link.options?.preview ?? null,
     ...clickLimitV1JsonOf(link),
     ...routingJson(link),
+    has_password: link.passwordHash !== null,
+    confirm_before_redirect: link.options?.confirmBeforeRedirect === true,
   };
 }
 

@@ -220,7 +220,8 @@ export class RedirectResponder {
       ...(html ? failure.headers?.html : failure.headers?.json),
     };
     if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
-    res.writeHead(failure.status, extraHeaders === undefined ? headers : { ...extraHeaders, ...headers });
+    // A step's own headers win: a page of its own may set a stricter policy (link-gate-pages.ts).
+    res.writeHead(failure.status, extraHeaders === undefined ? headers : { ...headers, ...extraHeaders });
     res.end(req.method === 'HEAD' ? undefined : body);
     return failure.status;
   }

@@ -5,6 +5,7 @@ import { withOption } from '../core/link-options.js';
 import { parseLinkPreview, type LinkPreviewInput } from '../core/link-preview.js';
 import type { Principal } from '../core/principal.js';
 import { deterministicCode, isReservedWord, MAX_DETERMINISTIC_ATTEMPTS, validateCustomCode } from '../core/short-code.js';
+import { linkPasswordHashOf } from './link-password.js';
 import { assertFutureExpiry } from './expiry.js';
 import { requireMembership, reuseExistingLink, type OwnedLinkDeps } from './link-access.js';
 import { requestedTagNames, setLinkTags } from './tags/link-tags.js';
@@ -23,6 +24,10 @@ export interface CreateOwnedLinkRequest extends LimitFields, RoutingInput {
   readonly redirectStatus?: LinkRedirectStatus | null;
   /** What link-preview agents are shown instead of the redirect (core/link-preview.ts); absent: none. */
   readonly preview?: LinkPreviewInput;
+  /** A password visitors must give before the destination is revealed (stored as its bcrypt hash). */
+  readonly password?: string;
+  /** Visitors get a one-button page; only its submission counts and redirects. */
+  readonly confirmBeforeRedirect?: boolean;
 }
 
 export interface CreateOwnedLinkResult {
@@ -51,11 +56,12 @@ export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal,
   const expiresAt = request.expiresAt ?? null;
   assertFutureExpiry(expiresAt, now);
   const preview = request.preview === undefined ? undefined : parseLinkPreview(request.preview, deps.urlPolicy);
+  const options = withOption(withOption(routed, 'preview', preview), 'confirmBeforeRedirect', request.confirmBeforeRedirect ? true : undefined);
+  const passwordHash = await linkPasswordHashOf(deps.passwords, request.password, 'password');
   const linkAt: LinkAt = (code) => ({
     domain: deps.domain, code, ...destination, linkType: 'PERMANENT',
     workspaceId, ownerId: principal.userId, claimTokenHash: null, createdAt: now, expiresAt,
-    redirectStatus: request.redirectStatus ?? null, maxClicks: limits.maxClicks,
-    options: withOption(routed, 'preview', preview),
+    redirectStatus: request.redirectStatus ?? null, maxClicks: limits.maxClicks, passwordHash, options,
   });
   const result = await (request.customCode === undefined
     ? insertWithDeterministicCode(deps, linkAt, workspaceId, destination)

@@ -97,6 +97,7 @@ function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: 
       redirectCount: f.redirectCount ?? 0, humanCount: f.humanCount ?? 0, botCount: f.botCount ?? 0, previewCount: f.previewCount ?? 0,
       avgRedirectMs: f.avgRedirectMs ?? 0,
       redirectStatus: f.redirectStatus ?? null,
+      passwordHash: f.passwordHash ?? null,
       visits: f.visits,
       tags,
       ...limits,

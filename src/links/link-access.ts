@@ -5,6 +5,7 @@ import type { Link } from '../core/link.js';
 import type { Clock, LinkCacheInvalidator, LinkStore } from '../core/ports.js';
 import type { Principal, WorkspaceRole } from '../core/principal.js';
 import type { TagStore } from '../core/tag-ports.js';
+import type { LinkPasswordHashing } from './link-password.js';
 
 /** What the owned-link use cases need; built once in deps.ts. */
 export interface OwnedLinkDeps {
@@ -17,6 +18,8 @@ export interface OwnedLinkDeps {
   readonly domain: string;
   readonly codeLength: number;
   readonly workspaces: Pick<WorkspaceAccess, 'roleIn' | 'requireRole' | 'personalWorkspaceId' | 'workspaceIdsOf'>;
+  /** Hashes a link's password (bcrypt, shared with the accounts' hasher). */
+  readonly passwords: LinkPasswordHashing;
 }
 
 /** The app API names a link by id; the v1 API by its code inside a workspace. */

@@ -5,6 +5,7 @@ import type { LinkChanges } from '../core/ports.js';
 import { withOption } from '../core/link-options.js';
 import { parseLinkPreview, type LinkPreviewInput } from '../core/link-preview.js';
 import type { Principal } from '../core/principal.js';
+import { linkPasswordHashOf } from './link-password.js';
 import { assertFutureExpiry } from './expiry.js';
 import { findAccessibleLink, type LinkSelector, type OwnedLinkDeps } from './link-access.js';
 import { requestedTagNames, setLinkTags } from './tags/link-tags.js';
@@ -21,6 +22,10 @@ export interface LinkUpdate extends LimitFields, RoutingInput {
   readonly redirectStatus?: LinkRedirectStatus | null;
   /** `null` removes the preview; absent leaves it; the link's other options stay as they are. */
   readonly preview?: LinkPreviewInput | null;
+  /** A new password; `null` removes it; absent leaves it as it is. */
+  readonly password?: string | null;
+  /** Turns the confirmation page on or off; absent leaves it as it is. */
+  readonly confirmBeforeRedirect?: boolean;
 }
 
 /**
@@ -38,8 +43,10 @@ export async function updateLink(deps: OwnedLinkDeps, principal: Principal, sele
   const routed = optionsWithRouting(options, update, deps.urlPolicy);
   if (routed !== undefined) options = routed;
   if (update.preview !== undefined) options = withOption(options, 'preview', update.preview === null ? null : parseLinkPreview(update.preview, deps.urlPolicy));
+  if (update.confirmBeforeRedirect !== undefined) options = withOption(options, 'confirmBeforeRedirect', update.confirmBeforeRedirect ? true : undefined);
+  const passwordHash = await linkPasswordHashOf(deps.passwords, update.password, 'password');
   const changes: LinkChanges = {
-    ...destination, expiresAt: update.expiresAt, redirectStatus: update.redirectStatus, updatedAt: now,
+    ...destination, expiresAt: update.expiresAt, redirectStatus: update.redirectStatus, passwordHash, updatedAt: now,
     ...(limits.maxClicks === undefined ? {} : { maxClicks: limits.maxClicks }), ...(options === link.options ? {} : { options }),
   };
   const result = await deps.store.updateLink(link.id, changes);
@@ -52,3 +59,4 @@ export async function updateLink(deps: OwnedLinkDeps, principal: Principal, sele
   await deps.cache.invalidate(link.domain, link.code);
   return result.link;
 }
+

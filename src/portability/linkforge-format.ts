@@ -5,6 +5,7 @@ import type { ImportCandidate } from './import-candidate.js';
 import { previewCellOf, previewOptionsOf } from './preview-column.js';
 import { CLICK_LIMIT_COLUMNS, clickLimitCellsOf, clickLimitFieldsOf } from './click-limit-columns.js';
 import { ROUTING_COLUMNS, routingCellsOf, routingOptionsOf } from './routing-columns.js';
+import { confirmOptionOf, passwordHashOf } from './link-gate-fields.js';
 import { headerKey, MAX_LATENCY_MS, parseCount, parseNumber, parseTime, quoted } from './parse-fields.js';
 import { mergedOptions } from '../core/link-options.js';
 
@@ -16,7 +17,7 @@ import { mergedOptions } from '../core/link-options.js';
 export const LINKFORGE_COLUMNS = [
   'code', 'url', 'status', 'created_at', 'updated_at', 'expires_at', 'deleted_at',
   'redirect_count', 'human_count', 'bot_count', 'preview_count', 'avg_redirect_ms', 'tags', 'redirect_status', 'preview',
-  ...CLICK_LIMIT_COLUMNS, ...ROUTING_COLUMNS,
+  ...CLICK_LIMIT_COLUMNS, ...ROUTING_COLUMNS, 'password_hash', 'confirm_before_redirect',
 ] as const;
 export const VISITS_COLUMN = 'visits';
 export const LINKFORGE_JSON_HEADER = { format: 'linkforge', version: 1 } as const;
@@ -85,6 +86,8 @@ export function linkforgeRecordOf(link: TransferLink, withVisits: boolean): Link
     preview: previewCellOf(link.options),
     ...clickLimitCellsOf(link),
     ...routingCellsOf(link.options),
+    password_hash: link.passwordHash ?? '',
+    confirm_before_redirect: link.options?.confirmBeforeRedirect === true ? 'true' : '',
   };
   if (withVisits) record.visits = JSON.stringify((link.visits ?? []).map(visitToJson));
   return record;
@@ -192,7 +195,8 @@ export function candidateOfLinkforgeRecord(row: number, fields: Record<string, u
         visits: parseVisits(record.visits),
         tags: parseTransferTags(record.tags),
         ...limits,
-        options: mergedOptions(limits.options, previewOptionsOf(record.preview), routingOptionsOf(record.routes, record.variants)),
+        passwordHash: passwordHashOf(textOf(record.passwordhash)),
+        options: mergedOptions(limits.options, previewOptionsOf(record.preview), routingOptionsOf(record.routes, record.variants), confirmOptionOf(record.confirmbeforeredirect)),
       },
     };
   } catch (error) {

@@ -37,6 +37,8 @@ function jsonValues(record: ReturnType<typeof linkforgeRecordOf>): Record<string
     preview: record.preview === '' ? null : JSON.parse(record.preview) as unknown,
     ...clickLimitJsonValues(record),
     ...routingJsonValues(record),
+    password_hash: orNull(record.password_hash),
+    confirm_before_redirect: record.confirm_before_redirect === 'true',
     ...(record.visits === undefined ? {} : { visits: JSON.parse(record.visits) as unknown }),
   };
 }

@@ -27,11 +27,12 @@ for (const backend of STORE_BACKENDS) {
       return { domain: DEFAULT_DOMAIN, workspaceId: owner.workspaceId, ownerId: owner.userId };
     };
 
-    test('imported links keep every field: status, times past 2^32, counters, average latency and redirect status', async () => {
+    test('imported links keep every field: status, times past 2^32, counters, average latency, redirect status, password hash and options', async () => {
       const target = await targetOf();
       const link = importable({
         status: 'DELETED', deletedAt: LATE_TIME + 7, expiresAt: LATE_TIME + 99, redirectCount: 2 ** 33 + 5,
         humanCount: 3, botCount: 2, previewCount: 1, avgRedirectMs: 0.123456789, redirectStatus: 308,
+        passwordHash: `$2b$04$${'a'.repeat(53)}`, options: { confirmBeforeRedirect: true }, maxClicks: null, clicksLeft: null,
       });
       const [outcome] = await transfer().insertImportedLinks(target, [link], { dryRun: false, now: LATE_TIME });
       assert.equal(outcome?.kind, 'created');

@@ -4,7 +4,8 @@ import type { IncomingMessage } from 'node:http';
 import type { ClickLimitStore } from '../../src/core/click-limit-ports.js';
 import type { RedirectTarget } from '../../src/core/link.js';
 import { answerExtras, extrasVisitOf, type ExtrasTarget } from '../../src/http/link-extras.js';
-import { linkExtrasSteps } from '../../src/http/link-extras-steps.js';
+import { clickLimitStep, limitReachedResponse } from '../../src/http/click-limit-step.js';
+import { fallbackStep } from '../../src/http/fallback-step.js';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 const PERSON = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
@@ -27,7 +28,7 @@ const target = (overrides: Partial<RedirectTarget> = {}, fallbackUrl?: string): 
 const request = (method: string, userAgent = PERSON) => ({ method, headers: { 'user-agent': userAgent } }) as unknown as IncomingMessage;
 
 async function answer(store: ClickLimitStore, method: string, link: ExtrasTarget, userAgent?: string) {
-  return answerExtras(linkExtrasSteps({ clickLimits: store }), extrasVisitOf(request(method, userAgent), link, NOW));
+  return answerExtras([fallbackStep, clickLimitStep(store, limitReachedResponse(undefined))], extrasVisitOf(request(method, userAgent), link, NOW));
 }
 
 describe('the fallback and click limit steps', () => {

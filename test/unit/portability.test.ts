@@ -100,10 +100,12 @@ const transferLink: fc.Arbitrary<TransferLink> = fc.record({
   tags: fc.array(fc.record({ name: fc.string({ minLength: 1, maxLength: 32 }), colour: fc.constantFrom('gray', 'teal', '#12ab34') }), { minLength: 1, maxLength: 3 })
     .map((tags) => tags.map((tag) => ({ ...tag }))), // plain objects, as the reader makes
   redirectStatus: fc.option(fc.constantFrom(301 as const, 302 as const, 307 as const, 308 as const), { nil: null }),
+  passwordHash: fc.option(fc.stringMatching(/^[./A-Za-z0-9]{53}$/).map((tail) => `$2b$10$${tail}`), { nil: null }),
   maxClicks: fc.option(fc.integer({ min: 1, max: 1_000_000_000 }), { nil: null }),
   clicksLeft: fc.option(fc.nat({ max: 1_000_000_000 }), { nil: null }),
   options: fc.option(fc.record({
     fallbackUrl: fc.webUrl(),
+    confirmBeforeRedirect: fc.constant(true as const),
     preview: fc.record({ title: fc.string({ unit: 'grapheme' }), description: fc.string(), image: fc.webUrl() }, { requiredKeys: [] }).map((preview) => ({ ...preview })),
     routing: fc.constantFrom({ routes: [{ country: ['DE', 'AT'], device: ['ios' as const], url: 'https://example.com/=de' }] },
       { variants: [{ url: 'https://example.com/a', weight: 3 }, { url: 'https://example.com/b', weight: 1 }] },

@@ -844,6 +844,8 @@ export interface components {
             avgRedirectMs: number;
             /** @description Read only: how many of them are left (0: used up); null without a limit. */
             clicksLeft: number | null;
+            /** @description Visitors get a one-button page; only its submission counts as a visit and redirects (for one-time links that email scanners fetch without consuming). */
+            confirmBeforeRedirect: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -856,6 +858,8 @@ export interface components {
             expiresAt: string | null;
             /** @description Where an expired, deleted or used-up link sends visitors; null: the 410 page. */
             fallbackUrl: string | null;
+            /** @description Whether visitors must give a password (set with `password`). */
+            hasPassword: boolean;
             /** @description Redirects of people only: crawlers and link-preview fetchers are not counted here. */
             humanCount: number;
             id: number;
@@ -906,6 +910,8 @@ export interface components {
             avg_redirect_ms: number;
             /** @description Read only: how many of them are left (0: used up); null without a limit. */
             clicks_left: number | null;
+            /** @description Visitors get a one-button page; only its submission counts as a visit and redirects (for one-time links that email scanners fetch without consuming). */
+            confirm_before_redirect: boolean;
             /** Format: date-time */
             created_at: string;
             /** @description HTTP status of the last destination check, 0 when unreachable; null before the first check. */
@@ -914,6 +920,8 @@ export interface components {
             expires_at: string | null;
             /** @description Where an expired, deleted or used-up link sends visitors; null: the 410 page. */
             fallback_url: string | null;
+            /** @description Whether visitors must give a password (set with `password`). */
+            has_password: boolean;
             /** @description Redirects of people only: crawlers and link-preview fetchers are not counted here. */
             human_count: number;
             /** Format: date-time */
@@ -962,7 +970,7 @@ export interface components {
              * @description Stable machine-readable reason.
              * @enum {string}
              */
-            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "max_clicks_invalid" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "tag_name_invalid" | "tag_colour_invalid" | "tags_too_many" | "preview_invalid" | "routes_invalid" | "variants_invalid" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "tag_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "link_limit_reached" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "tag_name_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
+            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "max_clicks_invalid" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "tag_name_invalid" | "tag_colour_invalid" | "tags_too_many" | "preview_invalid" | "routes_invalid" | "variants_invalid" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "link_password_required" | "link_password_incorrect" | "link_confirmation_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "tag_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "link_limit_reached" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "tag_name_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
             detail: string;
             status: number;
             title: string;
@@ -2471,6 +2479,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Visitors get a one-button page; only its submission counts as a visit and redirects (for one-time links that email scanners fetch without consuming). */
+                    confirmBeforeRedirect?: boolean;
                     /** @description 3–64 of A-Z a-z 0-9 _ -, not a reserved word. */
                     customCode?: string;
                     /**
@@ -2482,6 +2492,8 @@ export interface operations {
                     fallbackUrl?: string;
                     /** @description Stop after this many people have followed the link (1 to 1000000000): then it answers 410 `link_limit_reached` (`reason: "limit_reached"`), or redirects to the fallback URL. Crawlers, link-preview agents, known mail scanners and HEAD requests never use a click. Setting it on an edit gives back all of its clicks. */
                     maxClicks?: number;
+                    /** @description Write-only: visitors must give this password before the destination is revealed. 4 characters to 72 bytes in UTF-8. Stored as a bcrypt hash and never answered. */
+                    password?: string;
                     /** @description What link-preview agents (Slack, X, Facebook, Discord, WhatsApp, LinkedIn, Telegram …) are shown instead of the redirect: an Open Graph card. At least one part. People are redirected as usual. */
                     preview?: {
                         /** @description At most 500 characters, without line breaks or control characters. */
@@ -2752,12 +2764,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Visitors get a one-button page; only its submission counts as a visit and redirects (for one-time links that email scanners fetch without consuming). */
+                    confirmBeforeRedirect?: boolean;
                     /** @description null removes the expiry. */
                     expiresAt?: string | (never | null);
                     /** @description Where an expired, deleted or used-up link sends its visitors (302) instead of the 410 page; it passes the same rules as the destination. null removes it. */
                     fallbackUrl?: string | (never | null);
                     /** @description Stop after this many people have followed the link (1 to 1000000000): then it answers 410 `link_limit_reached` (`reason: "limit_reached"`), or redirects to the fallback URL. Crawlers, link-preview agents, known mail scanners and HEAD requests never use a click. Setting it on an edit gives back all of its clicks. null removes the limit. */
                     maxClicks?: number | (never | null);
+                    /** @description Write-only: visitors must give this password before the destination is revealed. 4 characters to 72 bytes in UTF-8. Stored as a bcrypt hash and never answered. null removes the password. */
+                    password?: string | (never | null);
                     /** @description null removes the preview. */
                     preview?: {
                         /** @description At most 500 characters, without line breaks or control characters. */
@@ -3612,6 +3628,8 @@ export interface operations {
                         claimToken: string;
                         /** @description Read only: how many of them are left (0: used up); null without a limit. */
                         clicksLeft: number | null;
+                        /** @description Visitors get a one-button page; only its submission counts as a visit and redirects (for one-time links that email scanners fetch without consuming). */
+                        confirmBeforeRedirect: boolean;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -3624,6 +3642,8 @@ export interface operations {
                         expiresAt: string | null;
                         /** @description Where an expired, deleted or used-up link sends visitors; null: the 410 page. */
                         fallbackUrl: string | null;
+                        /** @description Whether visitors must give a password (set with `password`). */
+                        hasPassword: boolean;
                         /** @description Redirects of people only: crawlers and link-preview fetchers are not counted here. */
                         humanCount: number;
                         id: number;
@@ -4407,6 +4427,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Visitors get a one-button page; only its submission counts as a visit and redirects (for one-time links that email scanners fetch without consuming). */
+                    confirm_before_redirect?: boolean;
                     /** @description 3–64 of A-Z a-z 0-9 _ -, not a reserved word. */
                     custom_code?: string;
                     /**
@@ -4420,6 +4442,8 @@ export interface operations {
                     max_clicks?: number;
                     /** @description The absolute http(s) URL to shorten. */
                     original_url: string;
+                    /** @description Write-only: visitors must give this password before the destination is revealed. 4 characters to 72 bytes in UTF-8. Stored as a bcrypt hash and never answered. */
+                    password?: string;
                     /** @description What link-preview agents (Slack, X, Facebook, Discord, WhatsApp, LinkedIn, Telegram …) are shown instead of the redirect: an Open Graph card. At least one part. People are redirected as usual. */
                     preview?: {
                         /** @description At most 500 characters, without line breaks or control characters. */
@@ -4682,6 +4706,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Visitors get a one-button page; only its submission counts as a visit and redirects (for one-time links that email scanners fetch without consuming). */
+                    confirm_before_redirect?: boolean;
                     /** @description null removes the expiry. */
                     expires_at?: string | (never | null);
                     /** @description Where an expired, deleted or used-up link sends its visitors (302) instead of the 410 page; it passes the same rules as the destination. null removes it. */
@@ -4690,6 +4716,8 @@ export interface operations {
                     max_clicks?: number | (never | null);
                     /** @description The absolute http(s) URL to shorten. */
                     original_url?: string;
+                    /** @description Write-only: visitors must give this password before the destination is revealed. 4 characters to 72 bytes in UTF-8. Stored as a bcrypt hash and never answered. null removes the password. */
+                    password?: string | (never | null);
                     /** @description null removes the preview. */
                     preview?: {
                         /** @description At most 500 characters, without line breaks or control characters. */

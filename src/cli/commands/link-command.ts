@@ -13,7 +13,7 @@ import { parseRouteFlag, parseVariantFlag, type RouteFlag, type VariantFlag } fr
 interface LinkCreateOptions {
   workspace?: number; code?: string; expires?: number; tag?: string[]; redirectStatus?: LinkRedirectStatus;
   previewTitle?: string; previewDescription?: string; previewImage?: string; maxClicks?: number; fallbackUrl?: string;
-  route?: RouteFlag[]; variant?: VariantFlag[];
+  route?: RouteFlag[]; variant?: VariantFlag[]; password?: string; confirm?: boolean;
 }
 
 /** The `--preview-*` options as one preview, or none when no part is given. */
@@ -30,7 +30,7 @@ async function createLink(links: LinkServices, accounts: AccountServices, baseUr
   const result = await createOwnedLink(links.owned, principal, {
     url, workspaceId, customCode: options.code, expiresAt: options.expires, tags: options.tag, redirectStatus: options.redirectStatus,
     preview: previewOf(options), maxClicks: options.maxClicks, fallbackUrl: options.fallbackUrl,
-    routes: options.route, variants: options.variant,
+    routes: options.route, variants: options.variant, password: options.password, confirmBeforeRedirect: options.confirm,
   });
   console.log(`${baseUrl}/${result.link.code}`);
   if (!result.created) console.error(`linkforge: the workspace already had this URL; its existing link is shown`);
@@ -53,6 +53,8 @@ export function registerLinkCommand(program: Command): void {
     .option('--fallback-url <url>', 'where the link sends visitors once it is used up, expired or deleted (instead of the 410 page)')
     .option('--route <rule>', 'a route, first match wins (repeat for more): country=DE,AT;device=ios;language=de;url=https://… (device: ios, android, mobile, desktop)', parseRouteFlag)
     .option('--variant <url=weight>', 'an A/B variant, at least two (repeat): https://…=WEIGHT, a whole number from 1 to 1000', parseVariantFlag)
+    .option('--password <password>', 'visitors must give this password first (4 characters to 72 bytes; stored as a bcrypt hash)')
+    .option('--confirm', 'visitors get a one-button page; only its submission counts and redirects')
     .action(async (url: string, options: LinkCreateOptions) => {
       await withDeps((deps) => createLink(deps.links, deps.accounts, deps.config.baseUrl, url, options));
     });

@@ -14,6 +14,7 @@ import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCurso
 import { FallbackUrl, FallbackUrlOrNull, MaxClicks, MaxClicksOrNull, PreviewField, PreviewOrNull, RoutesOrNull, VariantsOrNull } from '../link-fields.js';
 import type { Link } from '../../core/link.js';
 import { tagNamesOfLinks } from '../../links/tags/link-tags.js';
+import { ConfirmBeforeRedirect, LinkPassword, LinkPasswordOrNull } from '../link-password-fields.js';
 import { linkToJson, timestampFromJson } from '../link-json.js';
 import { rateLimitPerMinute } from '../rate-limit.js';
 import type { RouteContext } from '../route-context.js';
@@ -34,6 +35,8 @@ const CreateLinkBody = Type.Object({
   fallbackUrl: Type.Optional(FallbackUrl),
   routes: Type.Optional(RoutesOrNull),
   variants: Type.Optional(VariantsOrNull),
+  password: Type.Optional(LinkPassword),
+  confirmBeforeRedirect: Type.Optional(ConfirmBeforeRedirect),
 }, { additionalProperties: false });
 
 const ListLinksQuery = Type.Object({
@@ -59,6 +62,8 @@ const UpdateLinkBody = Type.Object({
   fallbackUrl: Type.Optional(FallbackUrlOrNull),
   routes: Type.Optional(RoutesOrNull),
   variants: Type.Optional(VariantsOrNull),
+  password: Type.Optional(LinkPasswordOrNull),
+  confirmBeforeRedirect: Type.Optional(ConfirmBeforeRedirect),
 }, { additionalProperties: false, minProperties: 1 });
 
 // The UI stores whatever POST /api/urls/public answered (an ISO string), but older or other clients
@@ -128,8 +133,8 @@ function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson, li
     const body = request.body;
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
       url: body.url, workspaceId: body.workspaceId, customCode: body.customCode, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags,
-      redirectStatus: body.redirectStatus, preview: body.preview, maxClicks: body.maxClicks, fallbackUrl: body.fallbackUrl,
-      routes: body.routes, variants: body.variants,
+      redirectStatus: body.redirectStatus, password: body.password, confirmBeforeRedirect: body.confirmBeforeRedirect,
+      preview: body.preview, maxClicks: body.maxClicks, fallbackUrl: body.fallbackUrl, routes: body.routes, variants: body.variants,
     });
     reply.status(created ? 201 : 200).header('location', `/api/urls/${link.id}`);
     return toJson(link);
@@ -178,8 +183,11 @@ function registerLinkItemRoutes({ typedApp, preHandler, common, toJson }: RouteK
     },
   }, async (request) => {
     const body = request.body;
-    const update = { url: body.url, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags, redirectStatus: body.redirectStatus,
-      preview: body.preview, maxClicks: body.maxClicks, fallbackUrl: body.fallbackUrl, routes: body.routes, variants: body.variants };
+    const update = {
+      url: body.url, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags, redirectStatus: body.redirectStatus,
+      password: body.password, confirmBeforeRedirect: body.confirmBeforeRedirect,
+      preview: body.preview, maxClicks: body.maxClicks, fallbackUrl: body.fallbackUrl, routes: body.routes, variants: body.variants,
+    };
     return toJson(await updateLink(owned, principalOf(request), request.params, update));
   });
 

@@ -12,6 +12,7 @@ import { JWT_OR_API_KEY_SECURITY, principalOf } from '../auth.js';
 import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, RedirectStatusField, RedirectStatusOrNull, TagFilter, TagMode, TagNames, tagFilterOf } from '../link-fields.js';
 import { FallbackUrl, FallbackUrlOrNull, MaxClicks, MaxClicksOrNull, PreviewField, PreviewOrNull, RoutesOrNull, VariantsOrNull } from '../link-fields.js';
 import { tagNamesOfLinks } from '../../links/tags/link-tags.js';
+import { ConfirmBeforeRedirect, LinkPassword, LinkPasswordOrNull } from '../link-password-fields.js';
 import { linkToV1Json, timestampFromJson } from '../link-json.js';
 import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
@@ -32,6 +33,8 @@ const CreateLinkBody = Type.Object({
   fallback_url: Type.Optional(FallbackUrl),
   routes: Type.Optional(RoutesOrNull),
   variants: Type.Optional(VariantsOrNull),
+  password: Type.Optional(LinkPassword),
+  confirm_before_redirect: Type.Optional(ConfirmBeforeRedirect),
 }, { additionalProperties: false });
 
 const UpdateLinkBody = Type.Object({
@@ -44,6 +47,8 @@ const UpdateLinkBody = Type.Object({
   fallback_url: Type.Optional(FallbackUrlOrNull),
   routes: Type.Optional(RoutesOrNull),
   variants: Type.Optional(VariantsOrNull),
+  password: Type.Optional(LinkPasswordOrNull),
+  confirm_before_redirect: Type.Optional(ConfirmBeforeRedirect),
 }, { additionalProperties: false, minProperties: 1 });
 
 const ListQuery = Type.Object({
@@ -97,8 +102,8 @@ function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, t
     const body = request.body;
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
       url: body.original_url, workspaceId: id, customCode: body.custom_code, expiresAt: timestampFromJson(body.expires_at), tags: body.tags,
-      redirectStatus: body.redirect_status, preview: body.preview, maxClicks: body.max_clicks, fallbackUrl: body.fallback_url,
-      routes: body.routes, variants: body.variants,
+      redirectStatus: body.redirect_status, password: body.password, confirmBeforeRedirect: body.confirm_before_redirect,
+      preview: body.preview, maxClicks: body.max_clicks, fallbackUrl: body.fallback_url, routes: body.routes, variants: body.variants,
     });
     reply.status(created ? 201 : 200).header('location', `${LINKS_PATH.replace(':id', String(id))}/${link.code}`);
     return toJson(link);
@@ -133,8 +138,11 @@ function registerWorkspaceLinkItemRoutes({ typedApp, preHandler, common, toJson 
     },
   }, async (request) => {
     const body = request.body;
-    const update = { url: body.original_url, expiresAt: timestampFromJson(body.expires_at), tags: body.tags, redirectStatus: body.redirect_status,
-      preview: body.preview, maxClicks: body.max_clicks, fallbackUrl: body.fallback_url, routes: body.routes, variants: body.variants };
+    const update = {
+      url: body.original_url, expiresAt: timestampFromJson(body.expires_at), tags: body.tags, redirectStatus: body.redirect_status,
+      password: body.password, confirmBeforeRedirect: body.confirm_before_redirect,
+      preview: body.preview, maxClicks: body.max_clicks, fallbackUrl: body.fallback_url, routes: body.routes, variants: body.variants,
+    };
     return toJson(await updateLink(owned, principalOf(request), selectorOf(request.params), update));
   });
 

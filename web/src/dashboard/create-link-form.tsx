@@ -5,6 +5,7 @@ import { tagNamesOf } from '../tags.js';
 import { Field, FormError } from '../components/field.js';
 import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
 import { EMPTY_PREVIEW, PreviewFields, previewOf } from '../components/preview-fields.js';
+import { gateOfCreate, NO_GATE, PasswordField } from '../components/password-field.js';
 import { fromLocalInput } from '../format.js';
 import { ClickLimitFields, clickLimitCreateBody, NO_CLICK_LIMIT } from '../components/click-limit-fields.js';
 import { hasRouting, NO_ROUTING, routingError, RoutingFields, routingPayload } from '../components/routing-fields.js';
@@ -21,6 +22,7 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
   const [preview, setPreview] = useState(EMPTY_PREVIEW);
   const [limits, setLimits] = useState(NO_CLICK_LIMIT);
   const [routing, setRouting] = useState(NO_ROUTING);
+  const [gate, setGate] = useState(NO_GATE);
   const [chosen, setChosen] = useState<string>();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const personal = workspaces.find((w) => w.is_personal);
@@ -39,9 +41,10 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
         ...(previewOf(preview) !== null && { preview: previewOf(preview)! }),
         ...clickLimitCreateBody(limits),
         ...(hasRouting(routing) && routingPayload(routing)),
+        ...gateOfCreate(gate),
       };
       const link = await api<LinkJson>('POST', '/api/urls', body);
-      setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null); setPreview(EMPTY_PREVIEW); setLimits(NO_CLICK_LIMIT); setRouting(NO_ROUTING);
+      setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null); setPreview(EMPTY_PREVIEW); setLimits(NO_CLICK_LIMIT); setRouting(NO_ROUTING); setGate(NO_GATE);
       onCreated(link);
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
@@ -61,6 +64,7 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
         <PreviewFields id="new-preview" value={preview} onChange={setPreview} errors={errors} />
         <ClickLimitFields id="new" values={limits} onChange={setLimits} errors={errors} />
         <RoutingFields id="new-routing" value={routing} onChange={setRouting} error={routingError(errors)} />
+        <PasswordField id="new-gate" value={gate} onChange={setGate} error={errors.password} />
         {workspaces.length > 1 && (
           <div class="field">
             <label for="new-workspace">Workspace</label>

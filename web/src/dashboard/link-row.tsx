@@ -7,6 +7,7 @@ import { Field, FormError } from '../components/field.js';
 import { PreviewFields, previewChanged, previewInputsOf, previewOf } from '../components/preview-fields.js';
 import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
 import { routingError, RoutingFields, routingPayload, routingValueOf } from '../components/routing-fields.js';
+import { gateOfEdit, NO_GATE, PasswordField } from '../components/password-field.js';
 import { dateTime, fromLocalInput, toLocalInput } from '../format.js';
 import { ClickLimitFields, clickLimitChanges, clickLimitValuesOf, clicksLeftText } from '../components/click-limit-fields.js';
 import { Link } from '../router.js';
@@ -100,13 +101,14 @@ export function EditRow({ link, known, onDone }: { link: LinkJson; known: readon
   const [preview, setPreview] = useState(previewInputsOf(link.preview));
   const [limits, setLimits] = useState(clickLimitValuesOf(link));
   const [routing, setRouting] = useState(() => routingValueOf(link));
+  const [gate, setGate] = useState({ ...NO_GATE, confirm: link.confirmBeforeRedirect });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = async (event: Event) => {
     event.preventDefault();
     try {
       await api('PATCH', `/api/urls/${link.id}`, {
         url: url.trim(), expiresAt: fromLocalInput(expiresAt), tags: tagNamesOf(tags), redirectStatus,
-        ...(previewChanged(preview, link.preview) && { preview: previewOf(preview) }), ...clickLimitChanges(link, limits), ...routingPayload(routing),
+        ...(previewChanged(preview, link.preview) && { preview: previewOf(preview) }), ...clickLimitChanges(link, limits), ...routingPayload(routing), ...gateOfEdit(gate),
       });
       onDone(`Saved ${link.shortCode}`);
     } catch (caught) {
@@ -128,6 +130,7 @@ export function EditRow({ link, known, onDone }: { link: LinkJson; known: readon
           <PreviewFields id={`${id}-preview`} value={preview} onChange={setPreview} errors={errors} />
           <ClickLimitFields id={id} values={limits} onChange={setLimits} errors={errors} />
           <RoutingFields id={`${id}-routing`} value={routing} onChange={setRouting} error={routingError(errors)} />
+          <PasswordField id={`${id}-gate`} value={gate} onChange={setGate} error={errors.password} hasPassword={link.hasPassword} />
           <FormError message={errors.form} />
           <button type="submit">Save</button>
           <button type="button" class="secondary" onClick={() => onDone()}>Cancel</button>

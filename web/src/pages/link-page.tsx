@@ -12,6 +12,7 @@ import { Breakdowns, ClicksBody } from '../components/stats-sections.js';
 import { redirectStatusText } from '../redirect-status.js';
 import { clicksLeftText } from '../components/click-limit-fields.js';
 import { RoutingSummary } from '../components/routing-fields.js';
+import { gateText } from '../components/password-field.js';
 import { count, dateTime, health, latency } from '../format.js';
 import { Link } from '../router.js';
 import { csvQuery, rangeFromSearch, searchOfRange, statsQuery, type StatsRange } from '../stats-range.js';
@@ -62,6 +63,7 @@ export function LinkPage({ id }: { id: string }) {
               <dt>Expires</dt><dd>{link.expiresAt ? dateTime(link.expiresAt) : 'Never'}</dd>
               <dt>Redirect</dt><dd data-testid="redirect-status">{redirectStatusText(link.redirectStatus, link.expiresAt !== null)}</dd>
               {(link.routes.length > 0 || link.variants.length > 0) && <><dt>Routing</dt><dd><RoutingSummary link={link} /></dd></>}
+              <dt>Before the redirect</dt><dd data-testid="link-gate">{gateText(link)}</dd>
               <dt>Clicks</dt><dd>{count(link.humanCount)} by people, {count(link.redirectCount)} in all</dd>
               {clicksLeftText(link) && <><dt>Click limit</dt><dd data-testid="clicks-left">{clicksLeftText(link)}</dd></>}
               {link.fallbackUrl && <><dt>Fallback URL</dt><dd><ExternalUrl url={link.fallbackUrl} /></dd></>}

@@ -10,13 +10,14 @@ import { tagNamesOf, useWorkspaceTags } from '../tags.js';
 import { RedirectStatusField, type RedirectStatus } from '../components/redirect-status-field.js';
 import { ClickLimitFields, clickLimitCreateBody, NO_CLICK_LIMIT } from '../components/click-limit-fields.js';
 import { hasRouting, NO_ROUTING, RoutingFields, routingPayload } from '../components/routing-fields.js';
+import { gateOfCreate, NO_GATE, PasswordField } from '../components/password-field.js';
 import { chooseWorkspace, currentWorkspaceId } from '../current-workspace.js';
 import { dateTime, fromLocalInput } from '../format.js';
 import { Link } from '../router.js';
 import { useApi } from '../use-api.js';
 
 type Workspaces = ResponseOf<'listWorkspaces'>['workspaces'];
-type Errors = Partial<Record<'url' | 'customCode' | 'expiresAt' | 'tags' | 'maxClicks' | 'fallbackUrl' | 'form', string>>;
+type Errors = Partial<Record<'url' | 'customCode' | 'expiresAt' | 'tags' | 'maxClicks' | 'fallbackUrl' | 'password' | 'form', string>>;
 
 /** `/` signed in: a permanent link in the current workspace, with an optional custom code, expiry and redirect status. */
 export function OwnedShortenForm() {
@@ -31,6 +32,7 @@ export function OwnedShortenForm() {
   const [redirectStatus, setRedirectStatus] = useState<RedirectStatus>(null);
   const [limits, setLimits] = useState(NO_CLICK_LIMIT);
   const [routing, setRouting] = useState(NO_ROUTING);
+  const [gate, setGate] = useState(NO_GATE);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<LinkJson>();
@@ -50,14 +52,15 @@ export function OwnedShortenForm() {
         ...(redirectStatus !== null && { redirectStatus }),
         ...clickLimitCreateBody(limits),
         ...(hasRouting(routing) && routingPayload(routing)),
+        ...gateOfCreate(gate),
       });
       setCreated(link);
-      destination.setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null); setLimits(NO_CLICK_LIMIT); setRouting(NO_ROUTING);
+      destination.setUrl(''); setCustomCode(''); setExpiresAt(''); setTags(''); setRedirectStatus(null); setLimits(NO_CLICK_LIMIT); setRouting(NO_ROUTING); setGate(NO_GATE);
       known.reload();
     } catch (caught) {
       const field = caught instanceof ApiError ? caught.field() : undefined;
       const message = caught instanceof ApiError ? caught.problem.detail : 'Something went wrong.';
-      setErrors({ [field === 'url' || field === 'customCode' || field === 'expiresAt' || field === 'tags' || field === 'maxClicks' || field === 'fallbackUrl' ? field : 'form']: message });
+      setErrors({ [field === 'url' || field === 'customCode' || field === 'expiresAt' || field === 'tags' || field === 'maxClicks' || field === 'fallbackUrl' || field === 'password' ? field : 'form']: message });
     } finally {
       setBusy(false);
     }
@@ -87,6 +90,10 @@ export function OwnedShortenForm() {
         <details class="more-options" open={hasRouting(routing)}>
           <summary>Routing and A/B split (optional)</summary>
           <RoutingFields id="routing" value={routing} onChange={setRouting} />
+        </details>
+        <details class="more-options" open={gate !== NO_GATE || errors.password !== undefined}>
+          <summary>Password and confirmation (optional)</summary>
+          <PasswordField id="gate" value={gate} onChange={setGate} error={errors.password} />
         </details>
         <FormError message={errors.form} />
         <button type="submit" disabled={busy}>{busy ? 'Shortening…' : 'Shorten'}</button>
