@@ -104,13 +104,13 @@ describe('a click limit (maxClicks, clicksLeft) and its fallback URL', () => {
     const reset = (await patch(user.token, link.id, { maxClicks: 5 })).json();
     assert.deepEqual([reset.maxClicks, reset.clicksLeft], [5, 5]);
     assert.equal((await follow(link.shortCode)).statusCode, 302, 'the edit reaches the redirect at once');
-    await t.deps.database.db.updateTable('links').set({ options: JSON.stringify({ confirmBeforeRedirect: true }) }).where('id', '=', link.id).execute();
+    await patch(user.token, link.id, { preview: { title: 'Kept' } });
     const withFallback = (await patch(user.token, link.id, { fallbackUrl: 'https://example.com/fallback' })).json();
     assert.equal(withFallback.fallbackUrl, 'https://example.com/fallback');
-    assert.deepEqual(JSON.parse((await linkRow(t.deps, link.id)).options!), { confirmBeforeRedirect: true, fallbackUrl: 'https://example.com/fallback' });
+    assert.deepEqual(JSON.parse((await linkRow(t.deps, link.id)).options!), { preview: { title: 'Kept' }, fallbackUrl: 'https://example.com/fallback' });
     await patch(user.token, link.id, { fallbackUrl: null, maxClicks: null });
     const row = await linkRow(t.deps, link.id);
-    assert.deepEqual([row.max_clicks, row.clicks_left, JSON.parse(row.options!)], [null, null, { confirmBeforeRedirect: true }]);
+    assert.deepEqual([row.max_clicks, row.clicks_left, JSON.parse(row.options!)], [null, null, { preview: { title: 'Kept' } }]);
     for (let i = 0; i < 3; i++) assert.equal((await follow(link.shortCode)).statusCode, 302, 'no limit any more');
   });
 

@@ -8,7 +8,7 @@ import { neutraliseCell, restoreCell } from '../../src/portability/linkforge-for
 import { readImport } from '../../src/portability/read-import.js';
 import { exportText } from '../../src/portability/write-export.js';
 
-const LIMITS: ImportLimits = { maxRows: 1000, maxFields: 16, maxRowBytes: 4096 };
+const LIMITS: ImportLimits = { maxRows: 1000, maxFields: 64, maxRowBytes: 4096 };
 
 async function readAll(chunks: Iterable<Buffer | string> | AsyncIterable<Buffer | string>, limits = LIMITS, forced?: ImportFormat): Promise<ImportCandidate[]> {
   const source = await readImport(Readable.from(chunks, { objectMode: false }), limits, forced);
