@@ -7,6 +7,7 @@ import { passwordStepDeps } from './http/password-step-deps.js';
 import type { AppDeps } from './deps.js';
 import { clientAddressOf, trustedHop, visitorAddressOf, type TrustedHop } from './http/client-address.js';
 import type { RoutingDeps } from './http/routing-step.js';
+import { remembered } from './http/remembered.js';
 import { ConnectionDrain } from './http/connection-drain.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerStrictJsonParser } from './http/json-body-parser.js';
@@ -114,8 +115,9 @@ function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger, ui: UiBuild
 function routingDeps(deps: AppDeps, trusted: TrustedHop | false): RoutingDeps {
   const { countryOf, saltOf } = deps.redirects;
   const addressOf = clientAddressOf(trusted);
+  const countryOfAddress = countryOf && remembered(10_000, countryOf);
   return {
-    countryOf: countryOf && ((req) => countryOf(addressOf(req))),
+    countryOf: countryOfAddress && ((req) => countryOfAddress(addressOf(req))),
     visitorAddress: deps.config.analytics.privacy === 'standard' ? visitorAddressOf(trusted) : undefined,
     saltOf,
   };

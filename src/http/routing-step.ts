@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { chosenVariant, drawOfVisitorId, hasRouting, matchingRoute, routingNeedsOf, type Destination, type RoutingVisitor } from '../core/link-routing.js';
+import { chosenVariant, drawOfVisitor, hasRouting, matchingRoute, routingNeedsOf, type Destination, type RoutingVisitor } from '../core/link-routing.js';
 import { dayStartOf } from '../core/visit-rollups.js';
 import { acceptedLanguages, routeDevicesOf } from '../core/visitor-traits.js';
 import { headerPrefix, MAX_USER_AGENT } from '../visits/header-prefix.js';
-import { visitorIdOf } from '../visits/visitor-ids.js';
 import type { ExtrasStep, ExtrasVisit } from './link-extras.js';
+import { remembered } from './remembered.js';
 
 /** What choosing a route or a variant needs from the running service. */
 export interface RoutingDeps {
@@ -27,10 +27,11 @@ export interface RoutingDeps {
 export function routingStep(deps: RoutingDeps): ExtrasStep {
   const random = deps.random ?? Math.random;
   const drawOf = visitorDraws(deps);
+  const traits = visitorTraits(deps);
   return (visit) => {
     const options = visit.target.extras.options;
     if (visit.decision.kind !== 'redirect' || !hasRouting(options)) return undefined;
-    const routed = matchingRoute(options!.routes, routingVisitorOf(visit.req, options, deps));
+    const routed = matchingRoute(options!.routes, traits(visit.req, options));
     if (routed !== undefined || options!.variants === undefined) return serve(visit, routed);
     const draw = drawOf?.(visit.req, visit.target.linkId, visit.now);
     if (draw instanceof Promise) return draw.then((value) => serve(visit, chosenVariant(options!.variants, value ?? random())));
@@ -43,12 +44,20 @@ function serve(visit: ExtrasVisit, destination: Destination | undefined): undefi
   return undefined;
 }
 
-function routingVisitorOf(req: IncomingMessage, options: Parameters<typeof routingNeedsOf>[0], deps: RoutingDeps): RoutingVisitor {
-  const needs = routingNeedsOf(options);
-  return {
-    country: needs.country ? deps.countryOf?.(req) : undefined,
-    devices: needs.device ? routeDevicesOf(req.headers['user-agent']) : [],
-    languages: needs.language ? acceptedLanguages(req.headers['accept-language']) : [],
+/** The most of a header a remembered reading is keyed by (the device parser reads no more), so that 1,000 kept readings stay small. */
+const MAX_KEPT_HEADER = 512;
+
+/** What the routes read of a request, each reading kept for the next request that repeats it. */
+function visitorTraits(deps: RoutingDeps): (req: IncomingMessage, options: Parameters<typeof routingNeedsOf>[0]) => RoutingVisitor {
+  const devicesOf = remembered(1_000, routeDevicesOf);
+  const languagesOf = remembered(1_000, acceptedLanguages);
+  return (req, options) => {
+    const needs = routingNeedsOf(options);
+    return {
+      country: needs.country ? deps.countryOf?.(req) : undefined,
+      devices: needs.device ? devicesOf(headerPrefix(req.headers['user-agent'] ?? '', MAX_KEPT_HEADER)) : [],
+      languages: needs.language ? languagesOf(headerPrefix(req.headers['accept-language'] ?? '', MAX_KEPT_HEADER)) : [],
+    };
   };
 }
 
@@ -58,18 +67,18 @@ type VisitorDraw = (req: IncomingMessage, linkId: number, now: number) => number
 function visitorDraws(deps: RoutingDeps): VisitorDraw | undefined {
   const { visitorAddress, saltOf } = deps;
   if (visitorAddress === undefined || saltOf === undefined) return undefined;
-  let today: { day: number; salt: Buffer | undefined } | undefined;
+  let today: { day: number; seed: number | undefined } | undefined;
   return (req, linkId, now) => {
     const address = visitorAddress(req);
     if (address === undefined || address === '') return undefined;
     // The User-Agent as the visit buffer keeps it, so that the id is the one the visit is counted under.
     const agent = headerPrefix(req.headers['user-agent'] ?? '', MAX_USER_AGENT);
-    const drawWith = (salt: Buffer | undefined) => salt && drawOfVisitorId(visitorIdOf(salt, address, agent, linkId));
+    const drawWith = (seed: number | undefined) => (seed === undefined ? undefined : drawOfVisitor(seed, address, agent, linkId));
     const day = dayStartOf(now);
-    if (today?.day === day && today.salt !== undefined) return drawWith(today.salt);
+    if (today?.day === day && today.seed !== undefined) return drawWith(today.seed);
     return saltOf(day).then((salt) => {
-      today = { day, salt };
-      return drawWith(salt);
+      today = { day, seed: salt?.readUInt32BE(0) };
+      return drawWith(today.seed);
     });
   };
 }

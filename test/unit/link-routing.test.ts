@@ -2,8 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ROUTE_DEVICES, type LinkOptions, type LinkRoute } from '../../src/core/link-options.js';
-import { chooseDestination, drawOfVisitorId, routeMatches, type RoutingVisitor } from '../../src/core/link-routing.js';
-import { visitorIdOf } from '../../src/visits/visitor-ids.js';
+import { chooseDestination, drawOfVisitor, routeMatches, type RoutingVisitor } from '../../src/core/link-routing.js';
 
 const LINK = 'https://example.com/link';
 const COUNTRIES = ['DE', 'AT', 'CH', 'FR', 'US'];
@@ -93,34 +92,40 @@ describe('chooseDestination (ADR 0031)', () => {
   });
 });
 
-describe('variants by visitor id', () => {
-  const salt = Buffer.alloc(32, 7);
+describe('variants by visitor', () => {
+  const seed = 0x7e57_5eed;
 
   test('the same visitor of a link always gets the same variant', () => {
     fc.assert(fc.property(fc.ipV4(), fc.string(), fc.nat(), weightsArb, (address, agent, linkId, weights) => {
       const options: LinkOptions = { variants: variantsOf(weights) };
-      const once = chooseDestination(LINK, options, { devices: [], languages: [] }, drawOfVisitorId(visitorIdOf(salt, address, agent, linkId)));
-      const again = chooseDestination(LINK, options, { devices: [], languages: [] }, drawOfVisitorId(visitorIdOf(salt, address, agent, linkId)));
+      const once = chooseDestination(LINK, options, { devices: [], languages: [] }, drawOfVisitor(seed, address, agent, linkId));
+      const again = chooseDestination(LINK, options, { devices: [], languages: [] }, drawOfVisitor(seed, address, agent, linkId));
       assert.deepEqual(again, once);
     }));
   });
 
-  test('visitor ids split 100,000 distinct visitors by weight within 2 %', () => {
+  test('draws split 100,000 distinct visitors by weight within 2 %', () => {
     const weights = [700, 200, 100];
     const options: LinkOptions = { variants: variantsOf(weights) };
     const counts = weights.map(() => 0);
     const draws = 100_000;
     for (let i = 0; i < draws; i++) {
       const address = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-      const { served } = chooseDestination(LINK, options, { devices: [], languages: [] }, drawOfVisitorId(visitorIdOf(salt, address, 'Mozilla/5.0', 42)));
+      const { served } = chooseDestination(LINK, options, { devices: [], languages: [] }, drawOfVisitor(seed, address, 'Mozilla/5.0', 42));
       counts[Number(served.slice('variant:'.length))]! += 1;
     }
     assertShares(counts, weights, draws);
   });
 
-  test('a visitor id draws in [0, 1)', () => {
+  test('the next day (another seed) draws anew: the same visitors do not keep their numbers', () => {
+    const addresses = Array.from({ length: 200 }, (_, i) => `10.0.${i >> 8}.${i & 255}`);
+    const kept = addresses.filter((address) => drawOfVisitor(seed, address, 'agent', 1) === drawOfVisitor(seed + 1, address, 'agent', 1));
+    assert.equal(kept.length, 0);
+  });
+
+  test('a visitor draws in [0, 1)', () => {
     fc.assert(fc.property(fc.ipV4(), fc.nat(), (address, linkId) => {
-      const draw = drawOfVisitorId(visitorIdOf(salt, address, 'agent', linkId));
+      const draw = drawOfVisitor(seed, address, 'agent', linkId);
       assert.ok(draw >= 0 && draw < 1);
     }));
   });
