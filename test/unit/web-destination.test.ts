@@ -51,5 +51,8 @@ describe('a link\'s redirect status on its page', () => {
     assert.equal(redirectStatusText(301, true), '301 Moved Permanently (answers 302 while the link has an expiry)');
     assert.equal(redirectStatusText(308, true), '308 Permanent Redirect (answers 307 while the link has an expiry)');
     assert.equal(redirectStatusText(302, true), '302 Found');
+    assert.equal(redirectStatusText(null, false, true), 'Temporary (302): the link\'s options may answer each visit otherwise');
+    assert.equal(redirectStatusText(308, false, true), '308 Permanent Redirect (answers 307 while the link has options)');
+    assert.equal(redirectStatusText(307, false, true), '307 Temporary Redirect');
   });
 });

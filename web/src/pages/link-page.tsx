@@ -9,7 +9,7 @@ import { PreviewCard } from '../components/preview-fields.js';
 import { RangePicker } from '../components/range-picker.js';
 import { ShareControl } from '../components/share-control.js';
 import { Breakdowns, ClicksBody } from '../components/stats-sections.js';
-import { redirectStatusText } from '../redirect-status.js';
+import { hasLinkOptions, redirectStatusText } from '../redirect-status.js';
 import { clicksLeftText } from '../components/click-limit-fields.js';
 import { RoutingSummary } from '../components/routing-fields.js';
 import { gateText } from '../components/password-field.js';
@@ -61,7 +61,7 @@ export function LinkPage({ id }: { id: string }) {
               <dt>Status</dt><dd><span class={`badge status-${link.status.toLowerCase()}`} data-testid="link-status">{link.status}</span></dd>
               <dt>Created</dt><dd>{dateTime(link.createdAt)}</dd>
               <dt>Expires</dt><dd>{link.expiresAt ? dateTime(link.expiresAt) : 'Never'}</dd>
-              <dt>Redirect</dt><dd data-testid="redirect-status">{redirectStatusText(link.redirectStatus, link.expiresAt !== null)}</dd>
+              <dt>Redirect</dt><dd data-testid="redirect-status">{redirectStatusText(link.redirectStatus, link.expiresAt !== null, hasLinkOptions(link))}</dd>
               {(link.routes.length > 0 || link.variants.length > 0) && <><dt>Routing</dt><dd><RoutingSummary link={link} /></dd></>}
               <dt>Before the redirect</dt><dd data-testid="link-gate">{gateText(link)}</dd>
               <dt>Clicks</dt><dd>{count(link.humanCount)} by people, {count(link.redirectCount)} in all</dd>
