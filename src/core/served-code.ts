@@ -1,0 +1,22 @@
+import type { Served } from './link-routing.js';
+
+/**
+ * What a route or variant served, as the small number a buffered visit carries (one byte, no
+ * string per visit): 0 for nothing (a plain link, or a routed link's own URL), 1 + i for route i,
+ * VARIANT_BASE + i for variant i. A link holds at most 10 routes and 10 variants (http/link-fields.ts);
+ * 128 routes or variants would still fit a byte.
+ */
+export const NOTHING_SERVED = 0;
+const VARIANT_BASE = 128;
+
+export function servedCode(served: Served): number {
+  if (served === 'link') return NOTHING_SERVED;
+  const [kind, index] = served.split(':') as ['route' | 'variant', string];
+  return (kind === 'route' ? 1 : VARIANT_BASE) + Number(index);
+}
+
+/** The breakdown value of a code (`route:0`, `variant:1`); null for NOTHING_SERVED. */
+export function servedOfCode(code: number): Served | null {
+  if (code === NOTHING_SERVED) return null;
+  return code < VARIANT_BASE ? `route:${code - 1}` : `variant:${code - VARIANT_BASE}`;
+}
