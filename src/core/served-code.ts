@@ -1,3 +1,4 @@
+import type { LinkOptions } from './link-options.js';
 import type { Served } from './link-routing.js';
 
 /**
@@ -19,4 +20,15 @@ export function servedCode(served: Served): number {
 export function servedOfCode(code: number): Served | null {
   if (code === NOTHING_SERVED) return null;
   return code < VARIANT_BASE ? `route:${code - 1}` : `variant:${code - VARIANT_BASE}`;
+}
+
+/** The most destinations a link's stats list: every route and variant a link may hold (10 of each). */
+export const MAX_DESTINATIONS = 20;
+
+/** The URL of the route or variant a breakdown value names in the link's current options; null when it is gone (or the value names none). */
+export function servedUrl(options: LinkOptions | null | undefined, served: string): string | null {
+  const match = /^(route|variant):(\d+)$/.exec(served);
+  if (match === null) return null;
+  const list = match[1] === 'route' ? options?.routes : options?.variants;
+  return list?.[Number(match[2])]?.url ?? null;
 }

@@ -1,3 +1,4 @@
+import { MAX_DESTINATIONS } from '../core/served-code.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type {
@@ -116,7 +117,9 @@ export class KyselyStatsReadStore implements StatsReadStore {
         // meanwhile are answered between two dimensions rather than after the whole answer.
         await nextTurn();
         const unknown = dimension === 'city' || dimension === 'destination' ? EMPTY : subtract(dayTotals, known.get(dimension));
-        top[dimension] = withUnknown(await this.topKnownValues(days, dimension, limit), unknown, limit);
+        // Every route and variant a link may hold is listed, not only the top few.
+        const listed = dimension === 'destination' ? Math.max(limit, MAX_DESTINATIONS) : limit;
+        top[dimension] = withUnknown(await this.topKnownValues(days, dimension, listed), unknown, listed);
       }
       return top;
     });

@@ -2242,6 +2242,17 @@ export interface operations {
                             previews: number;
                             total: number;
                         }[];
+                        /** @description Clicks by the route or variant that chose their destination, most first, over the whole UTC days the range touches. Clicks sent to the link's own URL (a plain link, or no route matched and no variants) are not listed. Empty for a link without routes or variants. */
+                        destinations: {
+                            bots: number;
+                            people: number;
+                            previews: number;
+                            /** @description The route (`route:0` is the first) or variant (`variant:1` the second) that served the clicks. */
+                            served: string;
+                            total: number;
+                            /** @description Its URL in the link's current routes or variants; null when the link no longer has it. */
+                            url: string | null;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Start of the first bucket (inclusive).
@@ -3240,6 +3251,17 @@ export interface operations {
                             people: number;
                             previews: number;
                             total: number;
+                        }[];
+                        /** @description Clicks by the route or variant that chose their destination, most first, over the whole UTC days the range touches. Clicks sent to the link's own URL (a plain link, or no route matched and no variants) are not listed. Empty for a link without routes or variants. */
+                        destinations: {
+                            bots: number;
+                            people: number;
+                            previews: number;
+                            /** @description The route (`route:0` is the first) or variant (`variant:1` the second) that served the clicks. */
+                            served: string;
+                            total: number;
+                            /** @description Its URL in the link's current routes or variants; null when the link no longer has it. */
+                            url: string | null;
                         }[];
                         /**
                          * Format: date-time
@@ -4990,6 +5012,17 @@ export interface operations {
                             people: number;
                             previews: number;
                             total: number;
+                        }[];
+                        /** @description Clicks by the route or variant that chose their destination, most first, over the whole UTC days the range touches. Clicks sent to the link's own URL (a plain link, or no route matched and no variants) are not listed. Empty for a link without routes or variants. */
+                        destinations: {
+                            bots: number;
+                            people: number;
+                            previews: number;
+                            /** @description The route (`route:0` is the first) or variant (`variant:1` the second) that served the clicks. */
+                            served: string;
+                            total: number;
+                            /** @description Its URL in the link's current routes or variants; null when the link no longer has it. */
+                            url: string | null;
                         }[];
                         /**
                          * Format: date-time
