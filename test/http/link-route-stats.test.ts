@@ -62,6 +62,12 @@ describe('link stats by destination: the route or variant that served each click
     const workspace = await statsOf(`/api/v1/workspaces/${owner.personalWorkspaceId}/links/${link.shortCode}/stats`);
     assert.deepEqual(workspace.destinations, byClicks(expected));
 
+    const csv = await t.app.inject({ url: `/api/urls/${link.id}/visits.csv`, headers: bearer(owner.token) });
+    assert.equal(csv.statusCode, 200, csv.body);
+    const [header, ...rows] = csv.body.trim().split('\r\n');
+    assert.equal(header!.split(',').at(-1), 'destination');
+    assert.deepEqual(rows.slice(0, 4).map((row) => row.split(',').at(-1)), ['route:0', 'route:0', 'route:1', 'route:1'], 'the visits CSV names what served each visit');
+
     const patched = await t.app.inject({ method: 'PATCH', url: `/api/urls/${link.id}`, headers: bearer(owner.token), payload: { variants: null } });
     assert.equal(patched.statusCode, 200, patched.body);
     const after = await statsOf(`/api/urls/${link.id}/stats`);

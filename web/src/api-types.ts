@@ -473,7 +473,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One link's visits as CSV: time, class, country, city, referrer host, browser, OS, device (never an address) */
+        /** One link's visits as CSV: time, class, country, city, referrer host, browser, OS, device, the route or variant that served it (never an address) */
         get: operations["exportLinkVisits"];
         put?: never;
         post?: never;
@@ -3359,7 +3359,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The visits as CSV (RFC 4180, UTF-8, CRLF), a header row first: time, class, country, city, referrer_host, browser, os, device. Times are ISO 8601 UTC; an unknown value is an empty cell; a cell starting with =, +, - or @ gets a leading `'` so that no spreadsheet runs it. Sent as an attachment, streamed a page at a time. */
+            /** @description The visits as CSV (RFC 4180, UTF-8, CRLF), a header row first: time, class, country, city, referrer_host, browser, os, device, destination. Times are ISO 8601 UTC; an unknown value is an empty cell; a cell starting with =, +, - or @ gets a leading `'` so that no spreadsheet runs it. Sent as an attachment, streamed a page at a time. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5671,7 +5671,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The visits as CSV (RFC 4180, UTF-8, CRLF), a header row first: link_id, code, time, class, country, city, referrer_host, browser, os, device. Times are ISO 8601 UTC; an unknown value is an empty cell; a cell starting with =, +, - or @ gets a leading `'` so that no spreadsheet runs it. Sent as an attachment, streamed a page at a time. */
+            /** @description The visits as CSV (RFC 4180, UTF-8, CRLF), a header row first: link_id, code, time, class, country, city, referrer_host, browser, os, device, destination. Times are ISO 8601 UTC; an unknown value is an empty cell; a cell starting with =, +, - or @ gets a leading `'` so that no spreadsheet runs it. Sent as an attachment, streamed a page at a time. */
             200: {
                 headers: {
                     [name: string]: unknown;
