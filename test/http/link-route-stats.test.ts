@@ -85,4 +85,17 @@ describe('link stats by destination: the route or variant that served each click
     const routedStats = await statsOf(`/api/urls/${routed.id}/stats`);
     assert.deepEqual([routedStats.totals.total, routedStats.destinations], [1, []]);
   });
+
+  test('the shared stats page lists destinations with their URLs cut to scheme, host and path, as it cuts the link\'s own', async () => {
+    const link = await createLink(t.app, owner.token, {
+      url: 'https://example.com/shared', routes: [{ device: ['ios'], url: 'https://example.com/ios?token=secret#x' }],
+    });
+    await follow(link.shortCode, { 'user-agent': IPHONE });
+    await flush();
+    const made = await t.app.inject({ method: 'POST', url: `/api/urls/${link.id}/share`, headers: bearer(owner.token) });
+    assert.equal(made.statusCode, 201, made.body);
+    const shared = await t.app.inject({ url: `/api/shared/${made.json().token}/stats` });
+    assert.equal(shared.statusCode, 200, shared.body);
+    assert.deepEqual(shared.json().destinations, [{ served: 'route:0', url: 'https://example.com/ios', ...counts(1) }]);
+  });
 });
