@@ -18,8 +18,8 @@ export interface CityKey {
 }
 
 /** The facts' field each dimension but `city` reads. */
-export const FACT_OF: Record<Exclude<BreakdownDimension, 'city'>, 'referrerHost' | 'browser' | 'os' | 'device' | 'country'> = {
-  referrer: 'referrerHost', browser: 'browser', os: 'os', device: 'device', country: 'country',
+export const FACT_OF: Record<Exclude<BreakdownDimension, 'city'>, 'referrerHost' | 'browser' | 'os' | 'device' | 'country' | 'destination'> = {
+  referrer: 'referrerHost', browser: 'browser', os: 'os', device: 'device', country: 'country', destination: 'destination',
 };
 
 /** A city's value: country, region and city name in one text; a folded city is OTHER_VALUE alone. */

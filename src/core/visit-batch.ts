@@ -17,6 +17,7 @@ export function batchOfVisits(visits: readonly Visit[]): VisitBatch {
     const facts: VisitFacts = {
       visitorClass: visit.visitorClass, referrerHost: visit.referrerHost, browser: visit.browser, os: visit.os, device: visit.device,
       country: visit.country ?? null, region: visit.region ?? null, city: visit.city ?? null,
+      ...(visit.destination ? { destination: visit.destination } : {}),
     };
     const key = JSON.stringify(facts);
     let index = known.get(key);

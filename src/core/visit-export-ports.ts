@@ -7,6 +7,8 @@ export interface ExportedVisit {
   readonly visitorClass: VisitorClass;
   readonly country: string | null;
   readonly city: string | null;
+  /** The route or variant that served the visit (`route:0`, `variant:1`); null when the link's own URL did (ADR 0031). */
+  readonly destination?: string | null;
   readonly referrerHost: string | null;
   readonly browser: string | null;
   readonly os: string | null;

@@ -9,8 +9,8 @@ import type { VisitorSighting } from './visitor-ports.js';
 export type VisitorClass = 'human' | 'bot' | 'preview';
 
 /** The dimensions a day's visits are broken down by (link_breakdown_daily). */
-export type BreakdownDimension = 'referrer' | 'browser' | 'os' | 'device' | 'country' | 'city';
-export const BREAKDOWN_DIMENSIONS: readonly BreakdownDimension[] = ['referrer', 'browser', 'os', 'device', 'country', 'city'];
+export type BreakdownDimension = 'referrer' | 'browser' | 'os' | 'device' | 'country' | 'city' | 'destination';
+export const BREAKDOWN_DIMENSIONS: readonly BreakdownDimension[] = ['referrer', 'browser', 'os', 'device', 'country', 'city', 'destination'];
 
 /** What a redirect's request tells about its visitor; nothing that identifies them. */
 export interface VisitFacts {
@@ -26,6 +26,8 @@ export interface VisitFacts {
   /** The region (first subdivision) and city by their English names, when the database has them (ADR 0027); null (or absent) when unknown. */
   readonly region?: string | null;
   readonly city?: string | null;
+  /** The route or variant that served the visit (`route:0`, `variant:1`; ADR 0031); null (or absent) when the link's own URL did. */
+  readonly destination?: string | null;
 }
 
 /** Where a client address is: what a geolocation database tells, looked up by the flusher (ADR 0025, 0027). */

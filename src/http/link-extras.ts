@@ -18,6 +18,8 @@ export interface ExtrasVisit {
   readonly submitted?: { readonly password?: string; readonly confirmed?: boolean };
   /** The destination so far: the link's URL, until a route or variant chooses another. */
   url: string;
+  /** What a route or variant served, as core/served-code.ts numbers it; absent when neither chose the URL. */
+  served?: number;
   /** Headers the final answer carries (an unlock cookie), whatever it is. */
   readonly headers: Record<string, string>;
 }

@@ -185,7 +185,7 @@ export class RedirectResponder {
   }
 
   private recordExtrasVisit(req: IncomingMessage, visit: ExtrasVisit, started: bigint, ended: bigint): void {
-    this.options.recordVisit?.(visit.target.linkId, Number(ended - started) / 1e6, req.headers['user-agent'], req.headers.referer, this.options.visitorAddress?.(req));
+    this.options.recordVisit?.(visit.target.linkId, Number(ended - started) / 1e6, req.headers['user-agent'], req.headers.referer, this.options.visitorAddress?.(req), visit.served);
   }
 
   private answered(res: ServerResponse, code: string, status: number, started: bigint, ended?: bigint): void {

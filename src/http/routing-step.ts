@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { chosenVariant, drawOfVisitor, hasRouting, matchingRoute, routingNeedsOf, type Destination, type RoutingVisitor } from '../core/link-routing.js';
+import { servedCode } from '../core/served-code.js';
 import { dayStartOf } from '../core/visit-rollups.js';
 import { acceptedLanguages, routeDevicesOf } from '../core/visitor-traits.js';
 import { headerPrefix, MAX_USER_AGENT } from '../visits/header-prefix.js';
@@ -40,7 +41,10 @@ export function routingStep(deps: RoutingDeps): ExtrasStep {
 }
 
 function serve(visit: ExtrasVisit, destination: Destination | undefined): undefined {
-  if (destination !== undefined) visit.url = destination.url;
+  if (destination !== undefined) {
+    visit.url = destination.url;
+    visit.served = servedCode(destination.served);
+  }
   return undefined;
 }
 

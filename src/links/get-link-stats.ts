@@ -1,5 +1,7 @@
 import type { BreakdownDimension } from '../core/visit-ports.js';
 import type { BreakdownEntry, ClassCounts, StatsInterval } from '../core/stats-ports.js';
+import type { LinkOptions } from '../core/link-options.js';
+import { servedUrl } from '../core/served-code.js';
 import { ValidationError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import type { StatsDeps } from './get-global-stats.js';
@@ -32,6 +34,14 @@ export interface LinkStats {
   /** Every bucket of the range, oldest first, empty ones as zeros. */
   readonly series: ReadonlyArray<{ readonly start: number; readonly clicks: ClassCounts; readonly uniqueVisitors: number }>;
   readonly breakdowns: Record<BreakdownDimension, BreakdownEntry[]>;
+  /** Clicks by the route or variant that served them (ADR 0031), each with its URL in the link's current options (null when it is gone). */
+  readonly destinations: readonly DestinationEntry[];
+}
+
+export interface DestinationEntry {
+  readonly served: string;
+  readonly url: string | null;
+  readonly clicks: ClassCounts;
 }
 
 const ZERO: ClassCounts = { total: 0, human: 0, bot: 0, preview: 0 };
@@ -67,11 +77,13 @@ export async function getLinkStats(
 ): Promise<LinkStats> {
   statsRange(query, deps.clock.now()); // a bad range is a 400 before the link is looked up
   const link = await findAccessibleLink(deps.links, principal, selector, 'read');
-  return statsOfLink(deps, link.id, query);
+  return statsOfLink(deps, link.id, query, link.options);
 }
 
 /** The stats of a link whose access was checked: by getLinkStats, or by a share's token (get-shared-stats.ts). */
-export async function statsOfLink(deps: Pick<StatsDeps, 'store' | 'clock'>, linkId: number, query: LinkStatsQuery): Promise<LinkStats> {
+export async function statsOfLink(
+  deps: Pick<StatsDeps, 'store' | 'clock'>, linkId: number, query: LinkStatsQuery, options: LinkOptions | null, shownUrl = (url: string) => url,
+): Promise<LinkStats> {
   const { from, to, interval } = statsRange(query, deps.clock.now());
   const range = { linkId, from, to, interval };
   const [buckets, breakdowns] = await Promise.all([
@@ -90,5 +102,10 @@ export async function statsOfLink(deps: Pick<StatsDeps, 'store' | 'clock'>, link
     for (const key of ['total', 'human', 'bot', 'preview'] as const) totals[key] += clicks[key];
     totals.uniqueVisitors += uniqueVisitors;
   }
-  return { linkId, from, to, interval, totals, series, breakdowns };
+  const destinations = breakdowns.destination.flatMap(({ value, clicks }) => {
+    if (value === null) return [];
+    const url = servedUrl(options, value);
+    return [{ served: value, url: url === null ? null : shownUrl(url), clicks }];
+  });
+  return { linkId, from, to, interval, totals, series, breakdowns, destinations };
 }

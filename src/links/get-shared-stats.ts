@@ -29,6 +29,6 @@ export async function getSharedStats(deps: StatsDeps, token: string, query: Link
   const linkId = await deps.shares.findSharedLinkId(hashSecret(token));
   const link = linkId === undefined ? undefined : await deps.links.store.findLinkById(linkId);
   if (link === undefined || link.status === 'DELETED') throw new LinkforgeError('shared_stats_not_found');
-  const stats = await statsOfLink(deps, link.id, query);
+  const stats = await statsOfLink(deps, link.id, query, link.options, publicDestination);
   return { link: { code: link.code, destination: publicDestination(link.originalUrl) }, stats };
 }

@@ -3,14 +3,14 @@ import type { ExportedLink, ExportedVisit } from '../core/visit-export-ports.js'
 import { neutraliseCell } from './linkforge-format.js';
 
 /** A visit's columns; never an address (none is stored). */
-export const VISIT_COLUMNS = ['time', 'class', 'country', 'city', 'referrer_host', 'browser', 'os', 'device'] as const;
+export const VISIT_COLUMNS = ['time', 'class', 'country', 'city', 'referrer_host', 'browser', 'os', 'device', 'destination'] as const;
 /** A workspace's export names each visit's link first. */
 export const WORKSPACE_VISIT_COLUMNS = ['link_id', 'code', ...VISIT_COLUMNS] as const;
 
 function visitCells(visit: ExportedVisit): string[] {
   return [
     new Date(visit.visitedAt).toISOString(), visit.visitorClass, visit.country ?? '', visit.city ?? '',
-    visit.referrerHost ?? '', visit.browser ?? '', visit.os ?? '', visit.device ?? '',
+    visit.referrerHost ?? '', visit.browser ?? '', visit.os ?? '', visit.device ?? '', visit.destination ?? '',
   ];
 }
 

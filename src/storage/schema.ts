@@ -134,6 +134,8 @@ export interface VisitFactsRow {
   /** English names, from a City database (migration 016). */
   region: string | null;
   city: string | null;
+  /** The route or variant that served the visit, `route:0` or `variant:1` (migration 022); NULL for the link's own URL. */
+  destination: string | null;
   /** The latest `visited_at` of a visit pointing here (migration 010): the reaper's test for "no visit left". */
   last_used_at: number;
 }

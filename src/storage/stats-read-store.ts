@@ -1,3 +1,4 @@
+import { MAX_DESTINATIONS } from '../core/served-code.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type {
@@ -37,7 +38,7 @@ function subtract(from: ClassCounts, counts: ClassCounts | undefined): ClassCoun
   return { total: human + bot + preview, human, bot, preview };
 }
 
-/** A city is listed only when known (ADR 0027): a visit without one is its country's. */
+/** A city is listed only when known (ADR 0027): a visit without one is its country's; a destination only when a route or variant served it (ADR 0031). */
 const EMPTY: ClassCounts = { total: 0, human: 0, bot: 0, preview: 0 };
 
 /** The known values with the clicks of no known value (`null`) ranked among them, last among equals. */
@@ -115,8 +116,10 @@ export class KyselyStatsReadStore implements StatsReadStore {
         // SQLite runs each statement synchronously on the main thread: redirects that arrived
         // meanwhile are answered between two dimensions rather than after the whole answer.
         await nextTurn();
-        const unknown = dimension === 'city' ? EMPTY : subtract(dayTotals, known.get(dimension));
-        top[dimension] = withUnknown(await this.topKnownValues(days, dimension, limit), unknown, limit);
+        const unknown = dimension === 'city' || dimension === 'destination' ? EMPTY : subtract(dayTotals, known.get(dimension));
+        // Every route and variant a link may hold is listed, not only the top few.
+        const listed = dimension === 'destination' ? Math.max(limit, MAX_DESTINATIONS) : limit;
+        top[dimension] = withUnknown(await this.topKnownValues(days, dimension, listed), unknown, listed);
       }
       return top;
     });

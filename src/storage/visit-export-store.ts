@@ -23,7 +23,7 @@ export class KyselyVisitExportStore implements VisitExportStore {
   listVisits(query: VisitPageQuery): Promise<ExportedVisit[]> {
     return guarded(async () => {
       const rows = await this.db.selectFrom('visits as v').innerJoin('visit_facts as f', 'f.id', 'v.facts_id')
-        .select(['v.id', 'v.visited_at', 'f.visitor_class', 'f.country', 'f.city', 'f.referrer_host', 'f.browser', 'f.os', 'f.device'])
+        .select(['v.id', 'v.visited_at', 'f.visitor_class', 'f.country', 'f.city', 'f.referrer_host', 'f.browser', 'f.os', 'f.device', 'f.destination'])
         .where('v.id', '>=', query.fromId).where('v.id', '<=', query.toId)
         .where('v.link_id', '=', query.linkId)
         .where('v.visited_at', '>=', query.from).where('v.visited_at', '<', query.to)
@@ -31,7 +31,7 @@ export class KyselyVisitExportStore implements VisitExportStore {
       return rows.map((row) => ({
         id: Number(row.id), visitedAt: Number(row.visited_at), visitorClass: row.visitor_class, country: row.country,
         city: row.city,
-        referrerHost: row.referrer_host, browser: row.browser, os: row.os, device: row.device,
+        referrerHost: row.referrer_host, browser: row.browser, os: row.os, device: row.device, destination: row.destination,
       }));
     });
   }

@@ -15,13 +15,15 @@ export interface RawVisits {
   readonly agentIndex: Uint32Array;
   readonly refererIndex: Uint32Array;
   readonly addressIndex: Uint32Array;
+  /** What a route or variant served (core/served-code.ts): 0 for nothing. */
+  readonly served: Uint8Array;
   readonly agents: readonly string[];
   readonly referers: readonly string[];
   readonly addresses: readonly string[];
 }
 
 /** What the redirect responder is given: appends one event, never waits, never throws. */
-export type RecordVisit = (linkId: number, latencyMs: number, userAgent: string | undefined, referer: string | undefined, address?: string) => void;
+export type RecordVisit = (linkId: number, latencyMs: number, userAgent: string | undefined, referer: string | undefined, address?: string, served?: number) => void;
 
 /** Each distinct header value once, by the index the columns hold. */
 class Dictionary {
@@ -77,6 +79,7 @@ export class VisitBuffer {
   private agentIndex: Uint32Array;
   private refererIndex: Uint32Array;
   private addressIndex: Uint32Array;
+  private served: Uint8Array;
   private agents = new Dictionary();
   private referers = new Dictionary();
   private addresses = new Dictionary();
@@ -97,10 +100,11 @@ export class VisitBuffer {
     this.agentIndex = new Uint32Array(this.capacity);
     this.refererIndex = new Uint32Array(this.capacity);
     this.addressIndex = new Uint32Array(this.capacity);
+    this.served = new Uint8Array(this.capacity);
     this.addresses.indexOf('');
   }
 
-  readonly record: RecordVisit = (linkId, latencyMs, userAgent, referer, address) => {
+  readonly record: RecordVisit = (linkId, latencyMs, userAgent, referer, address, served = 0) => {
     if (this.count + this.held >= this.max) {
       this.droppedCount += 1;
       return;
@@ -120,6 +124,7 @@ export class VisitBuffer {
     this.agentIndex[i] = agent;
     this.refererIndex[i] = refererIndex;
     this.addressIndex[i] = address === undefined ? 0 : Math.max(0, this.addresses.indexOf(address, MAX_ADDRESS_CHARS));
+    this.served[i] = served;
     if (this.count === this.threshold) this.onThreshold();
     else if (!this.textFlushAsked && this.agents.chars + this.referers.chars + this.addresses.chars >= TEXT_FLUSH_CHARS) {
       this.textFlushAsked = true;
@@ -162,6 +167,7 @@ export class VisitBuffer {
       agentIndex: this.agentIndex.slice(0, size),
       refererIndex: this.refererIndex.slice(0, size),
       addressIndex: this.addressIndex.slice(0, size),
+      served: this.served.slice(0, size),
       agents: this.agents.values,
       referers: this.referers.values,
       addresses: this.addresses.values,
@@ -197,11 +203,12 @@ export class VisitBuffer {
     this.agentIndex = copied(this.agentIndex, new Uint32Array(this.capacity));
     this.refererIndex = copied(this.refererIndex, new Uint32Array(this.capacity));
     this.addressIndex = copied(this.addressIndex, new Uint32Array(this.capacity));
+    this.served = copied(this.served, new Uint8Array(this.capacity));
   }
 }
 
 /** `to`, holding `from` at its start. */
-function copied<T extends Float64Array | Uint32Array>(from: T, to: T): T {
+function copied<T extends Float64Array | Uint32Array | Uint8Array>(from: T, to: T): T {
   to.set(from);
   return to;
 }

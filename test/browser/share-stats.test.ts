@@ -55,7 +55,7 @@ describe('web UI: exporting visits and sharing a link\'s stats', () => {
     const [download] = await Promise.all([owner.waitForEvent('download'), button.click()]);
     assert.match(download.suggestedFilename(), /^linkforge-visits-.+\.csv$/);
     const lines = fs.readFileSync((await download.path())!, 'utf8').split('\r\n');
-    assert.equal(lines[0], 'time,class,country,city,referrer_host,browser,os,device');
+    assert.equal(lines[0], 'time,class,country,city,referrer_host,browser,os,device,destination');
     assert.equal(lines.filter((line) => line.includes(',human,')).length, 3);
   });
 

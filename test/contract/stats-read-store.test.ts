@@ -95,6 +95,9 @@ for (const backend of STORE_BACKENDS) {
       await insertBreakdown(db, link.id, T0 + DAY, 'device', 'mobile', { preview: 3 });
       await insertBreakdown(db, other.id, T0, 'os', 'Linux', { human: 8 });
       await insertBreakdown(db, link.id, T0, 'city', 'DE\tBerlin\tBerlin', { human: 2 });
+      for (const [served, clicks] of [['route:0', { human: 3 }], ['route:1', { bot: 1 }], ['variant:0', { human: 1 }], ['variant:1', { human: 2 }]] as const) {
+        await insertBreakdown(db, link.id, T0, 'destination', served, clicks);
+      }
       // A range starting mid-day still gets that whole day's breakdown: it is kept per day.
       const top = await read().listTopValues({ linkId: link.id, from: T0 + 3 * HOUR, to: T0 + 2 * DAY, interval: 'hour' }, 3);
       assert.deepEqual(top, {
@@ -108,6 +111,10 @@ for (const backend of STORE_BACKENDS) {
         device: [{ value: null, clicks: counts(16, 1, 0) }, { value: 'mobile', clicks: counts(0, 0, 3) }],
         country: [{ value: null, clicks: counts(16, 1, 3) }],
         city: [{ value: 'DE\tBerlin\tBerlin', clicks: counts(2, 0, 0) }], // a city is listed only when known
+        destination: [ // listed only when served, every route and variant a link may hold whatever `limit`
+          { value: 'route:0', clicks: counts(3, 0, 0) }, { value: 'variant:1', clicks: counts(2, 0, 0) },
+          { value: 'route:1', clicks: counts(0, 1, 0) }, { value: 'variant:0', clicks: counts(1, 0, 0) },
+        ],
       });
     });
 
@@ -192,7 +199,7 @@ for (const backend of STORE_BACKENDS) {
       const link = await insertedLink(stores.links);
       await insertHourlyClicks(stores.database.db, link.id, T0 - HOUR, { human: 1 });
       const top = await read().listTopValues({ linkId: link.id, from: T0, to: T0 + DAY, interval: 'day' }, 10);
-      assert.deepEqual(top, { referrer: [], browser: [], os: [], device: [], country: [], city: [] });
+      assert.deepEqual(top, { referrer: [], browser: [], os: [], device: [], country: [], city: [], destination: [] });
     });
   });
 }

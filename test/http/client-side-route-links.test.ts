@@ -76,7 +76,7 @@ describe('migration 004 on a database written by the old rules', () => {
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/', ids.anonymous);
     // A row written by other rules that already holds the form the #!/x row would be given.
     file.prepare('update links set normalized_url = ? where id = ?').run('https://app.example.com/#!/x', ids.holder);
-    // Back to the schema as it was before 004: 019 (tags), 017 (unique visitors), 016 (cities), 015 (countries), 014 (operator controls), 013 (sessions), 012 (the change log), 011 (breakdown order) and 010
+    // Back to the schema as it was before 004: 022 (destinations), 019 (tags), 017 (unique visitors), 016 (cities), 015 (countries), 014 (operator controls), 013 (sessions), 012 (the change log), 011 (breakdown order) and 010
     // (analytics bounds: a column and indexes of tables that go with 009 and 006), 009 (visit facts),
     // 008 (visit ranges), 007 (cleanup visits, check order), 006 (analytics) and 005 (leaner link
     // indexes) undone, all marked not run.
@@ -100,10 +100,10 @@ describe('migration 004 on a database written by the old rules', () => {
     file.exec(`
       drop table visitor_salts; drop table link_visitors;
       delete from kysely_migration where name = '017_unique_visitors';`);
-    // 016 (a visit's city) and 015 (its country) changed tables that the undoing of 009 and 006 below
-    // drops whole; 013 (the session counter) added one column.
+    // 022 (a visit's destination), 016 (a visit's city) and 015 (its country) changed tables that the
+    // undoing of 009 and 006 below drops whole; 013 (the session counter) added one column.
     file.exec(`
-      delete from kysely_migration where name in ('016_visit_city', '015_visit_country');
+      delete from kysely_migration where name in ('022_visit_destination', '016_visit_city', '015_visit_country');
       alter table users drop column session_epoch;
       delete from kysely_migration where name = '013_session_epoch';`);
     file.exec(`delete from kysely_migration where name in ('011_breakdown_order', '010_analytics_bounds');`);

@@ -7,7 +7,7 @@ import { bearer } from '../support/users.js';
 import { DAY, HOUR, insertVisits, insertVisitsWithFacts } from '../support/visit-rows.js';
 import { suiteScope } from '../support/teardown.js';
 
-const HEADER = 'time,class,country,city,referrer_host,browser,os,device';
+const HEADER = 'time,class,country,city,referrer_host,browser,os,device,destination';
 const lines = (body: string) => body.split('\r\n').slice(0, -1);
 
 describe('visits as CSV: GET /api/urls/{id}/visits.csv and GET /api/v1/workspaces/{id}/visits.csv', () => {
@@ -49,9 +49,9 @@ describe('visits as CSV: GET /api/urls/{id}/visits.csv and GET /api/v1/workspace
     assert.equal(response.headers['content-disposition'], `attachment; filename="linkforge-visits-${link.shortCode}-${first}-to-${today}.csv"`);
     assert.deepEqual(lines(response.body), [
       HEADER,
-      `${new Date(now - 2 * DAY).toISOString()},human,DE,,news.example,Firefox,Linux,desktop`,
-      `${new Date(now - DAY).toISOString()},bot,,,'=cmd|calc,"Fire""fox, Nightly",,`,
-      `${new Date(now - HOUR).toISOString()},preview,FR,,'@evil.example,,'+Android,mobile`,
+      `${new Date(now - 2 * DAY).toISOString()},human,DE,,news.example,Firefox,Linux,desktop,`,
+      `${new Date(now - DAY).toISOString()},bot,,,'=cmd|calc,"Fire""fox, Nightly",,,`,
+      `${new Date(now - HOUR).toISOString()},preview,FR,,'@evil.example,,'+Android,mobile,`,
     ]);
     assert.ok(!/\d+\.\d+\.\d+\.\d+/.test(response.body), 'no address anywhere');
   });

@@ -473,7 +473,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One link's visits as CSV: time, class, country, city, referrer host, browser, OS, device (never an address) */
+        /** One link's visits as CSV: time, class, country, city, referrer host, browser, OS, device, the route or variant that served it (never an address) */
         get: operations["exportLinkVisits"];
         put?: never;
         post?: never;
@@ -2242,6 +2242,17 @@ export interface operations {
                             previews: number;
                             total: number;
                         }[];
+                        /** @description Clicks by the route or variant that chose their destination, most first, over the whole UTC days the range touches. Clicks sent to the link's own URL (a plain link, or no route matched and no variants) are not listed. Empty for a link without routes or variants. */
+                        destinations: {
+                            bots: number;
+                            people: number;
+                            previews: number;
+                            /** @description The route (`route:0` is the first) or variant (`variant:1` the second) that served the clicks. */
+                            served: string;
+                            total: number;
+                            /** @description Its URL in the link's current routes or variants; null when the link no longer has it. */
+                            url: string | null;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Start of the first bucket (inclusive).
@@ -3241,6 +3252,17 @@ export interface operations {
                             previews: number;
                             total: number;
                         }[];
+                        /** @description Clicks by the route or variant that chose their destination, most first, over the whole UTC days the range touches. Clicks sent to the link's own URL (a plain link, or no route matched and no variants) are not listed. Empty for a link without routes or variants. */
+                        destinations: {
+                            bots: number;
+                            people: number;
+                            previews: number;
+                            /** @description The route (`route:0` is the first) or variant (`variant:1` the second) that served the clicks. */
+                            served: string;
+                            total: number;
+                            /** @description Its URL in the link's current routes or variants; null when the link no longer has it. */
+                            url: string | null;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Start of the first bucket (inclusive).
@@ -3337,7 +3359,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The visits as CSV (RFC 4180, UTF-8, CRLF), a header row first: time, class, country, city, referrer_host, browser, os, device. Times are ISO 8601 UTC; an unknown value is an empty cell; a cell starting with =, +, - or @ gets a leading `'` so that no spreadsheet runs it. Sent as an attachment, streamed a page at a time. */
+            /** @description The visits as CSV (RFC 4180, UTF-8, CRLF), a header row first: time, class, country, city, referrer_host, browser, os, device, destination. Times are ISO 8601 UTC; an unknown value is an empty cell; a cell starting with =, +, - or @ gets a leading `'` so that no spreadsheet runs it. Sent as an attachment, streamed a page at a time. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4991,6 +5013,17 @@ export interface operations {
                             previews: number;
                             total: number;
                         }[];
+                        /** @description Clicks by the route or variant that chose their destination, most first, over the whole UTC days the range touches. Clicks sent to the link's own URL (a plain link, or no route matched and no variants) are not listed. Empty for a link without routes or variants. */
+                        destinations: {
+                            bots: number;
+                            people: number;
+                            previews: number;
+                            /** @description The route (`route:0` is the first) or variant (`variant:1` the second) that served the clicks. */
+                            served: string;
+                            total: number;
+                            /** @description Its URL in the link's current routes or variants; null when the link no longer has it. */
+                            url: string | null;
+                        }[];
                         /**
                          * Format: date-time
                          * @description Start of the first bucket (inclusive).
@@ -5638,7 +5671,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The visits as CSV (RFC 4180, UTF-8, CRLF), a header row first: link_id, code, time, class, country, city, referrer_host, browser, os, device. Times are ISO 8601 UTC; an unknown value is an empty cell; a cell starting with =, +, - or @ gets a leading `'` so that no spreadsheet runs it. Sent as an attachment, streamed a page at a time. */
+            /** @description The visits as CSV (RFC 4180, UTF-8, CRLF), a header row first: link_id, code, time, class, country, city, referrer_host, browser, os, device, destination. Times are ISO 8601 UTC; an unknown value is an empty cell; a cell starting with =, +, - or @ gets a leading `'` so that no spreadsheet runs it. Sent as an attachment, streamed a page at a time. */
             200: {
                 headers: {
                     [name: string]: unknown;

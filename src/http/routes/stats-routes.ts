@@ -10,6 +10,7 @@ import { Id } from '../link-fields.js';
 import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
 import { CitiesJson, citiesToJson } from './city-stats.js';
+import { DestinationsJson, destinationsToJson } from './destination-stats.js';
 
 const Count = Type.Integer({ minimum: 0 });
 const ClassCounts = Type.Object({ total: Count, human: Count, bot: Count, preview: Count }, {
@@ -45,6 +46,7 @@ export const StatsFields = {
     people: Count, bots: Count, previews: Count, total: Count,
   }), { maxItems: TOP_VALUES, description: `The ${TOP_VALUES} countries with the most clicks, most first, over the whole UTC days the range touches. No address is stored: the country is looked up when the visit is written, and the address dropped.` }),
   cities: CitiesJson,
+  destinations: DestinationsJson,
 };
 const LinkStatsJson = Type.Object({ linkId: Type.Integer(), ...StatsFields });
 const LinkStatsV1Json = Type.Object({ short_code: Type.String(), ...StatsFields });
@@ -88,6 +90,7 @@ export function statsToJson(stats: LinkStats) {
       country: value, name: countryName(value), people: clicks.human, bots: clicks.bot, previews: clicks.preview, total: clicks.total,
     })),
     cities: citiesToJson(city),
+    destinations: destinationsToJson(stats.destinations),
   };
 }
 

@@ -57,7 +57,7 @@ export function registerVisitExportRoutes(app: FastifyInstance, statsDeps: Stats
     preHandler: context.guards.requireUser,
     schema: {
       tags: ['links'], security: JWT_SECURITY, operationId: 'exportLinkVisits',
-      summary: 'One link\'s visits as CSV: time, class, country, city, referrer host, browser, OS, device (never an address)',
+      summary: 'One link\'s visits as CSV: time, class, country, city, referrer host, browser, OS, device, the route or variant that served it (never an address)',
       params: Type.Object({ id: Id }), querystring: VisitsCsvQuery,
       response: { ...csvResponse(VISIT_COLUMNS), ...errorResponses(400, 401, 404, 503) },
     },

@@ -21,6 +21,7 @@ import { linkShares } from './018-link-shares.js';
 import { linkTags } from './019-link-tags.js';
 import { linkRedirectStatus } from './020-link-redirect-status.js';
 import { linkOptions } from './021-link-options.js';
+import { visitDestination } from './022-visit-destination.js';
 import type { MigrationDb } from './schema-builders.js';
 
 /**
@@ -52,6 +53,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '019_link_tags': linkTags(dialect),
     '020_link_redirect_status': linkRedirectStatus(dialect),
     '021_link_options': linkOptions(dialect),
+    '022_visit_destination': visitDestination(dialect),
   };
 }
 

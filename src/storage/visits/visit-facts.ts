@@ -13,12 +13,12 @@ import type { Database } from '../schema.js';
  */
 
 /** The facts as the unique index sees them, in its column order. */
-const keyOf = (f: VisitFacts) => [f.visitorClass, f.referrerHost ?? '', f.browser ?? '', f.os ?? '', f.device ?? '', f.country ?? '', f.region ?? '', f.city ?? ''] as const;
+const keyOf = (f: VisitFacts) => [f.visitorClass, f.referrerHost ?? '', f.browser ?? '', f.os ?? '', f.device ?? '', f.country ?? '', f.region ?? '', f.city ?? '', f.destination ?? ''] as const;
 
 /** The row of a new set: '' is stored as unknown, as migration 009 stored it. */
 const rowOf = (f: VisitFacts, lastUsedAt: number) => ({
   visitor_class: f.visitorClass, referrer_host: f.referrerHost || null, browser: f.browser || null, os: f.os || null, device: f.device || null,
-  country: f.country || null, region: f.region || null, city: f.city || null, last_used_at: lastUsedAt,
+  country: f.country || null, region: f.region || null, city: f.city || null, destination: f.destination || null, last_used_at: lastUsedAt,
 });
 
 /**
@@ -36,11 +36,11 @@ export function lastUsedOf(batch: Pick<VisitBatch, 'visitedAt' | 'factsIndex' | 
   return lastUsed;
 }
 
-/** Facts per statement: ten parameters each, well under either database's bound. */
+/** Facts per statement: eleven parameters each, well under either database's bound. */
 const FACTS_PER_STATEMENT = 500;
 
 /** The unique index's expressions, as an upsert's conflict target (both databases accept them). */
-const CONFLICT_TARGET = sql`visitor_class, (coalesce(referrer_host, '')), (coalesce(browser, '')), (coalesce(os, '')), (coalesce(device, '')), (coalesce(country, '')), (coalesce(region, '')), (coalesce(city, ''))`;
+const CONFLICT_TARGET = sql`visitor_class, (coalesce(referrer_host, '')), (coalesce(browser, '')), (coalesce(os, '')), (coalesce(device, '')), (coalesce(country, '')), (coalesce(region, '')), (coalesce(city, '')), (coalesce(destination, ''))`;
 const LATER_USE = sql<number>`case when excluded.last_used_at > visit_facts.last_used_at then excluded.last_used_at else visit_facts.last_used_at end`;
 
 /**
@@ -65,18 +65,18 @@ export async function visitFactsIds(db: Kysely<Database>, facts: readonly VisitF
     const part = sets.slice(start, start + FACTS_PER_STATEMENT);
     const rows = await db.insertInto('visit_facts').values(part.map(([, set]) => rowOf(set.facts, set.lastUsed)))
       .onConflict((oc) => oc.expression(CONFLICT_TARGET).doUpdateSet({ last_used_at: LATER_USE }))
-      .returning(['id', 'visitor_class', 'referrer_host', 'browser', 'os', 'device', 'country', 'region', 'city'])
+      .returning(['id', 'visitor_class', 'referrer_host', 'browser', 'os', 'device', 'country', 'region', 'city', 'destination'])
       .execute();
     for (const row of rows) {
-      const key = keyOf({ visitorClass: row.visitor_class, referrerHost: row.referrer_host, browser: row.browser, os: row.os, device: row.device, country: row.country, region: row.region, city: row.city });
+      const key = keyOf({ visitorClass: row.visitor_class, referrerHost: row.referrer_host, browser: row.browser, os: row.os, device: row.device, country: row.country, region: row.region, city: row.city, destination: row.destination });
       ids.set(JSON.stringify(key), Number(row.id));
     }
   }
   return keys.map((key, i) => (Number.isNaN(lastUsed[i]!) ? 0 : ids.get(key)!));
 }
 
-export const UPSERT_FACTS_ON_WRITER = `insert into visit_facts (visitor_class, referrer_host, browser, os, device, country, region, city, last_used_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)
-  on conflict (visitor_class, (coalesce(referrer_host, '')), (coalesce(browser, '')), (coalesce(os, '')), (coalesce(device, '')), (coalesce(country, '')), (coalesce(region, '')), (coalesce(city, '')))
+export const UPSERT_FACTS_ON_WRITER = `insert into visit_facts (visitor_class, referrer_host, browser, os, device, country, region, city, destination, last_used_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  on conflict (visitor_class, (coalesce(referrer_host, '')), (coalesce(browser, '')), (coalesce(os, '')), (coalesce(device, '')), (coalesce(country, '')), (coalesce(region, '')), (coalesce(city, '')), (coalesce(destination, '')))
   do update set last_used_at = max(last_used_at, excluded.last_used_at) returning id`;
 
 const writerStatements = new WeakMap<SQLite.Database, SQLite.Statement>();
@@ -98,7 +98,7 @@ export function visitFactsIdsOnWriter(db: SQLite.Database, facts: readonly Visit
     let set = upserted.get(text);
     if (set === undefined || at > set.at) {
       const row = rowOf(f, at);
-      set = { id: Number(upsert.get(row.visitor_class, row.referrer_host, row.browser, row.os, row.device, row.country, row.region, row.city, row.last_used_at)), at };
+      set = { id: Number(upsert.get(row.visitor_class, row.referrer_host, row.browser, row.os, row.device, row.country, row.region, row.city, row.destination, row.last_used_at)), at };
       upserted.set(text, set);
     }
     return set.id;

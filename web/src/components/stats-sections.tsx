@@ -29,6 +29,7 @@ export function Breakdowns({ stats, loading }: { stats: Stats; loading: boolean 
         <BreakdownTable title="Devices" rows={stats.breakdowns.devices} empty="Unknown" total={stats.totals.total} />
         <BreakdownTable title="Countries" rows={countryRows(stats.countries)} empty="Unknown" total={stats.totals.total} />
         {stats.cities.length > 0 && <BreakdownTable title="Cities" rows={cityRows(stats.cities)} empty="Unknown" total={stats.totals.total} />}
+        {stats.destinations.length > 0 && <BreakdownTable title="Destinations" rows={destinationRows(stats.destinations)} empty="Unknown" total={stats.totals.total} />}
       </div>
       {/* DB-IP's licence (CC BY 4.0) asks for this line wherever its results are shown. */}
       <p class="muted small">Countries: <a href="https://db-ip.com">IP Geolocation by DB-IP</a>. No visitor's address is kept.</p>
@@ -53,4 +54,15 @@ function cityRows(cities: LinkStats['cities']): TopValue[] {
     value: !/^[A-Z]{2}$/.test(country) ? city : `${flag(country)} ${city}${region === undefined ? '' : `, ${region}`}`,
     clicks: { total, human: people, bot: bots, preview: previews },
   }));
+}
+
+/** A route or variant as a breakdown row, numbered from 1 as the link's details list them, with its URL (or that it is gone). */
+function destinationRows(destinations: LinkStats['destinations']): TopValue[] {
+  return destinations.map(({ served, url, people, bots, previews, total }) => {
+    const [kind, index] = served.split(':');
+    return {
+      value: `${kind === 'route' ? 'Route' : 'Variant'} ${Number(index) + 1}: ${url ?? '(removed since)'}`,
+      clicks: { total, human: people, bot: bots, preview: previews },
+    };
+  });
 }

@@ -91,7 +91,7 @@ export function LinkPage({ id }: { id: string }) {
         <RangePicker range={range} onChange={pickRange} />
         <p class="export-visits">
           <a class="button secondary" href={`${linkPath}/visits.csv?${csvQuery(range)}`} download data-testid="export-csv">Export visits as CSV</a>
-          <span class="hint">Every visit of this range: time, class, country, referrer, browser, OS, device. No addresses.</span>
+          <span class="hint">Every visit of this range: time, class, country, referrer, browser, OS, device, route or variant. No addresses.</span>
         </p>
         {stats ? <ClicksBody stats={stats} loading={statsLoading} /> : !statsError && <p class="loading-note">Loading clicks…</p>}
       </section>
