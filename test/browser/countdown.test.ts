@@ -14,6 +14,8 @@ describe('web UI: keyboard use, and the countdown reaches zero', () => {
     const context = await ui.newContext();
     const page = await context.newPage();
     await page.goto('/');
+    // The form renders once the page knows whether anyone is signed in: only then is there a field to reach.
+    await page.locator('#url').waitFor();
     // Keyboard only: the skip link first, then into the form, Enter submits, Tab reaches the copy button.
     const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent);
     await page.keyboard.press('Tab');
