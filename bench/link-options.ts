@@ -10,7 +10,9 @@
  *   BENCH_SECONDS=12 BENCH_ROUNDS=4 npx tsx bench/link-options.ts
  *
  * Environment (all optional): BENCH_SECONDS (10), BENCH_ROUNDS (2), BENCH_WARMUP_SECONDS (3),
- * BENCH_CONNECTIONS (50), BENCH_LINKS (20000), BENCH_HOT (1000), BENCH_LOADGEN=wrk|autocannon.
+ * BENCH_CONNECTIONS (50), BENCH_LINKS (20000), BENCH_HOT (1000), BENCH_LOADGEN=wrk|autocannon;
+ * BENCH_ANALYTICS=false runs both apps with analytics off: the redirect path alone, without the
+ * flusher's work on the visits (a routed visit also writes which destination was served).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -35,6 +37,7 @@ const MEASURE: MeasureSettings = {
   seconds: SECONDS, rounds: ROUNDS, warmupSeconds: envInt('BENCH_WARMUP_SECONDS', 3, 0),
 };
 const TARGET_CPU_RATIO = 1.2;
+const APP_SETTINGS = { CLEANUP_ENABLED: 'false', ...(process.env.BENCH_ANALYTICS === 'false' ? { ANALYTICS_ENABLED: 'false' } : {}) };
 
 /** Five routes no bench request matches, then a 50/50 split: the most work a routed hit does. */
 function routedOptions(code: string): string {
@@ -55,8 +58,8 @@ async function main(): Promise<void> {
   const tempDir = makeTempDir('linkforge-bench-options-');
   const loadAtStart = loadAverage();
   const srcDir = compileAppInBackground(tempDir);
-  const plainEnv = appSettings(path.join(tempDir, 'plain'), { CLEANUP_ENABLED: 'false' });
-  const routedEnv = appSettings(path.join(tempDir, 'routed'), { CLEANUP_ENABLED: 'false' });
+  const plainEnv = appSettings(path.join(tempDir, 'plain'), APP_SETTINGS);
+  const routedEnv = appSettings(path.join(tempDir, 'routed'), APP_SETTINGS);
   const random = seededRandom(1);
   const links = makeLinks(LINK_COUNT, 7, random, () => null);
   const hot = pick(links, HOT_COUNT, random);
@@ -87,7 +90,7 @@ async function main(): Promise<void> {
     const [a, b] = await compare(MEASURE, `cache hits, ${fmtInt(HOT_COUNT)} hot`, plain, routed, { codesFile: hotFile }, 'redirect');
     const cpuRatio = cpu(b) / cpu(a);
     console.log(`Linkforge link-options bench · node ${process.version} · ${os.cpus().length} CPUs · load average at start ${loadAtStart}`);
-    console.log(`${SECONDS} s per row in ${ROUNDS} alternating round(s) · ${MEASURE.connections} connections · ${MEASURE.loadgen}`);
+    console.log(`${SECONDS} s per row in ${ROUNDS} alternating round(s) · ${MEASURE.connections} connections · ${MEASURE.loadgen} · analytics ${APP_SETTINGS.ANALYTICS_ENABLED === 'false' ? 'off' : 'on'}`);
     console.log('');
     printTable([a, b]);
     console.log('');
