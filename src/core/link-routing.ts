@@ -85,5 +85,12 @@ export function hasRouting(options: LinkOptions | undefined): boolean {
  * no secret strength, and a redirect would pay the HMAC's microseconds on every routed hit (ADR 0031).
  */
 export function drawOfVisitor(daySeed: number, address: string, userAgent: string, linkId: number): number {
-  return murmurhash.v3(`${address}\n${userAgent}\n${linkId}`, daySeed) / 2 ** 32;
+  const key = `${address}\n${userAgent}\n${linkId}`;
+  // Latin-1 bytes into one reused buffer: header values are Latin-1 strings already, and the hash's
+  // own TextEncoder allocated and encoded anew on every routed redirect (ADR 0031).
+  if (key.length > KEY_BYTES.length) return murmurhash.v3(key, daySeed) / 2 ** 32;
+  const length = KEY_BYTES.write(key, 0, 'latin1');
+  return murmurhash.v3(KEY_BYTES.subarray(0, length), daySeed) / 2 ** 32;
 }
+
+const KEY_BYTES = Buffer.alloc(2048);

@@ -12,9 +12,13 @@ const VARIANT_BASE = 128;
 
 export function servedCode(served: Served): number {
   if (served === 'link') return NOTHING_SERVED;
-  const [kind, index] = served.split(':') as ['route' | 'variant', string];
-  return (kind === 'route' ? 1 : VARIANT_BASE) + Number(index);
+  // Slices, not a split: this runs on every routed redirect.
+  return served.charCodeAt(0) === ROUTE_INITIAL ? 1 + Number(served.slice(ROUTE_PREFIX)) : VARIANT_BASE + Number(served.slice(VARIANT_PREFIX));
 }
+
+const ROUTE_INITIAL = 'r'.charCodeAt(0);
+const ROUTE_PREFIX = 'route:'.length;
+const VARIANT_PREFIX = 'variant:'.length;
 
 /** The breakdown value of a code (`route:0`, `variant:1`); null for NOTHING_SERVED. */
 export function servedOfCode(code: number): Served | null {
