@@ -46,7 +46,7 @@ for (const backend of STORE_BACKENDS) {
       const query = { linkId: link.id, fromId: range!.firstId, toId: range!.lastId, from: LATE_TIME + 1000, to: LATE_TIME + 3000, limit: 10 };
       const visits = await exports().listVisits(query);
       assert.deepEqual(visits.map((visit) => visit.visitedAt), [LATE_TIME + 1000, LATE_TIME + 2000]);
-      assert.deepEqual(visits[0], { id: range!.firstId + 1, visitedAt: LATE_TIME + 1000, visitorClass: 'human', country: 'DE', city: null, referrerHost: 'news.example', browser: 'Firefox', os: 'Linux', device: 'desktop' });
+      assert.deepEqual(visits[0], { id: range!.firstId + 1, visitedAt: LATE_TIME + 1000, visitorClass: 'human', country: 'DE', city: null, referrerHost: 'news.example', browser: 'Firefox', os: 'Linux', device: 'desktop', destination: null });
       assert.equal((await exports().listVisits({ ...query, limit: 1 })).length, 1);
       assert.deepEqual(await exports().listVisitRanges(link.id, range!.firstId, 10), []);
     });
