@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { createAnonymousLink } from '../../src/links/create-anonymous-link.js';
 import { createTestApp } from '../support/test-app.js';
 import { insertLink, setLinkColumns } from '../support/links.js';
@@ -17,7 +18,10 @@ describe('the in-process cache in front of the database', () => {
   test('an unknown code is remembered briefly, then looked up again', async (context) => {
     const t = await createTestApp(context, { CACHE_NEGATIVE_TTL: '60s' });
       assert.equal((await t.app.inject({ url: '/later12' })).statusCode, 404);
-      // Stored behind the cache's back (no invalidation): the negative entry still answers.
+      // Stored behind the cache's back (no invalidation): the negative entry still answers. On SQLite the
+      // change log would tell this process of the insert, and its follower drop the entry at its next
+      // poll; this test is of the TTL alone, so the insert goes unlogged.
+      if (t.config.database.kind === 'sqlite') await sql`drop trigger link_changes_on_insert`.execute(t.deps.database.db);
       await insertLink(t.deps, { code: 'later12' });
       t.clock.advance(59_000);
       assert.equal((await t.app.inject({ url: '/later12' })).statusCode, 404);
