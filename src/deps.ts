@@ -46,7 +46,7 @@ export interface RedirectServices {
   readonly domain: string;
   readonly recordVisit?: RecordVisit;
   /** Where limited links take their clicks (ADR 0031). */
-  readonly clickLimits?: ClickLimitStore;
+  readonly clickLimits: ClickLimitStore;
   /** The country of a client address, for links with routes (ADR 0031). */
   readonly countryOf?: (address: string) => string | undefined;
   /** The salt of a UTC day's visitor ids, for the variant of an A/B split; absent when analytics are off. */

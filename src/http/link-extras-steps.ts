@@ -12,10 +12,10 @@ export interface ExtrasStepDeps {
   readonly stylesheet?: string;
   /** BASE_URL, for the short URL a page names. */
   readonly baseUrl?: string;
-  /** Where limited links take their clicks; without it no click limit applies (a test app without a database). */
-  readonly clickLimits?: ClickLimitStore;
+  /** Where limited links take their clicks. */
+  readonly clickLimits: ClickLimitStore;
   /** Country lookup, visitor address and day salts for routes and variants (routing-step.ts). */
-  readonly routing?: RoutingDeps;
+  readonly routing: RoutingDeps;
   /** The password step's hasher, unlock cookie and attempt limit. */
   readonly password: Omit<PasswordStepDeps, 'stylesheet'>;
 }
@@ -32,7 +32,7 @@ export function linkExtrasSteps(deps: ExtrasStepDeps): ExtrasStep[] {
     previewStep(deps),
     passwordStep({ ...deps.password, stylesheet: deps.stylesheet }),
     confirmStep(deps.stylesheet),
-    routingStep(deps.routing ?? {}),
-    ...(deps.clickLimits === undefined ? [] : [clickLimitStep(deps.clickLimits, limitReachedResponse(deps.stylesheet))]),
+    routingStep(deps.routing),
+    clickLimitStep(deps.clickLimits, limitReachedResponse(deps.stylesheet)),
   ];
 }

@@ -2,7 +2,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLink, createWorkspace } from '../support/owned-links.js';
 import { open, submit } from '../support/link-gates.js';
-import { multipartFile } from '../support/multipart.js';
+import { exportWorkspace, importIntoWorkspace, withCodesSuffixed } from '../support/workspace-transfer.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, registerUser, type RegisteredUser } from '../support/users.js';
 import { suiteScope } from '../support/teardown.js';
@@ -17,22 +17,16 @@ describe('passwords and confirmation in exports and imports', () => {
     owner = await registerUser(t.app);
   });
 
-  const importInto = (workspaceId: number, content: string) => {
-    const body = multipartFile(content);
-    return t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/imports`, headers: { ...bearer(owner.token), ...body.headers }, payload: body.payload });
-  };
+  const importInto = (workspaceId: number, content: string) => importIntoWorkspace(t.app, owner.token, workspaceId, content);
 
   for (const format of ['csv', 'json'] as const) {
     test(`${format}: the hash and the flag survive export → import, and the password opens the copy`, async () => {
       const source = await createWorkspace(t.app, owner.token, `source ${format}`);
       await createLink(t.app, owner.token, { url: `https://example.com/gate/${format}`, workspaceId: source, password: 'carried over', confirmBeforeRedirect: true });
-      const exported = await t.app.inject({ method: 'POST', url: '/api/urls/export', headers: bearer(owner.token), payload: { format, matching: { workspaceId: source } } });
-      assert.equal(exported.statusCode, 200, exported.body);
-      assert.ok(!exported.body.includes('carried over'), 'never the password');
-      assert.match(exported.body, /\$2[aby]\$04\$/);
-      const renamed = format === 'json'
-        ? exported.body.split('\n').map((line) => line.replace(/"code":"([^"]+)"/, '"code":"$1x"')).join('\n')
-        : exported.body.split('\n').map((line, i) => (i === 0 || line === '' ? line : line.replace(/^([^,]+),/, '$1x,'))).join('\n');
+      const exported = await exportWorkspace(t.app, owner.token, source, format);
+      assert.ok(!exported.includes('carried over'), 'never the password');
+      assert.match(exported, /\$2[aby]\$04\$/);
+      const renamed = withCodesSuffixed(exported, format);
       const target = await createWorkspace(t.app, owner.token, `target ${format}`);
       const imported = await importInto(target, renamed);
       assert.equal(imported.json().created, 1, imported.body);

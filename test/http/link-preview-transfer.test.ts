@@ -1,7 +1,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLink, createWorkspace } from '../support/owned-links.js';
-import { multipartFile } from '../support/multipart.js';
+import { exportWorkspace, importIntoWorkspace, withCodesSuffixed } from '../support/workspace-transfer.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, registerUser, type RegisteredUser } from '../support/users.js';
 import { suiteScope } from '../support/teardown.js';
@@ -16,10 +16,7 @@ describe('link previews in exports and imports', () => {
     owner = await registerUser(t.app);
   });
 
-  const importInto = (workspaceId: number, content: string) => {
-    const body = multipartFile(content);
-    return t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/imports`, headers: { ...bearer(owner.token), ...body.headers }, payload: body.payload });
-  };
+  const importInto = (workspaceId: number, content: string) => importIntoWorkspace(t.app, owner.token, workspaceId, content);
   const previewsOf = async (workspaceId: number) => (await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${workspaceId}/links`, headers: bearer(owner.token) }))
     .json().items.map((link: { original_url: string; preview: unknown }) => [link.original_url, link.preview]).sort();
 
@@ -29,11 +26,8 @@ describe('link previews in exports and imports', () => {
       const preview = { title: '"Quoted", =SUM(A1) & <b>', description: 'Ünïcode, commas', image: 'https://cdn.example/card.png' };
       await createLink(t.app, owner.token, { url: `https://example.com/p/${format}/a`, workspaceId: source, preview });
       await createLink(t.app, owner.token, { url: `https://example.com/p/${format}/b`, workspaceId: source });
-      const exported = await t.app.inject({ method: 'POST', url: '/api/urls/export', headers: bearer(owner.token), payload: { format, matching: { workspaceId: source } } });
-      assert.equal(exported.statusCode, 200, exported.body);
-      const renamed = format === 'json'
-        ? exported.body.split('\n').map((line) => line.replace(/"code":"([^"]+)"/, '"code":"$1p"')).join('\n')
-        : exported.body.split('\n').map((line, i) => (i === 0 || line === '' ? line : line.replace(/^([^,]+),/, '$1p,'))).join('\n');
+      const exported = await exportWorkspace(t.app, owner.token, source, format);
+      const renamed = withCodesSuffixed(exported, format, 'p');
       const target = await createWorkspace(t.app, owner.token, `target ${format}`);
       const imported = await importInto(target, renamed);
       assert.equal(imported.json().created, 2, imported.body);

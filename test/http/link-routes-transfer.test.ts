@@ -1,7 +1,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLink, createWorkspace } from '../support/owned-links.js';
-import { multipartFile } from '../support/multipart.js';
+import { exportWorkspace, importIntoWorkspace, withCodesSuffixed } from '../support/workspace-transfer.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, registerUser, type RegisteredUser } from '../support/users.js';
 import { suiteScope } from '../support/teardown.js';
@@ -19,10 +19,7 @@ describe('routes and variants in exports and imports', () => {
     owner = await registerUser(t.app);
   });
 
-  const importInto = (workspaceId: number, content: string) => {
-    const body = multipartFile(content);
-    return t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/imports`, headers: { ...bearer(owner.token), ...body.headers }, payload: body.payload });
-  };
+  const importInto = (workspaceId: number, content: string) => importIntoWorkspace(t.app, owner.token, workspaceId, content);
   const linksOf = async (workspaceId: number) => (await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${workspaceId}/links`, headers: bearer(owner.token) }))
     .json().items.map((link: { original_url: string; routes: unknown; variants: unknown }) => [link.original_url, link.routes, link.variants]).sort();
 
@@ -31,11 +28,8 @@ describe('routes and variants in exports and imports', () => {
       const source = await createWorkspace(t.app, owner.token, `source ${format}`);
       await createLink(t.app, owner.token, { url: `https://example.com/${format}/routed`, workspaceId: source, routes: ROUTES, variants: VARIANTS });
       await createLink(t.app, owner.token, { url: `https://example.com/${format}/plain`, workspaceId: source });
-      const exported = await t.app.inject({ method: 'POST', url: '/api/urls/export', headers: bearer(owner.token), payload: { format, matching: { workspaceId: source } } });
-      assert.equal(exported.statusCode, 200, exported.body);
-      const renamed = format === 'json'
-        ? exported.body.split('\n').map((line) => line.replace(/"code":"([^"]+)"/, '"code":"$1x"')).join('\n')
-        : exported.body.split('\n').map((line, i) => (i === 0 || line === '' ? line : line.replace(/^([^,]+),/, '$1x,'))).join('\n');
+      const exported = await exportWorkspace(t.app, owner.token, source, format);
+      const renamed = withCodesSuffixed(exported, format);
       const target = await createWorkspace(t.app, owner.token, `target ${format}`);
       const imported = await importInto(target, renamed);
       assert.equal(imported.json().created, 2, imported.body);

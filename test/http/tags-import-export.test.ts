@@ -2,7 +2,7 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createLink, createWorkspace } from '../support/owned-links.js';
-import { multipartFile } from '../support/multipart.js';
+import { exportWorkspace, importIntoWorkspace, withCodesSuffixed } from '../support/workspace-transfer.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, registerUser, type RegisteredUser } from '../support/users.js';
 import { suiteScope } from '../support/teardown.js';
@@ -17,10 +17,7 @@ describe('tags in exports and imports', () => {
     owner = await registerUser(t.app);
   });
 
-  const importInto = (workspaceId: number, content: string | Buffer, query = '') => {
-    const body = multipartFile(content);
-    return t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${workspaceId}/imports${query}`, headers: { ...bearer(owner.token), ...body.headers }, payload: body.payload });
-  };
+  const importInto = (workspaceId: number, content: string | Buffer, query = '') => importIntoWorkspace(t.app, owner.token, workspaceId, content, query);
   const tagList = async (workspaceId: number) => (await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${workspaceId}/tags`, headers: bearer(owner.token) }))
     .json().items.map((tag: { name: string; colour: string; link_count: number }) => [tag.name, tag.colour, tag.link_count]);
 
@@ -31,13 +28,10 @@ describe('tags in exports and imports', () => {
       await createLink(t.app, owner.token, { url: `https://example.com/x/${format}/b`, workspaceId: source });
       const launch = (await t.app.inject({ method: 'GET', url: `/api/v1/workspaces/${source}/tags`, headers: bearer(owner.token) })).json().items[0];
       await t.app.inject({ method: 'PATCH', url: `/api/v1/workspaces/${source}/tags/${launch.id}`, headers: bearer(owner.token), payload: { colour: '#00aa88' } });
-      const exported = await t.app.inject({ method: 'POST', url: '/api/urls/export', headers: bearer(owner.token), payload: { format, matching: { workspaceId: source } } });
-      assert.equal(exported.statusCode, 200, exported.body);
-      assert.match(exported.body, /#00aa88/);
+      const exported = await exportWorkspace(t.app, owner.token, source, format);
+      assert.match(exported, /#00aa88/);
       // The codes are taken in this database: the copy goes in under other codes, as another instance would take them.
-      const renamed = format === 'json'
-        ? exported.body.split('\n').map((line) => line.replace(/"code":"([^"]+)"/, '"code":"$1x"')).join('\n')
-        : exported.body.split('\n').map((line, i) => (i === 0 || line === '' ? line : line.replace(/^([^,]+),/, '$1x,'))).join('\n');
+      const renamed = withCodesSuffixed(exported, format);
       const target = await createWorkspace(t.app, owner.token, `target ${format}`);
       const dry = await importInto(target, renamed, '?dry_run=true');
       assert.equal(dry.statusCode, 200, dry.body);
