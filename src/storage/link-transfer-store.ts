@@ -150,7 +150,8 @@ async function insertAndClassify(trx: Transaction<Database>, target: ImportTarge
       options: storedOptions(link.options),
       password_hash: link.passwordHash ?? null,
       max_clicks: link.maxClicks ?? null,
-      clicks_left: link.maxClicks === null || link.maxClicks === undefined ? null : Math.min(link.clicksLeft ?? link.maxClicks, link.maxClicks),
+      // The import held the clicks left to the limit (links/link-limits.ts); absent, all of them are left.
+      clicks_left: link.maxClicks === null || link.maxClicks === undefined ? null : link.clicksLeft ?? link.maxClicks,
     }))).onConflict((oc) => oc.doNothing()).returning(['id', 'code']).execute();
     for (const row of rows) insertedIds.set(row.code, Number(row.id));
   }

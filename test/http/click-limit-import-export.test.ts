@@ -42,6 +42,14 @@ describe('click limits and fallback URLs in exports and imports', () => {
     });
   }
 
+  test('a row with more clicks left than its limit comes in with its limit; without clicks left, with all of them', async () => {
+    const target = await createWorkspace(t.app, owner.token, 'clamped');
+    const header = 'code,url,status,created_at,updated_at,expires_at,deleted_at,redirect_count,human_count,bot_count,preview_count,avg_redirect_ms,max_clicks,clicks_left,fallback_url';
+    const answer = await importInto(target, `${header}\nclamp1,https://example.com/over,ACTIVE,,,,,0,0,0,0,0,3,9,\nclamp2,https://example.com/fresh,ACTIVE,,,,,0,0,0,0,0,4,,\n`);
+    assert.equal(answer.json().created, 2, answer.body);
+    assert.deepEqual(await linksOf(target), [['https://example.com/fresh', 4, 4, null], ['https://example.com/over', 3, 3, null]]);
+  });
+
   test('a row whose fallback URL breaks the URL rules, or whose limit is 0, is rejected with its reason', async () => {
     const target = await createWorkspace(t.app, owner.token, 'bad rows');
     const header = 'code,url,status,created_at,updated_at,expires_at,deleted_at,redirect_count,human_count,bot_count,preview_count,avg_redirect_ms,max_clicks,clicks_left,fallback_url';

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { ROUTE_DEVICES, type LinkOptions, type LinkRoute } from '../../src/core/link-options.js';
 import { chooseDestination, drawOfVisitor, routeMatches, type RoutingVisitor } from '../../src/core/link-routing.js';
+import { seededRandom } from '../../bench/support/seeded-random.js';
 
 const LINK = 'https://example.com/link';
 const COUNTRIES = ['DE', 'AT', 'CH', 'FR', 'US'];
@@ -23,18 +24,6 @@ const routeArb: fc.Arbitrary<LinkRoute> = fc.record({
 
 const weightsArb = fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 2, maxLength: 6 });
 const variantsOf = (weights: readonly number[]) => weights.map((weight, index) => ({ url: `https://example.com/v${index}`, weight }));
-
-/** A small seeded generator (mulberry32): the draws of a property are reproducible from its seed. */
-function seededDraws(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 function assertShares(counts: readonly number[], weights: readonly number[], draws: number): void {
   const total = weights.reduce((sum, weight) => sum + weight, 0);
@@ -74,7 +63,7 @@ describe('chooseDestination (ADR 0031)', () => {
   test('variants are served in proportion to their weights, within 2 % over 100,000 draws', () => {
     fc.assert(fc.property(weightsArb, fc.integer(), (weights, seed) => {
       const options: LinkOptions = { variants: variantsOf(weights) };
-      const next = seededDraws(seed);
+      const next = seededRandom(seed);
       const counts = weights.map(() => 0);
       const draws = 100_000;
       for (let i = 0; i < draws; i++) {
