@@ -10,8 +10,9 @@
  * Each round builds a fresh real composition (`createDeps`) in a child process, on a SQLite file
  * seeded with 100,000 links. It then records visits of a 1,000-link hot set at
  * ANALYTICS_BENCH_RATE per second (20,000) for ANALYTICS_BENCH_SECONDS (10), through
- * `analytics.buffer.record`, as the redirect responder does, with one browser's User-Agent and a
- * Referer. The flusher runs as in production (every second, or at 1,000 events). The last flush
+ * `analytics.buffer.record`, as the redirect responder does, with one browser's User-Agent, a
+ * Referer and its address (ANALYTICS_BENCH_ADDRESS, 198.51.100.7; `none` records none, as a
+ * privacy signal does). The flusher runs as in production (every second, or at 1,000 events). The last flush
  * is awaited. The round prints the process's CPU per visit (all threads, read from
  * /proc/self/task) and the main thread's share, and checks that every visit was counted. Rounds
  * alternate between the trees (ABBA …); ANALYTICS_BENCH_ROUNDS (2) per tree.
@@ -28,6 +29,8 @@ import { fileURLToPath } from 'node:url';
 import { envInt, loadAverage } from './support/env.js';
 
 const RATE = envInt('ANALYTICS_BENCH_RATE', 20_000, 200);
+/** The visitor's address, as a redirect records it under ANALYTICS_PRIVACY=standard (a unique visitor and a country lookup); `none`: recorded without one. */
+const ADDRESS = process.env.ANALYTICS_BENCH_ADDRESS === 'none' ? undefined : process.env.ANALYTICS_BENCH_ADDRESS ?? '198.51.100.7';
 const SECONDS = envInt('ANALYTICS_BENCH_SECONDS', 10, 1);
 const ROUNDS = envInt('ANALYTICS_BENCH_ROUNDS', 2, 1);
 const POSTGRES = process.env.ANALYTICS_BENCH_DATABASE === 'postgres';
@@ -71,7 +74,7 @@ async function round(root: string): Promise<void> {
     let sent = 0;
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
-        for (let i = 0; i < perTick && sent < visits; i++) record(hot[sent++ % hot.length]!, 0.05, userAgent, 'https://news.example/post');
+        for (let i = 0; i < perTick && sent < visits; i++) record(hot[sent++ % hot.length]!, 0.05, userAgent, 'https://news.example/post', ADDRESS);
         if (sent >= visits) {
           clearInterval(timer);
           resolve();
