@@ -24,8 +24,10 @@ export function visitorIdOf(salt: Buffer, address: string, userAgent: string, li
 export async function visitorIds(visits: RawVisits, batch: VisitBatch, saltOf: SaltOf): Promise<Float64Array | undefined> {
   const ids = new Float64Array(batch.size).fill(Number.NaN);
   const salts = new Map<number, Buffer | undefined>();
-  // One person's clicks of a flush are hashed once: an HMAC costs a few microseconds, a lookup far less.
-  const known = new Map<string, number>();
+  // One person's clicks of a flush are hashed once: an HMAC costs a few microseconds, a lookup far
+  // less. Keyed by numbers (day → address and User-Agent → link), not by a string built per visit.
+  const known = new Map<number, Map<number, Map<number, number>>>();
+  const agentCount = visits.agents.length;
   let any = false;
   let sliceStart = performance.now();
   for (let i = 0; i < batch.size; i++) {
@@ -36,9 +38,14 @@ export async function visitorIds(visits: RawVisits, batch: VisitBatch, saltOf: S
     const salt = salts.get(day);
     if (salt === undefined) continue;
     const agent = visits.agentIndex[i]!;
-    const key = `${day} ${address} ${agent} ${batch.linkIds[i]!}`;
-    let id = known.get(key);
-    if (id === undefined) known.set(key, (id = visitorIdOf(salt, visits.addresses[address]!, visits.agents[agent]!, batch.linkIds[i]!)));
+    const linkId = batch.linkIds[i]!;
+    let people = known.get(day);
+    if (people === undefined) known.set(day, (people = new Map()));
+    const person = address * agentCount + agent;
+    let links = people.get(person);
+    if (links === undefined) people.set(person, (links = new Map()));
+    let id = links.get(linkId);
+    if (id === undefined) links.set(linkId, (id = visitorIdOf(salt, visits.addresses[address]!, visits.agents[agent]!, linkId)));
     ids[i] = id;
     any = true;
     if (performance.now() - sliceStart >= SLICE_MS) {
