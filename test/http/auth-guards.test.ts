@@ -21,7 +21,7 @@ describe('auth guards', () => {
     registerErrorHandling(probe);
     const echo = async (request: Parameters<typeof principalOf>[0]) => principalOf(request);
     probe.get('/user', { preHandler: requireUser(t.deps.accounts) }, echo);
-    probe.get('/user-or-key', { preHandler: requireUserOrApiKey(t.deps.accounts) }, echo);
+    probe.get('/user-or-key', { preHandler: requireUserOrApiKey(t.deps.accounts), config: { apiKeyScope: 'links:read' } }, echo);
     probe.get('/admin', { preHandler: requireAdmin(t.deps.accounts) }, echo);
     onTeardown(suite, () => probe.close());
     await probe.ready();
@@ -31,7 +31,7 @@ describe('auth guards', () => {
 
   test('requireUser sets the principal from a JWT and refuses API keys', async () => {
     const user = await registerUser(t.app);
-    assert.deepEqual((await get('/user', user.token)).json(), { userId: user.user.id, role: 'user', apiKeyWorkspaceId: null });
+    assert.deepEqual((await get('/user', user.token)).json(), { userId: user.user.id, role: 'user', apiKeyWorkspaceId: null, apiKeyScopes: null });
     const key = await createApiKey(t.app, user.token, user.personalWorkspaceId);
     const refused = await get('/user', key);
     assert.equal(refused.statusCode, 401);
@@ -41,8 +41,10 @@ describe('auth guards', () => {
   test('requireUserOrApiKey gives an API key its maker, confined to its workspace, never with site-admin rights', async () => {
     const admin = await registerUser(t.app, 'root@example.test');
     const key = await createApiKey(t.app, admin.token, admin.personalWorkspaceId);
-    assert.deepEqual((await get('/user-or-key', key)).json(), { userId: admin.user.id, role: 'user', apiKeyWorkspaceId: admin.personalWorkspaceId });
-    assert.deepEqual((await get('/user-or-key', admin.token)).json(), { userId: admin.user.id, role: 'admin', apiKeyWorkspaceId: null });
+    assert.deepEqual((await get('/user-or-key', key)).json(), {
+      userId: admin.user.id, role: 'user', apiKeyWorkspaceId: admin.personalWorkspaceId, apiKeyScopes: ['links:read', 'links:write', 'stats:read', 'workspace:admin'],
+    });
+    assert.deepEqual((await get('/user-or-key', admin.token)).json(), { userId: admin.user.id, role: 'admin', apiKeyWorkspaceId: null, apiKeyScopes: null });
     assert.equal((await get('/user-or-key', 'lfk_' + 'x'.repeat(43))).statusCode, 401, 'an unknown key');
     assert.equal((await get('/user-or-key')).statusCode, 401);
   });

@@ -122,6 +122,7 @@ export function registerImportRoutes(
     scope.withTypeProvider<TypeBoxTypeProvider>().post('/api/v1/workspaces/:id/imports', {
       preHandler: context.guards.requireUserOrApiKey,
       config: {
+        apiKeyScope: 'links:write',
         rateLimit: imports.perMinute > 0
           ? { max: imports.perMinute, timeWindow: 60_000, hook: 'preHandler', keyGenerator: (request) => `import:${principalOf(request).userId}` }
           : false,
