@@ -123,6 +123,7 @@ export function registerImportRoutes(
       preHandler: context.guards.requireUserOrApiKey,
       config: {
         apiKeyScope: 'links:write',
+        rateLimitPolicy: 'import',
         rateLimit: imports.perMinute > 0
           ? { max: imports.perMinute, timeWindow: 60_000, hook: 'preHandler', keyGenerator: (request) => `import:${principalOf(request).userId}` }
           : false,
