@@ -6,7 +6,7 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { JWT_SECRET_FILE } from '../../src/accounts/jwt-secret.js';
 import { registerErrorHandling } from '../../src/http/error-handler.js';
-import { principalOf, requireAdmin, requireUser, requireUserOrApiKey } from '../../src/http/auth.js';
+import { authGuards, principalOf, requireAdmin, requireDeclaredScopes, requireUser, requireUserOrApiKey } from '../../src/http/auth.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, createApiKey, registerUser } from '../support/users.js';
 import { onTeardown, suiteScope } from '../support/teardown.js';
@@ -64,6 +64,16 @@ describe('auth guards', () => {
     assert.equal((await get('/admin', admin.json().token)).statusCode, 200);
     const key = await createApiKey(t.app, admin.json().token, (await t.deps.accounts.workspaces.personalWorkspaceId(admin.json().user.id)));
     assert.equal((await get('/admin', key)).statusCode, 401, 'site administration needs a session, not a key');
+  });
+
+  test('an app refuses a route that takes API keys without declaring their scope (ADR 0032)', async () => {
+    const app = Fastify();
+    onTeardown(suite, () => app.close());
+    const guards = authGuards(t.deps.accounts);
+    requireDeclaredScopes(app, guards);
+    app.get('/declared', { preHandler: guards.requireUserOrApiKey, config: { apiKeyScope: 'stats:read' } }, async () => 'ok');
+    app.get('/session-only', { preHandler: guards.requireUser }, async () => 'ok');
+    assert.throws(() => app.get('/undeclared', { preHandler: [guards.requireUserOrApiKey] }, async () => 'ok'), /GET \/undeclared accepts API keys but declares no config\.apiKeyScope/);
   });
 });
 
