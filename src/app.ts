@@ -14,7 +14,7 @@ import { registerStrictJsonParser } from './http/json-body-parser.js';
 import { LinkJson, LinkV1Json } from './http/link-json.js';
 import { openApiOptions } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limit.js';
-import { authGuards } from './http/auth.js';
+import { authGuards, requireDeclaredScopes } from './http/auth.js';
 import type { RouteContext } from './http/route-context.js';
 import { RedirectResponder } from './http/redirect-responder.js';
 import { RedirectRateLimit } from './http/redirect-rate-limit.js';
@@ -160,6 +160,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
 
   // Each route module gets its own module's services and what every route shares.
   const context: RouteContext = { baseUrl: config.baseUrl, clock: deps.clock, rateLimit: config.rateLimit, instance: config.instance, guards: authGuards(deps.accounts) };
+  requireDeclaredScopes(app, context.guards);
   const importSettings = { imports: config.imports, maxUploadBytes: config.links.importMaxBytes, dataDir: config.dataDir };
   registerHealthRoutes(app, deps.server.readiness);
   registerInstanceRoutes(app, config.instance);

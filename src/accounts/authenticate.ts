@@ -17,20 +17,20 @@ export async function authenticateUserToken(deps: AccountServices, token: string
   if (!user) throw new LinkforgeError('authentication_required', 'The bearer token names no existing user.');
   if (user.disabledAt !== null) throw new LinkforgeError('authentication_required', 'This account has been disabled by the operator of this service.');
   if (user.sessionEpoch !== sessionEpoch) throw new LinkforgeError('authentication_required', 'This session was signed out; sign in again.');
-  return { userId: user.id, role: user.role, apiKeyWorkspaceId: null };
+  return { userId: user.id, role: user.role, apiKeyWorkspaceId: null, apiKeyScopes: null };
 }
 
 /**
  * An API key's principal: the user who made it, confined to its workspace. Its global role is
  * always `user`, so a key never carries its maker's site-admin rights. A key stops working when its
- * maker leaves the workspace or is disabled.
+ * maker leaves the workspace or is disabled, and once it expires (answered like an unknown key, ADR 0032).
  */
 export async function authenticateApiKey(deps: AccountServices, secret: string): Promise<Principal> {
   const owner = secret.startsWith(API_KEY_PREFIX) ? await deps.store.findApiKeyOwner(hashSecret(secret)) : undefined;
-  if (!owner) throw new LinkforgeError('authentication_required', 'The API key is unknown or revoked.');
   const now = deps.clock.now();
+  if (!owner || (owner.expiresAt !== null && now >= owner.expiresAt)) throw new LinkforgeError('authentication_required', 'The API key is unknown, revoked or expired.');
   if (owner.lastUsedAt === null || now - owner.lastUsedAt >= TOUCH_INTERVAL_MS) {
     await deps.store.touchApiKey(owner.keyId, now);
   }
-  return { userId: owner.userId, role: 'user', apiKeyWorkspaceId: owner.workspaceId };
+  return { userId: owner.userId, role: 'user', apiKeyWorkspaceId: owner.workspaceId, apiKeyScopes: owner.scopes };
 }

@@ -1,4 +1,5 @@
 import { ValidationError } from '../core/errors.js';
+import { API_KEY_SCOPES, canonicalScopes, type ApiKeyScope } from '../core/api-key-scopes.js';
 import type { Principal } from '../core/principal.js';
 import { hashSecret, newSecret } from '../core/secret-token.js';
 import type { AccountServices } from './account-services.js';
@@ -15,18 +16,33 @@ export interface CreatedApiKey extends ApiKey {
   readonly key: string;
 }
 
-export async function createApiKey(deps: AccountServices, principal: Principal, workspaceId: number, name: string): Promise<CreatedApiKey> {
+/** What a new key is given; without scopes it gets all of them, the power keys had before scopes (ADR 0032). */
+export interface NewApiKey {
+  readonly name: string;
+  readonly scopes?: readonly ApiKeyScope[];
+  readonly expiresAt?: number | null;
+}
+
+export async function createApiKey(deps: AccountServices, principal: Principal, workspaceId: number, request: NewApiKey): Promise<CreatedApiKey> {
   await deps.workspaces.requireRole(principal, workspaceId, MANAGER_ROLES);
   refuseApiKey(principal, 'create API keys');
-  if (name.trim().length === 0) throw new ValidationError('api_key_name_invalid');
+  const name = request.name.trim();
+  if (name.length === 0) throw new ValidationError('api_key_name_invalid');
+  const scopes = canonicalScopes(request.scopes ?? API_KEY_SCOPES);
+  if (scopes.length === 0) throw new ValidationError('validation_failed', 'scopes must name at least one scope.', { field: 'scopes' });
+  const now = deps.clock.now();
+  const expiresAt = request.expiresAt ?? null;
+  if (expiresAt !== null && expiresAt <= now) throw new ValidationError('api_key_expiry_invalid', 'expiresAt must be a time in the future.', { field: 'expiresAt' });
   const key = newSecret(API_KEY_PREFIX);
   const stored = await deps.store.insertApiKey({
     workspaceId,
-    name: name.trim(),
+    name,
     prefix: key.slice(0, VISIBLE_PREFIX_LENGTH),
+    scopes,
+    expiresAt,
     secretHash: hashSecret(key),
     createdBy: principal.userId,
-    createdAt: deps.clock.now(),
+    createdAt: now,
   });
   return { ...stored, key };
 }

@@ -10,5 +10,5 @@ import type { AccountServices } from './account-services.js';
 export async function workspaceOperator(deps: Pick<AccountServices, 'store'>, workspaceId: number): Promise<Principal> {
   const owner = (await deps.store.listMembers(workspaceId)).find((member) => member.role === 'owner');
   if (owner === undefined) throw new LinkforgeError('workspace_not_found', `No workspace has the id ${workspaceId}.`);
-  return { userId: owner.userId, role: 'user', apiKeyWorkspaceId: workspaceId };
+  return { userId: owner.userId, role: 'user', apiKeyWorkspaceId: workspaceId, apiKeyScopes: null };
 }

@@ -1,3 +1,4 @@
+import type { ApiKeyScope } from './api-key-scopes.js';
 import type { UserRole, WorkspaceRole } from './principal.js';
 
 /** Domain types of the accounts module and the port its store implements. Times are epoch milliseconds. */
@@ -51,6 +52,9 @@ export interface ApiKey {
   readonly workspaceId: number;
   readonly name: string;
   readonly prefix: string;
+  readonly scopes: readonly ApiKeyScope[];
+  /** After this time the key authenticates no more, like a revoked one; null: never. */
+  readonly expiresAt: number | null;
   readonly createdAt: number;
   readonly lastUsedAt: number | null;
 }
@@ -60,6 +64,8 @@ export interface ApiKeyOwner {
   readonly keyId: number;
   readonly workspaceId: number;
   readonly userId: number;
+  readonly scopes: readonly ApiKeyScope[];
+  readonly expiresAt: number | null;
   readonly lastUsedAt: number | null;
 }
 

@@ -1,6 +1,7 @@
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { AccountServices } from '../accounts/account-services.js';
 import { API_KEY_PREFIX, authenticateApiKey, authenticateUserToken } from '../accounts/authenticate.js';
+import type { ApiKeyScope } from '../core/api-key-scopes.js';
 import { LinkforgeError } from '../core/errors.js';
 import type { Principal } from '../core/principal.js';
 import { clearSessionCookie, csrfHeaderOf, isWrite, SESSION_COOKIE, sessionCookieOf } from './session-cookie.js';
@@ -11,6 +12,10 @@ declare module 'fastify' {
     principal?: Principal;
     /** The session token when the request was authenticated by the session cookie rather than a header. */
     sessionCookieToken?: string;
+  }
+  interface FastifyContextConfig {
+    /** The scope an API key needs on this route (ADR 0032); every route behind requireUserOrApiKey declares one. */
+    apiKeyScope?: ApiKeyScope;
   }
 }
 
@@ -77,10 +82,21 @@ export function requireUser(accounts: AccountServices): preHandlerAsyncHookHandl
   };
 }
 
-/** preHandler: a signed-in user (JWT) or an API key (`lfk_…`) confined to its workspace. */
+/**
+ * preHandler: a signed-in user (JWT) or an API key (`lfk_…`) confined to its workspace and holding
+ * the scope the route declares (403 `insufficient_scope` before the route reads its body).
+ */
 export function requireUserOrApiKey(accounts: AccountServices): preHandlerAsyncHookHandler {
   return async (request, reply) => {
-    request.principal = await authenticate(accounts, request, reply, true);
+    const principal = await authenticate(accounts, request, reply, true);
+    const scope = request.routeOptions.config.apiKeyScope;
+    if (scope === undefined) throw new Error(`Route ${request.routeOptions.url ?? request.url} accepts API keys but declares no apiKeyScope.`);
+    if (principal.apiKeyScopes !== null && !principal.apiKeyScopes.includes(scope)) {
+      // RFC 6750 §3.1: the challenge names the scope the token lacks.
+      reply.header('www-authenticate', `Bearer error="insufficient_scope", scope="${scope}"`);
+      throw new LinkforgeError('insufficient_scope', `This API key lacks the "${scope}" scope this route needs.`, { requiredScope: scope });
+    }
+    request.principal = principal;
   };
 }
 
@@ -102,6 +118,19 @@ export interface AuthGuards {
 
 export function authGuards(accounts: AccountServices): AuthGuards {
   return { requireUser: requireUser(accounts), requireUserOrApiKey: requireUserOrApiKey(accounts), requireAdmin: requireAdmin(accounts) };
+}
+
+/**
+ * Refuses, at start-up, a route that accepts API keys without declaring the scope they need, so a
+ * new route can never be open to every key by omission (ADR 0032).
+ */
+export function requireDeclaredScopes(app: FastifyInstance, guards: AuthGuards): void {
+  app.addHook('onRoute', (route) => {
+    const preHandlers = [route.preHandler ?? []].flat();
+    if (preHandlers.includes(guards.requireUserOrApiKey) && route.config?.apiKeyScope === undefined) {
+      throw new Error(`${route.method} ${route.url} accepts API keys but declares no config.apiKeyScope.`);
+    }
+  });
 }
 
 /** The principal a guard set; calling it on an unguarded route is a programming error. */

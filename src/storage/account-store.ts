@@ -7,7 +7,8 @@ import type {
 import type { ApiKeyRow, Database, UserRow } from './schema.js';
 import { compiledOnce } from './compiled-once.js';
 import { guarded } from './store-errors.js';
-import { apiKeyRowToApiKey, membershipRowToMembership, userRowToUser, USER_COLUMNS, type MembershipRow } from './account-rows.js';
+import { apiKeyRowToApiKey, membershipRowToMembership, optionalTime, userRowToUser, USER_COLUMNS, type MembershipRow } from './account-rows.js';
+import { scopesFromText, scopesToText } from '../core/api-key-scopes.js';
 import { holdsNul } from './unstorable-text.js';
 import { summarizeWorkspaces } from './workspace-summaries.js';
 
@@ -19,7 +20,7 @@ function isUniqueViolation(error: unknown, sqliteColumns: string, pgConstraint: 
     && err.message?.endsWith(`constraint failed: ${sqliteColumns}`) === true;
 }
 
-const API_KEY_COLUMNS = ['id', 'workspace_id', 'name', 'prefix', 'created_at', 'last_used_at'] as const;
+const API_KEY_COLUMNS = ['id', 'workspace_id', 'name', 'prefix', 'scopes', 'expires_at', 'created_at', 'last_used_at'] as const;
 
 /** Users, workspaces, members and API keys for both SQLite and PostgreSQL: portable Kysely only. */
 export class KyselyAccountStore implements AccountStore {
@@ -185,6 +186,7 @@ export class KyselyAccountStore implements AccountStore {
     return guarded(async () => {
       const row = await this.db.insertInto('api_keys').values({
         workspace_id: key.workspaceId, name: key.name, prefix: key.prefix, secret_hash: key.secretHash,
+        scopes: scopesToText(key.scopes), expires_at: key.expiresAt,
         created_by: key.createdBy, created_at: key.createdAt, last_used_at: null,
       }).returning(API_KEY_COLUMNS).executeTakeFirstOrThrow();
       return apiKeyRowToApiKey(row);
@@ -213,11 +215,11 @@ export class KyselyAccountStore implements AccountStore {
         .innerJoin('workspace_members as m', (join) => join
           .onRef('m.workspace_id', '=', 'k.workspace_id').onRef('m.user_id', '=', 'k.created_by'))
         .innerJoin('users as u', 'u.id', 'm.user_id').where('u.disabled_at', 'is', null)
-        .select(['k.id', 'k.workspace_id', 'm.user_id', 'k.last_used_at'])
+        .select(['k.id', 'k.workspace_id', 'm.user_id', 'k.scopes', 'k.expires_at', 'k.last_used_at'])
         .where('k.secret_hash', '=', secretHash).executeTakeFirst();
       return row && {
         keyId: Number(row.id), workspaceId: Number(row.workspace_id), userId: Number(row.user_id),
-        lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+        scopes: scopesFromText(row.scopes), expiresAt: optionalTime(row.expires_at), lastUsedAt: optionalTime(row.last_used_at),
       };
     });
   }

@@ -87,6 +87,9 @@ export interface ApiKeyRow {
   created_by: number | null;
   created_at: number;
   last_used_at: number | null;
+  /** Space-separated (core/api-key-scopes.ts). */
+  scopes: string;
+  expires_at: number | null;
 }
 
 export interface ShedlockRow {

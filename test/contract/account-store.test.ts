@@ -153,12 +153,16 @@ for (const backend of STORE_BACKENDS) {
       await stores.accounts.addMember(owner.workspaceId, creator.userId, 'admin', LATE_TIME);
       const secretHash = unique('secret');
       const key = await stores.accounts.insertApiKey({
-        workspaceId: owner.workspaceId, name: 'CI', prefix: 'lfk_ab12', createdAt: LATE_TIME, secretHash, createdBy: creator.userId,
+        workspaceId: owner.workspaceId, name: 'CI', prefix: 'lfk_ab12', scopes: ['links:read', 'stats:read'], expiresAt: LATE_TIME + 1000,
+        createdAt: LATE_TIME, secretHash, createdBy: creator.userId,
       });
-      assert.deepEqual(key, { id: key.id, workspaceId: owner.workspaceId, name: 'CI', prefix: 'lfk_ab12', createdAt: LATE_TIME, lastUsedAt: null });
+      assert.deepEqual(key, {
+        id: key.id, workspaceId: owner.workspaceId, name: 'CI', prefix: 'lfk_ab12', scopes: ['links:read', 'stats:read'], expiresAt: LATE_TIME + 1000,
+        createdAt: LATE_TIME, lastUsedAt: null,
+      });
       assert.deepEqual(await stores.accounts.listApiKeys(owner.workspaceId), [key]);
       assert.deepEqual(await stores.accounts.findApiKeyOwner(secretHash),
-        { keyId: key.id, workspaceId: owner.workspaceId, userId: creator.userId, lastUsedAt: null });
+        { keyId: key.id, workspaceId: owner.workspaceId, userId: creator.userId, scopes: ['links:read', 'stats:read'], expiresAt: LATE_TIME + 1000, lastUsedAt: null });
 
       await stores.accounts.touchApiKey(key.id, LATE_TIME + 77);
       assert.equal((await stores.accounts.findApiKeyOwner(secretHash))?.lastUsedAt, LATE_TIME + 77);

@@ -21,7 +21,9 @@ describe('API keys (v1)', () => {
     const response = await call('POST', `/api/v1/workspaces/${owner.personalWorkspaceId}/api-keys`, owner.token, { name: 'deploy script' });
     assert.equal(response.statusCode, 201);
     const body = response.json();
-    assert.deepEqual(Object.keys(body).sort(), ['created_at', 'id', 'key', 'name', 'prefix']);
+    assert.deepEqual(Object.keys(body).sort(), ['created_at', 'expires_at', 'id', 'key', 'name', 'prefix', 'scopes']);
+    assert.deepEqual(body.scopes, ['links:read', 'links:write', 'stats:read', 'workspace:admin'], 'a key made without scopes has them all');
+    assert.equal(body.expires_at, null);
     assert.match(body.key, /^lfk_[A-Za-z0-9_-]{43}$/);
     assert.equal(body.prefix, body.key.slice(0, 12));
     assert.equal(body.name, 'deploy script');
@@ -43,7 +45,7 @@ describe('API keys (v1)', () => {
       assert.ok(!listing.body.includes(key.slice(12)), 'no secret in the listing');
       assert.ok(!listing.body.includes(hash), 'no hash in the listing');
       const [listed] = listing.json().api_keys;
-      assert.deepEqual(Object.keys(listed).sort(), ['created_at', 'id', 'last_used_at', 'name', 'prefix']);
+      assert.deepEqual(Object.keys(listed).sort(), ['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'scopes']);
     }
   });
 
@@ -61,7 +63,7 @@ describe('API keys (v1)', () => {
       assert.equal((await call('POST', `/api/v1/workspaces/${ws}/api-keys`, key, { name: 'x' })).statusCode, 404);
     }
     assert.deepEqual(await allKeyRows(), before);
-    assert.deepEqual(await t.deps.accounts.workspaces.workspaceIdsOf({ userId: owner.user.id, role: 'user', apiKeyWorkspaceId: team }), [team]);
+    assert.deepEqual(await t.deps.accounts.workspaces.workspaceIdsOf({ userId: owner.user.id, role: 'user', apiKeyWorkspaceId: team, apiKeyScopes: null }), [team]);
   });
 
   test('a key cannot mint or revoke keys; members cannot either; outsiders get 404', async () => {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { JWT_SECRET_FILE } from '../../src/accounts/jwt-secret.js';
 import { registerErrorHandling } from '../../src/http/error-handler.js';
-import { principalOf, requireAdmin, requireUser, requireUserOrApiKey } from '../../src/http/auth.js';
+import { authGuards, principalOf, requireAdmin, requireDeclaredScopes, requireUser, requireUserOrApiKey } from '../../src/http/auth.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { bearer, createApiKey, registerUser } from '../support/users.js';
 import { onTeardown, suiteScope } from '../support/teardown.js';
@@ -21,7 +21,7 @@ describe('auth guards', () => {
     registerErrorHandling(probe);
     const echo = async (request: Parameters<typeof principalOf>[0]) => principalOf(request);
     probe.get('/user', { preHandler: requireUser(t.deps.accounts) }, echo);
-    probe.get('/user-or-key', { preHandler: requireUserOrApiKey(t.deps.accounts) }, echo);
+    probe.get('/user-or-key', { preHandler: requireUserOrApiKey(t.deps.accounts), config: { apiKeyScope: 'links:read' } }, echo);
     probe.get('/admin', { preHandler: requireAdmin(t.deps.accounts) }, echo);
     onTeardown(suite, () => probe.close());
     await probe.ready();
@@ -31,7 +31,7 @@ describe('auth guards', () => {
 
   test('requireUser sets the principal from a JWT and refuses API keys', async () => {
     const user = await registerUser(t.app);
-    assert.deepEqual((await get('/user', user.token)).json(), { userId: user.user.id, role: 'user', apiKeyWorkspaceId: null });
+    assert.deepEqual((await get('/user', user.token)).json(), { userId: user.user.id, role: 'user', apiKeyWorkspaceId: null, apiKeyScopes: null });
     const key = await createApiKey(t.app, user.token, user.personalWorkspaceId);
     const refused = await get('/user', key);
     assert.equal(refused.statusCode, 401);
@@ -41,8 +41,10 @@ describe('auth guards', () => {
   test('requireUserOrApiKey gives an API key its maker, confined to its workspace, never with site-admin rights', async () => {
     const admin = await registerUser(t.app, 'root@example.test');
     const key = await createApiKey(t.app, admin.token, admin.personalWorkspaceId);
-    assert.deepEqual((await get('/user-or-key', key)).json(), { userId: admin.user.id, role: 'user', apiKeyWorkspaceId: admin.personalWorkspaceId });
-    assert.deepEqual((await get('/user-or-key', admin.token)).json(), { userId: admin.user.id, role: 'admin', apiKeyWorkspaceId: null });
+    assert.deepEqual((await get('/user-or-key', key)).json(), {
+      userId: admin.user.id, role: 'user', apiKeyWorkspaceId: admin.personalWorkspaceId, apiKeyScopes: ['links:read', 'links:write', 'stats:read', 'workspace:admin'],
+    });
+    assert.deepEqual((await get('/user-or-key', admin.token)).json(), { userId: admin.user.id, role: 'admin', apiKeyWorkspaceId: null, apiKeyScopes: null });
     assert.equal((await get('/user-or-key', 'lfk_' + 'x'.repeat(43))).statusCode, 401, 'an unknown key');
     assert.equal((await get('/user-or-key')).statusCode, 401);
   });
@@ -62,6 +64,16 @@ describe('auth guards', () => {
     assert.equal((await get('/admin', admin.json().token)).statusCode, 200);
     const key = await createApiKey(t.app, admin.json().token, (await t.deps.accounts.workspaces.personalWorkspaceId(admin.json().user.id)));
     assert.equal((await get('/admin', key)).statusCode, 401, 'site administration needs a session, not a key');
+  });
+
+  test('an app refuses a route that takes API keys without declaring their scope (ADR 0032)', async () => {
+    const app = Fastify();
+    onTeardown(suite, () => app.close());
+    const guards = authGuards(t.deps.accounts);
+    requireDeclaredScopes(app, guards);
+    app.get('/declared', { preHandler: guards.requireUserOrApiKey, config: { apiKeyScope: 'stats:read' } }, async () => 'ok');
+    app.get('/session-only', { preHandler: guards.requireUser }, async () => 'ok');
+    assert.throws(() => app.get('/undeclared', { preHandler: [guards.requireUserOrApiKey] }, async () => 'ok'), /GET \/undeclared accepts API keys but declares no config\.apiKeyScope/);
   });
 });
 

@@ -567,10 +567,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Workspaces the caller belongs to */
+        /**
+         * Workspaces the caller belongs to
+         * @description API keys need the `links:read` scope.
+         */
         get: operations["listWorkspaces"];
         put?: never;
-        /** Create a workspace; the caller becomes its owner */
+        /**
+         * Create a workspace; the caller becomes its owner
+         * @description API keys need the `workspace:admin` scope.
+         */
         post: operations["createWorkspace"];
         delete?: never;
         options?: never;
@@ -585,10 +591,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** API keys of a workspace, without secrets */
+        /**
+         * API keys of a workspace, without secrets
+         * @description API keys need the `workspace:admin` scope.
+         */
         get: operations["listApiKeys"];
         put?: never;
-        /** Create an API key (owners and admins); the secret is shown once */
+        /**
+         * Create an API key (owners and admins); the secret is shown once
+         * @description API keys need the `workspace:admin` scope.
+         */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -606,7 +618,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key */
+        /**
+         * Revoke an API key
+         * @description API keys need the `workspace:admin` scope.
+         */
         delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
@@ -624,7 +639,7 @@ export interface paths {
         put?: never;
         /**
          * Import links from a Linkforge, Bitly, Shlink, Kutt or YOURLS export (owners and admins)
-         * @description Each row keeps its short code. Idempotent: rows already imported are reported as `existing`. A row that breaks a rule of the API is rejected whole, with its reason. `dry_run=true` reports without writing.
+         * @description Each row keeps its short code. Idempotent: rows already imported are reported as `existing`. A row that breaks a rule of the API is rejected whole, with its reason. `dry_run=true` reports without writing. API keys need the `links:write` scope.
          */
         post: operations["importLinks"];
         delete?: never;
@@ -640,10 +655,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Links of the workspace, newest first, optionally only those with some tags */
+        /**
+         * Links of the workspace, newest first, optionally only those with some tags
+         * @description API keys need the `links:read` scope.
+         */
         get: operations["listWorkspaceLinks"];
         put?: never;
-        /** Create a permanent link (201), or answer the one the workspace already has for the URL (200) */
+        /**
+         * Create a permanent link (201), or answer the one the workspace already has for the URL (200)
+         * @description API keys need the `links:write` scope.
+         */
         post: operations["createWorkspaceLink"];
         delete?: never;
         options?: never;
@@ -658,15 +679,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One link of the workspace */
+        /**
+         * One link of the workspace
+         * @description API keys need the `links:read` scope.
+         */
         get: operations["getWorkspaceLink"];
         put?: never;
         post?: never;
-        /** Soft-delete a link (restorable until purged) */
+        /**
+         * Soft-delete a link (restorable until purged)
+         * @description API keys need the `links:write` scope.
+         */
         delete: operations["deleteWorkspaceLink"];
         options?: never;
         head?: never;
-        /** Change the destination, the expiry, the tags or the redirect status */
+        /**
+         * Change the destination, the expiry, the tags or the redirect status
+         * @description API keys need the `links:write` scope.
+         */
         patch: operations["updateWorkspaceLink"];
         trace?: never;
     };
@@ -679,7 +709,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Restore a soft-deleted link */
+        /**
+         * Restore a soft-deleted link
+         * @description API keys need the `links:write` scope.
+         */
         post: operations["restoreWorkspaceLink"];
         delete?: never;
         options?: never;
@@ -694,7 +727,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Clicks of one link of the workspace over time, and its top referrers, browsers, OSes and devices */
+        /**
+         * Clicks of one link of the workspace over time, and its top referrers, browsers, OSes and devices
+         * @description API keys need the `stats:read` scope.
+         */
         get: operations["getWorkspaceLinkStats"];
         put?: never;
         post?: never;
@@ -711,10 +747,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Members of a workspace */
+        /**
+         * Members of a workspace
+         * @description API keys need the `workspace:admin` scope.
+         */
         get: operations["listMembers"];
         put?: never;
-        /** Add a registered user as admin or member (owners and admins) */
+        /**
+         * Add a registered user as admin or member (owners and admins)
+         * @description API keys need the `workspace:admin` scope.
+         */
         post: operations["addMember"];
         delete?: never;
         options?: never;
@@ -732,7 +774,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a member, or leave (the last owner cannot) */
+        /**
+         * Remove a member, or leave (the last owner cannot)
+         * @description API keys need the `workspace:admin` scope.
+         */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
@@ -746,10 +791,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The workspace's tags in name order, with how many links carry each */
+        /**
+         * The workspace's tags in name order, with how many links carry each
+         * @description API keys need the `links:read` scope.
+         */
         get: operations["listTags"];
         put?: never;
-        /** Create a tag (links given unknown tag names make them too) */
+        /**
+         * Create a tag (links given unknown tag names make them too)
+         * @description API keys need the `links:write` scope.
+         */
         post: operations["createTag"];
         delete?: never;
         options?: never;
@@ -767,11 +818,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a tag and take it off every link (owners and admins) */
+        /**
+         * Delete a tag and take it off every link (owners and admins)
+         * @description API keys need the `links:write` scope.
+         */
         delete: operations["deleteTag"];
         options?: never;
         head?: never;
-        /** Rename or recolour a tag (owners and admins) */
+        /**
+         * Rename or recolour a tag (owners and admins)
+         * @description API keys need the `links:write` scope.
+         */
         patch: operations["updateTag"];
         trace?: never;
     };
@@ -782,7 +839,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every visit of the workspace's links as CSV, link by link, with each link's id and code */
+        /**
+         * Every visit of the workspace's links as CSV, link by link, with each link's id and code
+         * @description API keys need the `stats:read` scope.
+         */
         get: operations["exportWorkspaceVisits"];
         put?: never;
         post?: never;
@@ -970,7 +1030,7 @@ export interface components {
              * @description Stable machine-readable reason.
              * @enum {string}
              */
-            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "max_clicks_invalid" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "tag_name_invalid" | "tag_colour_invalid" | "tags_too_many" | "preview_invalid" | "routes_invalid" | "variants_invalid" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "link_password_required" | "link_password_incorrect" | "link_confirmation_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "tag_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "link_limit_reached" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "tag_name_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
+            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "max_clicks_invalid" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "api_key_expiry_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "tag_name_invalid" | "tag_colour_invalid" | "tags_too_many" | "preview_invalid" | "routes_invalid" | "variants_invalid" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "link_password_required" | "link_password_incorrect" | "link_confirmation_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "insufficient_scope" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "tag_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "link_limit_reached" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "tag_name_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
             detail: string;
             status: number;
             title: string;
@@ -4009,11 +4069,21 @@ export interface operations {
                         api_keys: {
                             /** Format: date-time */
                             created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description When the key stops working; null: never.
+                             */
+                            expires_at: string | null;
                             id: number;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description Recorded at most once a minute.
+                             */
                             last_used_at: string | null;
                             name: string;
                             prefix: string;
+                            /** @description What the key may do (ADR 0032). */
+                            scopes: ("links:read" | "links:write" | "stats:read" | "workspace:admin")[];
                         }[];
                     };
                 };
@@ -4081,7 +4151,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description A time in the future after which the key stops working; never when omitted or null.
+                     */
+                    expires_at?: string | null;
                     name: string;
+                    /** @description Any non-empty set of the four scopes; all four when omitted, the power keys had before scopes. */
+                    scopes?: ("links:read" | "links:write" | "stats:read" | "workspace:admin")[];
                 };
             };
         };
@@ -4095,11 +4172,18 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description When the key stops working; null: never.
+                         */
+                        expires_at: string | null;
                         id: number;
                         /** @description The secret, shown only in this response. Send as `Authorization: Bearer lfk_…`. */
                         key: string;
                         name: string;
                         prefix: string;
+                        /** @description What the key may do (ADR 0032). */
+                        scopes: ("links:read" | "links:write" | "stats:read" | "workspace:admin")[];
                     };
                 };
             };

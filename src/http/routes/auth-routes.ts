@@ -58,7 +58,7 @@ export function registerAuthRoutes(app: FastifyInstance, accounts: AccountServic
   };
 
   typedApp.post('/api/auth/register', {
-    config: { rateLimit },
+    config: { rateLimit, rateLimitPolicy: 'auth' },
     onRequest: refuseUnless(context.instance.registrationAllowed, 'registration_disabled'),
     schema: {
       operationId: 'register',
@@ -76,7 +76,7 @@ export function registerAuthRoutes(app: FastifyInstance, accounts: AccountServic
   });
 
   typedApp.post('/api/auth/login', {
-    config: { rateLimit },
+    config: { rateLimit, rateLimitPolicy: 'auth' },
     schema: {
       operationId: 'login',
       summary: 'Sign in',

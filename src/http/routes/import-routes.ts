@@ -122,6 +122,8 @@ export function registerImportRoutes(
     scope.withTypeProvider<TypeBoxTypeProvider>().post('/api/v1/workspaces/:id/imports', {
       preHandler: context.guards.requireUserOrApiKey,
       config: {
+        apiKeyScope: 'links:write',
+        rateLimitPolicy: 'import',
         rateLimit: imports.perMinute > 0
           ? { max: imports.perMinute, timeWindow: 60_000, hook: 'preHandler', keyGenerator: (request) => `import:${principalOf(request).userId}` }
           : false,

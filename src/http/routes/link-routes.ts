@@ -210,7 +210,7 @@ function registerSyncRoute({ typedApp, preHandler, common, linksToJson }: RouteK
   typedApp.post('/api/urls/sync', {
     preHandler,
     // Tokens are 256-bit, so guessing is hopeless; the limit keeps sync from being a cheap way to mass-create links.
-    config: { rateLimit: rateLimitPerMinute(context.rateLimit.authPerMinute) },
+    config: { rateLimit: rateLimitPerMinute(context.rateLimit.authPerMinute), rateLimitPolicy: 'auth' },
     schema: {
       ...common, operationId: 'syncLinks', summary: 'Claim anonymous links (code + claim token) into your personal workspace',
       description: `Entries are \`{shortCode, claimToken, url, expiresAt?}\`, as the web UI stores them; at most ${MAX_CLAIM_ENTRIES} per request. Each entry answers claimed, created, existing or rejected (with a reason).`,

@@ -76,7 +76,7 @@ export function registerLinkShareRoutes(app: FastifyInstance, statsDeps: StatsDe
   });
 
   typedApp.get('/api/shared/:token/stats', {
-    config: { rateLimit: rateLimitPerMinute(context.rateLimit.anonPerMinute) },
+    config: { rateLimit: rateLimitPerMinute(context.rateLimit.anonPerMinute), rateLimitPolicy: 'anon' },
     schema: {
       tags: ['stats'], security: NO_SECURITY, operationId: 'getSharedStats',
       summary: 'A shared link\'s stats, read-only, without credentials: the link\'s stats minus anything private',

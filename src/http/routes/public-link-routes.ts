@@ -19,7 +19,7 @@ const CreatedPublicLink = Type.Composite([LinkJson, Type.Object({
 export function registerPublicLinkRoutes(app: FastifyInstance, anonymous: CreateAnonymousLinkDeps, context: RouteContext): void {
   const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
   typedApp.post('/api/urls/public', {
-    config: { rateLimit: rateLimitPerMinute(context.rateLimit.anonPerMinute) },
+    config: { rateLimit: rateLimitPerMinute(context.rateLimit.anonPerMinute), rateLimitPolicy: 'anon' },
     onRequest: refuseUnless(context.instance.anonymousLinksAllowed, 'anonymous_links_disabled'),
     schema: {
       operationId: 'createPublicLink',

@@ -125,6 +125,7 @@ export function registerStatsRoutes(app: FastifyInstance, statsDeps: StatsDeps, 
 
   typedApp.get('/api/v1/workspaces/:id/links/:short_code/stats', {
     preHandler: context.guards.requireUserOrApiKey,
+    config: { apiKeyScope: 'stats:read' },
     schema: {
       tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY, operationId: 'getWorkspaceLinkStats',
       summary: 'Clicks of one link of the workspace over time, and its top referrers, browsers, OSes and devices',

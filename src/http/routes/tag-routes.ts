@@ -50,6 +50,7 @@ export function registerTagRoutes(app: FastifyInstance, owned: OwnedLinkDeps, co
 
   typedApp.get(TAGS_PATH, {
     preHandler,
+    config: { apiKeyScope: 'links:read' },
     schema: {
       ...common, operationId: 'listTags', summary: 'The workspace\'s tags in name order, with how many links carry each', params: WorkspaceParams,
       response: { 200: Type.Object({ items: Type.Array(TagWithCountJson) }), ...errorResponses(400, 401, 404, 503) },
@@ -58,6 +59,7 @@ export function registerTagRoutes(app: FastifyInstance, owned: OwnedLinkDeps, co
 
   typedApp.post(TAGS_PATH, {
     preHandler,
+    config: { apiKeyScope: 'links:write' },
     schema: {
       ...common, operationId: 'createTag', summary: 'Create a tag (links given unknown tag names make them too)', params: WorkspaceParams, body: CreateTagBody,
       response: { 201: Type.Ref('Tag'), ...errorResponses(400, 401, 404, 409, 503) },
@@ -70,6 +72,7 @@ export function registerTagRoutes(app: FastifyInstance, owned: OwnedLinkDeps, co
 
   typedApp.patch(`${TAGS_PATH}/:tagId`, {
     preHandler,
+    config: { apiKeyScope: 'links:write' },
     schema: {
       ...common, operationId: 'updateTag', summary: 'Rename or recolour a tag (owners and admins)', params: TagParams, body: UpdateTagBody,
       response: { 200: Type.Ref('Tag'), ...errorResponses(400, 401, 403, 404, 409, 503) },
@@ -78,6 +81,7 @@ export function registerTagRoutes(app: FastifyInstance, owned: OwnedLinkDeps, co
 
   typedApp.delete(`${TAGS_PATH}/:tagId`, {
     preHandler,
+    config: { apiKeyScope: 'links:write' },
     schema: {
       ...common, operationId: 'deleteTag', summary: 'Delete a tag and take it off every link (owners and admins)', params: TagParams,
       response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 503) },

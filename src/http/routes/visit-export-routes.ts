@@ -69,6 +69,7 @@ export function registerVisitExportRoutes(app: FastifyInstance, statsDeps: Stats
 
   typedApp.get('/api/v1/workspaces/:id/visits.csv', {
     preHandler: context.guards.requireUserOrApiKey,
+    config: { apiKeyScope: 'stats:read' },
     schema: {
       tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY, operationId: 'exportWorkspaceVisits',
       summary: 'Every visit of the workspace\'s links as CSV, link by link, with each link\'s id and code',

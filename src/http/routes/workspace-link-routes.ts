@@ -92,6 +92,7 @@ export function registerWorkspaceLinkRoutes(app: FastifyInstance, owned: OwnedLi
 function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, toJson, linksToJson }: RouteKit, owned: OwnedLinkDeps): void {
   typedApp.post(LINKS_PATH, {
     preHandler,
+    config: { apiKeyScope: 'links:write' },
     schema: {
       ...common, operationId: 'createWorkspaceLink', summary: 'Create a permanent link (201), or answer the one the workspace already has for the URL (200)',
       params: WorkspaceParams, body: CreateLinkBody,
@@ -111,6 +112,7 @@ function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, t
 
   typedApp.get(LINKS_PATH, {
     preHandler,
+    config: { apiKeyScope: 'links:read' },
     schema: {
       ...common, operationId: 'listWorkspaceLinks', summary: 'Links of the workspace, newest first, optionally only those with some tags', params: WorkspaceParams, querystring: ListQuery,
       response: { 200: Type.Object({ items: Type.Array(LinkRef), next_cursor: NextCursor }), ...errorResponses(400, 401, 404, 503) },
@@ -127,11 +129,13 @@ function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, t
 function registerWorkspaceLinkItemRoutes({ typedApp, preHandler, common, toJson }: RouteKit, owned: OwnedLinkDeps): void {
   typedApp.get(`${LINKS_PATH}/:short_code`, {
     preHandler,
+    config: { apiKeyScope: 'links:read' },
     schema: { ...common, operationId: 'getWorkspaceLink', summary: 'One link of the workspace', params: WorkspaceLinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 503) } },
   }, async (request) => toJson(await findAccessibleLink(owned, principalOf(request), selectorOf(request.params), 'read')));
 
   typedApp.patch(`${LINKS_PATH}/:short_code`, {
     preHandler,
+    config: { apiKeyScope: 'links:write' },
     schema: {
       ...common, operationId: 'updateWorkspaceLink', summary: 'Change the destination, the expiry, the tags or the redirect status', params: WorkspaceLinkParams, body: UpdateLinkBody,
       response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) },
@@ -148,6 +152,7 @@ function registerWorkspaceLinkItemRoutes({ typedApp, preHandler, common, toJson 
 
   typedApp.delete(`${LINKS_PATH}/:short_code`, {
     preHandler,
+    config: { apiKeyScope: 'links:write' },
     schema: { ...common, operationId: 'deleteWorkspaceLink', summary: 'Soft-delete a link (restorable until purged)', params: WorkspaceLinkParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404, 503) } },
   }, async (request, reply) => {
     await deleteLink(owned, principalOf(request), selectorOf(request.params));
@@ -156,6 +161,7 @@ function registerWorkspaceLinkItemRoutes({ typedApp, preHandler, common, toJson 
 
   typedApp.post(`${LINKS_PATH}/:short_code/restore`, {
     preHandler,
+    config: { apiKeyScope: 'links:write' },
     schema: { ...common, operationId: 'restoreWorkspaceLink', summary: 'Restore a soft-deleted link', params: WorkspaceLinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) } },
   }, async (request) => toJson(await restoreLink(owned, principalOf(request), selectorOf(request.params))));
 }

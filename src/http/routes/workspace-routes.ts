@@ -9,6 +9,7 @@ import { createWorkspace, listWorkspaces } from '../../accounts/create-workspace
 import { listApiKeys } from '../../accounts/list-api-keys.js';
 import { removeMember } from '../../accounts/remove-member.js';
 import { revokeApiKey } from '../../accounts/revoke-api-key.js';
+import { API_KEY_SCOPES } from '../../core/api-key-scopes.js';
 import type { WorkspaceRole } from '../../core/principal.js';
 import { JWT_OR_API_KEY_SECURITY, principalOf } from '../auth.js';
 import type { RouteContext } from '../route-context.js';
@@ -21,19 +22,34 @@ const WorkspaceParams = Type.Object({ id: Id });
 
 const WorkspaceJson = Type.Object({ id: Type.Integer(), name: Type.String(), is_personal: Type.Boolean(), role: RoleJson, created_at: Timestamp });
 const MemberJson = Type.Object({ workspace_id: Type.Integer(), user_id: Type.Integer(), email: Type.String(), role: RoleJson, created_at: Timestamp });
+const ScopeJson = Type.Union(API_KEY_SCOPES.map((scope) => Type.Literal(scope)));
+const ApiKeyFields = {
+  id: Type.Integer(), name: Type.String(), prefix: Type.String(),
+  scopes: Type.Array(ScopeJson, { description: 'What the key may do (ADR 0032).' }),
+  expires_at: Type.Union([Timestamp, Type.Null()], { description: 'When the key stops working; null: never.' }),
+  created_at: Timestamp,
+};
 const ApiKeyJson = Type.Object({
-  id: Type.Integer(), name: Type.String(), prefix: Type.String(), created_at: Timestamp, last_used_at: Type.Union([Timestamp, Type.Null()]),
+  ...ApiKeyFields, last_used_at: Type.Union([Timestamp, Type.Null()], { description: 'Recorded at most once a minute.' }),
 });
 const CreatedApiKeyJson = Type.Object({
-  id: Type.Integer(), name: Type.String(), prefix: Type.String(), created_at: Timestamp,
-  key: Type.String({ description: 'The secret, shown only in this response. Send as `Authorization: Bearer lfk_…`.' }),
+  ...ApiKeyFields, key: Type.String({ description: 'The secret, shown only in this response. Send as `Authorization: Bearer lfk_…`.' }),
 });
+const CreateApiKeyBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  scopes: Type.Optional(Type.Array(ScopeJson, {
+    minItems: 1, maxItems: API_KEY_SCOPES.length, uniqueItems: true,
+    description: 'Any non-empty set of the four scopes; all four when omitted, the power keys had before scopes.',
+  })),
+  expires_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'A time in the future after which the key stops working; never when omitted or null.' })),
+}, { additionalProperties: false });
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const workspaceToJson = (w: Membership) => ({ id: w.id, name: w.name, is_personal: w.isPersonal, role: w.role, created_at: iso(w.createdAt) });
 const memberToJson = (m: Member) => ({ workspace_id: m.workspaceId, user_id: m.userId, email: m.email, role: m.role, created_at: iso(m.createdAt) });
+const optionalIso = (ms: number | null) => (ms === null ? null : iso(ms));
 const apiKeyToJson = (k: ApiKey) => ({
-  id: k.id, name: k.name, prefix: k.prefix, created_at: iso(k.createdAt), last_used_at: k.lastUsedAt === null ? null : iso(k.lastUsedAt),
+  id: k.id, name: k.name, prefix: k.prefix, scopes: [...k.scopes], expires_at: optionalIso(k.expiresAt), created_at: iso(k.createdAt), last_used_at: optionalIso(k.lastUsedAt),
 });
 
 /** What every route here shares: the typed app, the guard and the OpenAPI tags. */
@@ -58,6 +74,7 @@ export function registerWorkspaceRoutes(app: FastifyInstance, accounts: AccountS
 function registerWorkspaceCollectionRoutes({ typedApp, preHandler, common }: RouteKit, accounts: AccountServices): void {
   typedApp.post('/api/v1/workspaces', {
     preHandler,
+    config: { apiKeyScope: 'workspace:admin' },
     schema: {
       ...common, operationId: 'createWorkspace', summary: 'Create a workspace; the caller becomes its owner',
       body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
@@ -71,6 +88,7 @@ function registerWorkspaceCollectionRoutes({ typedApp, preHandler, common }: Rou
 
   typedApp.get('/api/v1/workspaces', {
     preHandler,
+    config: { apiKeyScope: 'links:read' },
     schema: { ...common, operationId: 'listWorkspaces', summary: 'Workspaces the caller belongs to', response: { 200: Type.Object({ workspaces: Type.Array(WorkspaceJson) }), ...errorResponses(401, 503) } },
   }, async (request) => ({ workspaces: (await listWorkspaces(accounts, principalOf(request))).map(workspaceToJson) }));
 }
@@ -79,6 +97,7 @@ function registerWorkspaceCollectionRoutes({ typedApp, preHandler, common }: Rou
 function registerMemberRoutes({ typedApp, preHandler, common }: RouteKit, accounts: AccountServices): void {
   typedApp.get('/api/v1/workspaces/:id/members', {
     preHandler,
+    config: { apiKeyScope: 'workspace:admin' },
     schema: { ...common, operationId: 'listMembers', summary: 'Members of a workspace', params: WorkspaceParams, response: { 200: Type.Object({ members: Type.Array(MemberJson) }), ...errorResponses(400, 401, 404, 503) } },
   }, async (request) => {
     const { id } = request.params;
@@ -87,6 +106,7 @@ function registerMemberRoutes({ typedApp, preHandler, common }: RouteKit, accoun
 
   typedApp.post('/api/v1/workspaces/:id/members', {
     preHandler,
+    config: { apiKeyScope: 'workspace:admin' },
     schema: {
       ...common, operationId: 'addMember', summary: 'Add a registered user as admin or member (owners and admins)', params: WorkspaceParams,
       body: Type.Object({ email: Type.String({ maxLength: 320 }), role: RoleJson }, { additionalProperties: false }),
@@ -101,6 +121,7 @@ function registerMemberRoutes({ typedApp, preHandler, common }: RouteKit, accoun
 
   typedApp.delete('/api/v1/workspaces/:id/members/:userId', {
     preHandler,
+    config: { apiKeyScope: 'workspace:admin' },
     schema: {
       ...common, operationId: 'removeMember', summary: 'Remove a member, or leave (the last owner cannot)', params: Type.Object({ id: Id, userId: Id }),
       response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 409, 503) },
@@ -116,20 +137,23 @@ function registerMemberRoutes({ typedApp, preHandler, common }: RouteKit, accoun
 function registerApiKeyRoutes({ typedApp, preHandler, common }: RouteKit, accounts: AccountServices): void {
   typedApp.post('/api/v1/workspaces/:id/api-keys', {
     preHandler,
+    config: { apiKeyScope: 'workspace:admin' },
     schema: {
       ...common, operationId: 'createApiKey', summary: 'Create an API key (owners and admins); the secret is shown once', params: WorkspaceParams,
-      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      body: CreateApiKeyBody,
       response: { 201: CreatedApiKeyJson, ...errorResponses(400, 401, 403, 404, 503) },
     },
   }, async (request, reply) => {
     const { id } = request.params;
-    const key = await createApiKey(accounts, principalOf(request), id, request.body.name);
+    const { name, scopes, expires_at: expiresAt } = request.body;
+    const key = await createApiKey(accounts, principalOf(request), id, { name, scopes, expiresAt: expiresAt == null ? null : Date.parse(expiresAt) });
     reply.status(201);
-    return { id: key.id, name: key.name, prefix: key.prefix, created_at: iso(key.createdAt), key: key.key };
+    return { ...apiKeyToJson(key), key: key.key };
   });
 
   typedApp.get('/api/v1/workspaces/:id/api-keys', {
     preHandler,
+    config: { apiKeyScope: 'workspace:admin' },
     schema: { ...common, operationId: 'listApiKeys', summary: 'API keys of a workspace, without secrets', params: WorkspaceParams, response: { 200: Type.Object({ api_keys: Type.Array(ApiKeyJson) }), ...errorResponses(400, 401, 403, 404, 503) } },
   }, async (request) => {
     const { id } = request.params;
@@ -138,6 +162,7 @@ function registerApiKeyRoutes({ typedApp, preHandler, common }: RouteKit, accoun
 
   typedApp.delete('/api/v1/workspaces/:id/api-keys/:keyId', {
     preHandler,
+    config: { apiKeyScope: 'workspace:admin' },
     schema: { ...common, operationId: 'revokeApiKey', summary: 'Revoke an API key', params: Type.Object({ id: Id, keyId: Id }), response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404, 503) } },
   }, async (request, reply) => {
     const { id, keyId } = request.params;

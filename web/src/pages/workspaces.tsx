@@ -1,10 +1,9 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError, errorText, type ApiKey, type CreatedApiKey, type Member, type ResponseOf, type Workspace } from '../api.js';
+import { api, ApiError, errorText, type Member, type ResponseOf, type Workspace } from '../api.js';
 import { API_LIMITS } from '../api-limits.js';
-import { CopyButton } from '../components/copy-button.js';
 import { Field, FormError } from '../components/field.js';
 import { Layout } from '../components/layout.js';
-import { dateTime } from '../format.js';
+import { ApiKeys } from './api-keys.js';
 import { WorkspaceTags } from './workspace-tags.js';
 import { useApi } from '../use-api.js';
 
@@ -114,60 +113,6 @@ function Members({ workspace, canManage }: { workspace: Workspace; canManage: bo
           <button type="submit">Add member</button>
         </form>
       )}
-    </div>
-  );
-}
-
-function ApiKeys({ workspace }: { workspace: Workspace }) {
-  const base = `/api/v1/workspaces/${workspace.id}/api-keys`;
-  const listed = useApi<ResponseOf<'listApiKeys'>>(base);
-  const keys = listed.data?.api_keys ?? [];
-  const [name, setName] = useState('');
-  const [secret, setSecret] = useState<{ name: string; key: string }>();
-  const [errors, setErrors] = useState<{ name?: string; form?: string }>({});
-
-  const create = async (event: Event) => {
-    event.preventDefault();
-    if (!name.trim()) { setErrors({ name: 'Give the key a name.' }); return; }
-    try {
-      const created = await api<CreatedApiKey>('POST', base, { name: name.trim() });
-      setSecret({ name: created.name, key: created.key });
-      setName(''); setErrors({});
-      await listed.reload();
-    } catch (caught) {
-      setErrors({ name: errorText(caught) });
-    }
-  };
-  const revoke = async (key: ApiKey) => {
-    try { await api('DELETE', `${base}/${key.id}`); await listed.reload(); } catch (caught) { setErrors({ form: errorText(caught) }); }
-  };
-
-  return (
-    <div class="card">
-      <h3>API keys</h3>
-      <FormError message={errors.form ?? listed.error} />
-      {secret && (
-        <div class="secret" role="status">
-          <p>The key <strong>{secret.name}</strong> is shown only this once: copy it now.</p>
-          <p><code data-testid="api-key-secret">{secret.key}</code> <CopyButton text={secret.key} label="Copy key" /></p>
-          <button type="button" class="secondary" onClick={() => setSecret(undefined)}>I have copied it</button>
-        </div>
-      )}
-      {keys.length === 0 ? <p class="muted">No API keys yet.</p> : (
-        <ul class="keys">
-          {keys.map((k) => (
-            <li key={k.id}>
-              <span class="key-name">{k.name}</span> <code>{k.prefix}…</code>
-              <span class="muted small"> created {dateTime(k.created_at)}, last used {k.last_used_at ? dateTime(k.last_used_at) : 'never'}</span>
-              <button type="button" class="secondary" onClick={() => revoke(k)} aria-label={`Revoke ${k.name}`}>Revoke</button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <form onSubmit={create} class="inline-form" noValidate>
-        <Field id="key-name" label="New key name" maxLength={API_LIMITS.apiKeyNameMaxLength} value={name} onInput={(e) => setName(e.currentTarget.value)} error={errors.name} />
-        <button type="submit">Create API key</button>
-      </form>
     </div>
   );
 }
