@@ -13,6 +13,11 @@ export const FallbackUrl = z.string().describe('Where visitors go once the link 
 export const Cursor = z.string().max(64).describe('next_cursor of the previous page.');
 export const PageSize = z.number().int().min(1).max(100).describe('Links per page, 1 to 100 (default 20).');
 
+/** `schema` or null, described: a nullable field's own description is lost in its JSON Schema's anyOf. */
+export function orNull<T extends z.ZodType>(schema: T, nullMeans: string) {
+  return schema.nullable().describe(`${schema.description ?? ''} null ${nullMeans}.`.trim());
+}
+
 /** The PATCH body of the workspace API from a tool's fields: only what was given, `null` clearing. */
 export function linkChangesOf(input: {
   url?: string; expires_at?: string | null; tags?: string[]; redirect_status?: number | null; max_clicks?: number | null; fallback_url?: string | null;

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { LinkforgeApi } from './linkforge-api.js';
-import { Code, Cursor, Destination, Expiry, FallbackUrl, linkChangesOf, MaxClicks, PageSize, RedirectStatus, Tags } from './link-fields.js';
+import { Code, Cursor, Destination, Expiry, FallbackUrl, linkChangesOf, MaxClicks, orNull, PageSize, RedirectStatus, Tags } from './link-fields.js';
 import { describeLink, LinkOutput, type LinkJson } from './link-output.js';
 import { answer, answerOrProblem } from './tool-result.js';
 
@@ -66,9 +66,11 @@ export function registerLinkTools(server: McpServer, api: LinkforgeApi, workspac
     title: 'Change a link',
     description: 'Changes what is given and leaves the rest. null removes an expiry, a redirect status, a click limit or a fallback URL; tags replace the whole set ([] removes them all).',
     inputSchema: {
-      code: Code, url: Destination.optional(), expires_at: Expiry.nullable().optional(), tags: Tags.optional(),
-      redirect_status: RedirectStatus.nullable().optional(), max_clicks: MaxClicks.nullable().optional().describe('A new click limit (counting again from it), or null for none.'),
-      fallback_url: FallbackUrl.nullable().optional(),
+      code: Code, url: Destination.optional(), expires_at: orNull(Expiry, 'removes the expiry').optional(),
+      tags: Tags.optional().describe('The link\'s whole new set of tags; [] removes them all.'),
+      redirect_status: orNull(RedirectStatus, 'goes back to the instance\'s rule').optional(),
+      max_clicks: orNull(MaxClicks.describe('A new click limit, counted again from it.'), 'removes the limit').optional(),
+      fallback_url: orNull(FallbackUrl, 'removes it').optional(),
     },
     outputSchema: LinkAnswer,
     annotations: { idempotentHint: true, openWorldHint: false },
