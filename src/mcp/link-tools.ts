@@ -12,8 +12,23 @@ export const linksPath = (workspaceId: number, code?: string) =>
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 const LinkAnswer = { link: LinkOutput };
 
+/** What every tool needs: the server to register on, the API, and the workspace the key acts in. */
+export interface ToolKit {
+  readonly server: McpServer;
+  readonly api: LinkforgeApi;
+  readonly workspace: () => Promise<number>;
+}
+
 /** create_link, find_links, get_link, update_link and delete_link: the workspace link API, one call each. */
-export function registerLinkTools(server: McpServer, api: LinkforgeApi, workspace: () => Promise<number>): void {
+export function registerLinkTools(kit: ToolKit): void {
+  registerCreateLink(kit);
+  registerFindLinks(kit);
+  registerGetLink(kit);
+  registerUpdateLink(kit);
+  registerDeleteLink(kit);
+}
+
+function registerCreateLink({ server, api, workspace }: ToolKit): void {
   server.registerTool('create_link', {
     title: 'Create a short link',
     description: 'Shortens a URL in the API key\'s workspace. The workspace keeps one link per URL: for a URL it already has, its existing link is answered (created: false) unchanged.',
@@ -29,7 +44,9 @@ export function registerLinkTools(server: McpServer, api: LinkforgeApi, workspac
     const created = status === 201;
     return answer(`${created ? 'Created' : 'The workspace already had this URL'}: ${describeLink(link)}`, { link, created });
   }));
+}
 
+function registerFindLinks({ server, api, workspace }: ToolKit): void {
   server.registerTool('find_links', {
     title: 'Find links',
     description: 'Lists the workspace\'s links, newest first, a page at a time; optionally only those carrying some tags.',
@@ -50,7 +67,9 @@ export function registerLinkTools(server: McpServer, api: LinkforgeApi, workspac
     const more = page.next_cursor === null ? 'No more pages.' : `More: call again with cursor "${page.next_cursor}".`;
     return answer(`${page.items.length} link${page.items.length === 1 ? '' : 's'}.\n\n${[...lines, more].join('\n\n')}`, { links: page.items, next_cursor: page.next_cursor });
   }));
+}
 
+function registerGetLink({ server, api, workspace }: ToolKit): void {
   server.registerTool('get_link', {
     title: 'Get a link',
     description: 'One link of the workspace by its code: destination, status, expiry, tags, click counts and options.',
@@ -61,7 +80,9 @@ export function registerLinkTools(server: McpServer, api: LinkforgeApi, workspac
     const link = await api.call<LinkJson>('GET', linksPath(await workspace(), code));
     return answer(describeLink(link), { link });
   }));
+}
 
+function registerUpdateLink({ server, api, workspace }: ToolKit): void {
   server.registerTool('update_link', {
     title: 'Change a link',
     description: 'Changes what is given and leaves the rest. null removes an expiry, a redirect status, a click limit or a fallback URL; tags replace the whole set ([] removes them all).',
@@ -78,7 +99,9 @@ export function registerLinkTools(server: McpServer, api: LinkforgeApi, workspac
     const link = await api.call<LinkJson>('PATCH', linksPath(await workspace(), code), { body: linkChangesOf(changes) });
     return answer(`Changed: ${describeLink(link)}`, { link });
   }));
+}
 
+function registerDeleteLink({ server, api, workspace }: ToolKit): void {
   server.registerTool('delete_link', {
     title: 'Delete a link',
     description: 'Deletes a link: its code answers 410 (or its fallback URL) from now on. It can be restored from the web UI or the API until the cleanup job purges it.',

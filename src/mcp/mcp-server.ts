@@ -12,9 +12,9 @@ export function buildMcpServer(config: McpConfig, version: string): McpServer {
     instructions: 'Tools for the short links of one Linkforge workspace (the API key\'s): create, find, read, change and delete links, and read a link\'s click stats. Links are addressed by their code.',
   });
   const api = linkforgeApi(config);
-  const workspace = keyWorkspace(api, config.workspaceId);
-  registerLinkTools(server, api, workspace);
-  registerStatsTool(server, api, workspace);
+  const kit = { server, api, workspace: keyWorkspace(api, config.workspaceId) };
+  registerLinkTools(kit);
+  registerStatsTool(kit);
   return server;
 }
 

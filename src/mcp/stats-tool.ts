@@ -1,8 +1,6 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { LinkforgeApi } from './linkforge-api.js';
 import { Code } from './link-fields.js';
-import { linksPath } from './link-tools.js';
+import { linksPath, type ToolKit } from './link-tools.js';
 import { answer, answerOrProblem } from './tool-result.js';
 
 interface ClassCounts { total: number; human: number; bot: number; preview: number }
@@ -36,7 +34,7 @@ const listed = (values: ReadonlyArray<{ label: string; total: number }>) =>
   (values.length === 0 ? 'none' : values.slice(0, 5).map(({ label, total }) => `${label} ${total}`).join(', '));
 
 /** get_link_stats: a link's clicks over a range, summed, with its top countries, referrers, browsers and devices. */
-export function registerStatsTool(server: McpServer, api: LinkforgeApi, workspace: () => Promise<number>): void {
+export function registerStatsTool({ server, api, workspace }: ToolKit): void {
   server.registerTool('get_link_stats', {
     title: 'Get a link\'s stats',
     description: 'A link\'s clicks over a range (default: the last 30 days): people, bots and link previews, unique visitors, and its top countries, referrers, browsers and devices.',

@@ -22,6 +22,8 @@ export interface InstanceWithKey {
 export async function startInstanceWithKey(scope: TeardownScope): Promise<InstanceWithKey> {
   const backend = await createCliBackend(scope);
   const server = await startServer(scope, { ...backend.env, LOG_LEVEL: 'info', ANALYTICS_FLUSH_INTERVAL: '100ms', RATE_LIMIT_AUTH: '0' });
+  // The ready line names the database: the suite's own (LINKFORGE_TEST_DATABASE).
+  assert.match(server.output(), new RegExp(`Linkforge is ready.*${backend.name} `));
   const token = await registerOverHttp(server);
   const call = (path: string, credential: string, init: RequestInit = {}) => fetch(`${server.baseUrl}${path}`, {
     ...init, headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json', ...init.headers as Record<string, string> },
