@@ -20,7 +20,8 @@ export function buildIfStale(root, entry) {
   if (existsSync(target) && statSync(target).mtimeMs >= newestMtime(path.join(root, 'src'))) return target;
   process.stderr.write('Building Linkforge…\n');
   const tsc = createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
-  const build = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  // tsc prints its errors on stdout, which is the protocol channel of `linkforge mcp` (ADR 0033): they go to stderr.
+  const build = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', 2, 'inherit'] });
   if (build.status !== 0) {
     process.stderr.write('The build failed; see the errors above.\n');
     process.exit(build.status ?? 1);

@@ -3,8 +3,10 @@ import type { Config } from './config-shape.js';
 import { readConfig } from './config-sections.js';
 import { lookalikeWarnings } from './config-lookalikes.js';
 import { ConfigError, DataPathError } from './core/config-error.js';
+import { readMcpConfig, type McpConfig } from './config-mcp.js';
 
 export type { Config } from './config-shape.js';
+export type { McpConfig } from './config-mcp.js';
 
 export { ConfigError, DataPathError };
 
@@ -39,4 +41,15 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/**
+ * `linkforge mcp`'s settings (LINKFORGE_URL, LINKFORGE_API_KEY, LINKFORGE_WORKSPACE_ID): a client of a
+ * running Linkforge, it reads none of the server's (ADR 0033).
+ */
+export function loadMcpConfig(env: Env = process.env): McpConfig {
+  const read = new EnvReader(env);
+  const config = readMcpConfig(read);
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return Object.freeze(config);
 }

@@ -2,9 +2,14 @@ import fs from 'node:fs';
 import { loadConfig, type Config } from '../config.js';
 import { createDeps, type AppDeps } from '../deps.js';
 
+/** Variables of a `.env` in the working directory, under those already set, as the server reads them. */
+export function loadDotEnv(): void {
+  if (fs.existsSync('.env')) process.loadEnvFile('.env');
+}
+
 /** The server's configuration, read the same way: environment variables and an optional `.env`. */
 export function loadCliConfig(): Config {
-  if (fs.existsSync('.env')) process.loadEnvFile('.env');
+  loadDotEnv();
   const config = loadConfig();
   for (const warning of config.warnings) console.error(`linkforge: ${warning}`);
   return config;

@@ -3,6 +3,7 @@ import { describeFailure } from './cli-errors.js';
 import { registerExportCommand } from './commands/export-command.js';
 import { registerImportCommand } from './commands/import-command.js';
 import { registerLinkCommand } from './commands/link-command.js';
+import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerTagCommand } from './commands/tag-command.js';
 import { registerOperationsCommands } from './commands/operations-commands.js';
 import { registerUserCommand } from './commands/user-command.js';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerTagCommand(program);
   registerImportCommand(program);
   registerExportCommand(program);
+  registerMcpCommand(program);
   return program;
 }
 

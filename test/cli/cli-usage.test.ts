@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { createCliBackend, oneLine, type CliBackend } from '../support/cli.js';
 import { suiteScope } from '../support/teardown.js';
 
-const COMMANDS = [[], ['serve'], ['migrate'], ['user', 'create'], ['link', 'create'], ['import'], ['export'], ['cleanup'], ['stats']];
+const COMMANDS = [[], ['serve'], ['migrate'], ['user', 'create'], ['link', 'create'], ['import'], ['export'], ['cleanup'], ['stats'], ['mcp']];
 
 describe('linkforge: help, usage errors and exit codes', () => {
   let cli: CliBackend;

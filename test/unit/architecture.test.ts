@@ -88,6 +88,14 @@ describe('what may import what (STYLE.md)', () => {
     }
   });
 
+  test('mcp/ is a client of the HTTP API like web/: none of the server\'s layers, use cases or drivers (ADR 0033)', () => {
+    const files = sourceFiles('src/mcp');
+    assert.ok(files.length > 0);
+    for (const file of files) {
+      assert.deepEqual(forbiddenImports(file, ['core', 'links', 'accounts', 'admin', 'jobs', 'visits', 'portability', ...ADAPTERS_AND_HTTP], IO_PACKAGES), [], file);
+    }
+  });
+
   test('metrics/ is an adapter of core ports: no use case, job, HTTP layer, storage or cache', () => {
     for (const file of sourceFiles('src/metrics')) {
       assert.deepEqual(forbiddenImports(file, ['links', 'accounts', 'jobs', 'visits', 'logging', 'config', ...ADAPTERS_AND_HTTP], /^(fastify|@fastify\/|kysely|better-sqlite3|pg|ioredis)$/), [], file);
@@ -194,8 +202,10 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   deps: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'visits', 'metrics', 'storage', 'cache', 'geo'],
   geo: ['core', 'config'],
   app: ['core', 'config', 'logging', 'http', 'deps'],
-  // `serve` loads main.ts, which starts the server.
-  cli: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'portability', 'deps', 'main'],
+  // The MCP server (ADR 0033): tools over a running Linkforge's HTTP API, given its settings by config.ts.
+  mcp: ['config'],
+  // `serve` loads main.ts, which starts the server; `mcp` serves the tools of mcp/.
+  cli: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'portability', 'deps', 'main', 'mcp'],
   main: ['core', 'config', 'logging', 'http', 'app', 'deps', 'primary', 'heap-governor'],
   // Sets V8's old-generation growth from the resident size; started by main.ts.
   'heap-governor': [],
