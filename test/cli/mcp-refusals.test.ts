@@ -28,11 +28,28 @@ describe('linkforge mcp: what the API refuses is a tool error the model reads, n
     const mcp = await connectMcp(t, { LINKFORGE_URL: instance.server.baseUrl, LINKFORGE_API_KEY: 'lfk_not-a-key-of-this-instance' });
     const refused = await callTool(mcp.client, 'create_link', { url: `https://example.com/refused-${unique}` });
     assert.equal(refused.isError, true);
-    assert.match(textOf(refused), /: The API key is unknown or revoked\. \(HTTP 401, authentication_required\)$/);
+    assert.match(textOf(refused), /: The API key is unknown, revoked or expired\. \(HTTP 401, authentication_required\)$/);
     assert.equal((await callTool(mcp.client, 'find_links', {})).isError, true);
     assert.equal((await mcp.client.listTools()).tools.length, 6);
     const links = await (await instance.api(linksPath())).json() as { items: Array<{ original_url: string }> };
     assert.ok(!links.items.some((link) => link.original_url.includes(`refused-${unique}`)));
+  });
+
+  test('a read-only key: reads work, every write is the API\'s 403 insufficient_scope, and nothing changes', async (t) => {
+    const made = await fetch(`${instance.server.baseUrl}/api/v1/workspaces/${instance.workspaceId}/api-keys`, {
+      method: 'POST', headers: { authorization: `Bearer ${instance.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'read only', scopes: ['links:read'] }),
+    });
+    assert.equal(made.status, 201, await made.clone().text());
+    const { key } = await made.json() as { key: string };
+    const mcp = await connectMcp(t, { LINKFORGE_URL: instance.server.baseUrl, LINKFORGE_API_KEY: key });
+    assert.equal((await callTool(mcp.client, 'find_links', {})).isError, undefined);
+    const refused = await callTool(mcp.client, 'create_link', { url: `https://example.com/read-only-${unique}` });
+    assert.equal(refused.isError, true);
+    assert.match(textOf(refused), /\(HTTP 403, insufficient_scope\)$/);
+    assert.match(textOf(refused), /links:write/);
+    const links = await (await instance.api(linksPath())).json() as { items: Array<{ original_url: string }> };
+    assert.ok(!links.items.some((link) => link.original_url.includes(`read-only-${unique}`)));
   });
 
   test('a destination the API refuses, a code taken, an unknown code: the API\'s title, detail and code, and nothing changes', async (t) => {
