@@ -151,7 +151,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   if (deps.server.metrics) registerMetrics(app, deps.server.metrics, config.metrics.token);
   registerHtmlSecurityHeaders(app);
   await registerCompression(app);
-  await registerRateLimits(app, deps.server.rateLimitStore);
+  await registerRateLimits(app, config.rateLimit.apiPerMinute, deps.server.rateLimitStore);
   await registerSessionCookie(app);
   await app.register(swagger, openApiOptions(config.baseUrl));
   // The docs page keeps Swagger UI's own policy (it needs inline styles); no request ever leaves for its online validator.

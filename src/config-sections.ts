@@ -46,6 +46,7 @@ export function readConfig(read: EnvReader): Omit<Config, 'warnings'> {
     rateLimit: {
       anonPerMinute: read.int('RATE_LIMIT_ANON', 20),
       authPerMinute: read.int('RATE_LIMIT_AUTH', 10),
+      apiPerMinute: read.int('RATE_LIMIT_API', 1000),
       redirectsPerMinute: read.int('RATE_LIMIT_REDIRECTS', 0),
     },
     instance: {

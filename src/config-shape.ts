@@ -81,6 +81,8 @@ export interface Config {
   readonly rateLimit: {
     readonly anonPerMinute: number;
     readonly authPerMinute: number;
+    /** RATE_LIMIT_API: every other `/api/` route, per caller (key, token, session or address); 0 = off. */
+    readonly apiPerMinute: number;
     /** Redirects one client (IP) may ask for per minute, counted by each instance in its memory; `0` = off. */
     readonly redirectsPerMinute: number;
   };

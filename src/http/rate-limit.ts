@@ -1,8 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { LinkforgeError } from '../core/errors.js';
 import type { SharedRateLimitStore } from '../core/ports.js';
 import { fallbackRateLimitStore } from './fallback-rate-limit-store.js';
+import { SESSION_COOKIE } from './session-cookie.js';
 
 /** Route-level limits only; `0` turns a limit off. */
 export function rateLimitPerMinute(max: number) {
@@ -34,8 +36,37 @@ function addRateLimitFields(app: FastifyInstance): void {
   });
 }
 
-export async function registerRateLimits(app: FastifyInstance, shared?: SharedRateLimitStore): Promise<void> {
+const SESSION_COOKIE_VALUE = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([^;]+)`);
+
+/**
+ * Who an API request counts against: its bearer credential (an API key or a token) or its session
+ * cookie, hashed so that no secret becomes a key of the shared store, else its client address. The
+ * cookie is read from the header: this runs before the cookie plugin's hook.
+ */
+function callerOf(request: FastifyRequest): string {
+  const credential = request.headers.authorization ?? SESSION_COOKIE_VALUE.exec(request.headers.cookie ?? '')?.[1];
+  return credential === undefined ? `ip:${request.ip}` : `caller:${createHash('sha256').update(credential).digest('base64url')}`;
+}
+
+/**
+ * Every `/api/` route without a limit of its own gets RATE_LIMIT_API per minute per caller, named
+ * `api` in the RateLimit fields (ADR 0032). Added before the plugin, so that its own route hook
+ * sees the limit.
+ */
+function limitApiRoutes(app: FastifyInstance, perMinute: number): void {
+  if (perMinute <= 0) return;
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/')) return;
+    const config = (route.config ??= {}) as NonNullable<typeof route.config> & { rateLimit?: unknown; rateLimitPolicy?: string };
+    if (config.rateLimit !== undefined) return;
+    config.rateLimit = { max: perMinute, timeWindow: 60_000, keyGenerator: callerOf };
+    config.rateLimitPolicy = 'api';
+  });
+}
+
+export async function registerRateLimits(app: FastifyInstance, apiPerMinute: number, shared?: SharedRateLimitStore): Promise<void> {
   addRateLimitFields(app);
+  limitApiRoutes(app, apiPerMinute);
   await app.register(rateLimit, {
     global: false,
     ...(shared ? { store: fallbackRateLimitStore(shared) } : {}),

@@ -1,6 +1,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createApiKey, registerUser } from '../support/users.js';
 import { suiteScope } from '../support/teardown.js';
 
 /** One structured-field item of the RateLimit headers: `"name";key=value;…`. */
@@ -34,13 +35,42 @@ describe('RateLimit and RateLimit-Policy headers', () => {
     assert.equal(fields[3]!.params.t, Number(refused.headers['retry-after']), 't is the Retry-After of the 429');
   });
 
-  test('a route without a limit carries none, and neither does a redirect', async () => {
-    const instance = await t.app.inject({ url: '/api/instance' });
-    assert.equal(instance.statusCode, 200);
-    assert.equal(instance.headers.ratelimit, undefined);
+  test('a redirect carries none', async () => {
     const redirect = await t.app.inject({ url: '/nolink1' });
     assert.equal(redirect.statusCode, 404);
     assert.equal(redirect.headers.ratelimit, undefined);
     assert.equal(redirect.headers['ratelimit-policy'], undefined);
+  });
+});
+
+/** Every other API route: RATE_LIMIT_API per minute per caller, as the `api` policy. */
+describe('the api policy: every other API route, counted per caller', () => {
+  let t: TestApp;
+  const suite = suiteScope();
+  before(async () => { t = await createTestApp(suite, { RATE_LIMIT_API: '3' }); });
+
+  test('each API key, token and address has its own count; the fourth request in a minute is a 429', async () => {
+    const user = await registerUser(t.app);
+    const keyA = await createApiKey(t.app, user.token, user.personalWorkspaceId, 'a');
+    const keyB = await createApiKey(t.app, user.token, user.personalWorkspaceId, 'b');
+    const links = (key: string) => t.app.inject({ url: `/api/v1/workspaces/${user.personalWorkspaceId}/links`, headers: { authorization: `Bearer ${key}` } });
+    const answersA = [await links(keyA), await links(keyA), await links(keyA), await links(keyA)];
+    assert.deepEqual(answersA.map((a) => a.statusCode), [200, 200, 200, 429]);
+    assert.deepEqual(parseField(answersA[0]!.headers['ratelimit-policy']), { name: 'api', params: { q: 3, w: 60 } });
+    assert.deepEqual(answersA.map((a) => parseField(a.headers.ratelimit).params.r), [2, 1, 0, 0]);
+    assert.equal(answersA[3]!.json().code, 'rate_limit_exceeded');
+    assert.equal((await links(keyB)).statusCode, 200, 'another key counts on its own');
+    const anonymous = await t.app.inject({ url: '/api/instance' });
+    assert.equal(anonymous.statusCode, 200, 'so does an address without a credential');
+    assert.equal(parseField(anonymous.headers.ratelimit).params.r, 2);
+  });
+
+  test('RATE_LIMIT_API=0 turns it off: no limit, no fields', async () => {
+    const off = await createTestApp(suite, { RATE_LIMIT_API: '0' });
+    for (let n = 0; n < 5; n++) {
+      const answer = await off.app.inject({ url: '/api/instance' });
+      assert.equal(answer.statusCode, 200);
+      assert.equal(answer.headers.ratelimit, undefined);
+    }
   });
 });

@@ -23,7 +23,7 @@ describe('loadConfig', () => {
     assert.equal(config.redirect.maxAgeSeconds, 300);
     assert.equal(config.jwt.ttlMs, 24 * 3_600_000);
     assert.equal(config.bcryptCost, 12);
-    assert.deepEqual(config.rateLimit, { anonPerMinute: 20, authPerMinute: 10, redirectsPerMinute: 0 });
+    assert.deepEqual(config.rateLimit, { anonPerMinute: 20, apiPerMinute: 1000, authPerMinute: 10, redirectsPerMinute: 0 });
     assert.deepEqual(config.instance, { registrationAllowed: true, anonymousLinksAllowed: true });
     assert.deepEqual(config.cleanup, {
       enabled: true, intervalMs: 15 * 60_000, initialDelayMs: 60_000, lockAtMostMs: 14 * 60_000,
