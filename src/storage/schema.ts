@@ -220,6 +220,15 @@ export interface LinkTagRow {
   tag_id: number;
 }
 
+/** The OpenID Connect identity an account signs in with (migration 024, ADR 0034). */
+export interface UserIdentityRow {
+  id: Generated<number>;
+  user_id: number;
+  issuer: string;
+  subject: string;
+  created_at: number;
+}
+
 export interface Database {
   links: LinkRow;
   links_archive: LinkArchiveRow;
@@ -240,4 +249,5 @@ export interface Database {
   link_visitors: LinkVisitorRow;
   tags: TagRow;
   link_tags: LinkTagRow;
+  user_identities: UserIdentityRow;
 }
