@@ -34,7 +34,7 @@ export function readSignIn(read: EnvReader): Config['signIn'] {
     read.problems.push(`OIDC_ISSUER must be an https:// URL without query or fragment, like https://login.example.com/realms/main (plain http only on 127.0.0.1, localhost or [::1]) (got "${issuerText}")`);
   }
   const configured = issuer !== undefined && clientId !== undefined && clientSecret !== undefined;
-  if (!configured && adminGroupsText !== undefined && given.length === 0) read.problems.push('OIDC_ADMIN_GROUPS needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+  if (adminGroupsText !== undefined && given.length === 0) read.problems.push('OIDC_ADMIN_GROUPS needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
   if (!passwordLogin && given.length === 0) {
     read.problems.push('PASSWORD_LOGIN=false needs single sign-on (OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET): otherwise nobody could sign in');
   }
