@@ -31,6 +31,8 @@ export interface ProviderOptions {
   readonly redirectUri: string;
   /** A port chosen beforehand (the app is started first, knowing the issuer); a free one by default. */
   readonly port?: number;
+  /** The client's secret, when the app had to be given it before the provider started; a random one by default. */
+  readonly clientSecret?: string;
   /** The issuer the provider names itself: another than the one it is reached at tests a mismatch. */
   readonly issuerName?: (port: number) => string;
 }
@@ -47,7 +49,7 @@ export async function startTestIdentityProvider(scope: TeardownScope, options: P
   const port = options.port ?? await freePort();
   const issuer = options.issuerName?.(port) ?? `http://127.0.0.1:${port}`;
   const accounts = new Map<string, AccountClaims>();
-  const client = { client_id: 'linkforge', client_secret: randomBytes(24).toString('base64url') };
+  const client = { client_id: 'linkforge', client_secret: options.clientSecret ?? randomBytes(24).toString('base64url') };
   const signingKey = { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), use: 'sig', kid: 'test' };
   const provider = new Provider(issuer, {
     clients: [{ ...client, redirect_uris: [options.redirectUri], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' }],
