@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { BreakdownDimension } from '../core/visit-ports.js';
+import type { UserIdentityRow } from './user-identity-row.js';
 
 /**
  * Row types, snake_case as stored. Times are epoch milliseconds (bigint in PostgreSQL, integer in
@@ -218,15 +219,6 @@ export interface TagRow {
 export interface LinkTagRow {
   link_id: number;
   tag_id: number;
-}
-
-/** The OpenID Connect identity an account signs in with (migration 024, ADR 0034). */
-export interface UserIdentityRow {
-  id: Generated<number>;
-  user_id: number;
-  issuer: string;
-  subject: string;
-  created_at: number;
 }
 
 export interface Database {
