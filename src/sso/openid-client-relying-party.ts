@@ -71,6 +71,10 @@ export class OpenidClientRelyingParty implements OidcRelyingParty {
     } catch (error) {
       this.onProviderError(error);
       if (isUnreachable(error)) throw new LinkforgeError('sso_provider_unavailable');
+      // The provider's own refusal (the person cancelled, or may not use this client) is told as it said it.
+      if (error instanceof client.AuthorizationResponseError) {
+        throw new LinkforgeError('sso_callback_invalid', `The sign-in provider refused the sign-in (${error.error}${error.error_description ? `: ${error.error_description}` : ''}); start signing in again.`);
+      }
       throw new LinkforgeError('sso_callback_invalid');
     }
   }

@@ -162,6 +162,15 @@ describe('sign-in with an OpenID Connect provider', () => {
     assertProblem(await callback(t.app, returned, flowCookie), 400, 'sso_callback_invalid');
   });
 
+  test('a sign-in cancelled at the provider is refused with 400 naming what the provider said', async () => {
+    const { authorizationUrl, flowCookie } = await startSignIn(t.app);
+    const returned = await provider.logIn(authorizationUrl, '');
+    assert.equal(returned.searchParams.get('error'), 'access_denied');
+    const refused = await callback(t.app, returned, flowCookie);
+    assertProblem(refused, 400, 'sso_callback_invalid');
+    assert.match(refused.json().detail, /refused the sign-in \(access_denied: the person cancelled\)/);
+  });
+
   test('?next= returns to a page of the UI after signing in, never to another site', async () => {
     const login = uniqueLogin();
     provider.setAccount(login, { email: uniqueEmail('next'), email_verified: true });

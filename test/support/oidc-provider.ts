@@ -20,7 +20,8 @@ export interface TestIdentityProvider {
   setAccount(login: string, claims: AccountClaims): void;
   /**
    * A browser's trip through the provider without a browser: follows the authorization URL, logs
-   * in as `login` on the login form, and answers the URL the provider sends the browser back to.
+   * in as `login` on the login form (an empty one cancels), and answers the URL the provider sends
+   * the browser back to.
    */
   logIn(authorizationUrl: string, login: string): Promise<URL>;
   close(): Promise<void>;
@@ -93,7 +94,9 @@ async function interaction(provider: Provider, req: http.IncomingMessage, res: h
     let body = '';
     for await (const chunk of req) body += chunk;
     const login = new URLSearchParams(body).get('login') ?? '';
-    return provider.interactionFinished(req, res, { login: { accountId: login } }, { mergeWithLastSubmission: false });
+    // No user name: the person cancelled, and the provider says so to the client.
+    const result = login === '' ? { error: 'access_denied', error_description: 'the person cancelled' } : { login: { accountId: login } };
+    return provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
   }
   res.setHeader('content-type', 'text/html; charset=utf-8');
   res.end(`<!doctype html><html lang="en"><head><title>Test provider</title></head><body><h1>Test provider (${escapeHtml(details.prompt.name)})</h1>`
