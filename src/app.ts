@@ -15,7 +15,7 @@ import { LinkJson, LinkV1Json } from './http/link-json.js';
 import { openApiOptions } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { authGuards, requireDeclaredScopes } from './http/auth.js';
-import type { RouteContext } from './http/route-context.js';
+import type { InstancePolicy, RouteContext } from './http/route-context.js';
 import { RedirectResponder } from './http/redirect-responder.js';
 import { RedirectRateLimit } from './http/redirect-rate-limit.js';
 import { admitRequest } from './http/request-target.js';
@@ -24,6 +24,7 @@ import { createValidatorCompiler } from './http/validation.js';
 import { registerHealthRoutes } from './http/routes/health-routes.js';
 import { registerInstanceRoutes } from './http/routes/instance-routes.js';
 import { registerAuthRoutes } from './http/routes/auth-routes.js';
+import { registerOidcRoutes } from './http/routes/oidc-routes.js';
 import { registerWorkspaceRoutes } from './http/routes/workspace-routes.js';
 import { registerPublicLinkRoutes } from './http/routes/public-link-routes.js';
 import { registerLinkRoutes } from './http/routes/link-routes.js';
@@ -80,10 +81,23 @@ function redirectFirst(responder: RedirectResponder, drain: ConnectionDrain): Fa
   };
 }
 
+const recipientStylesheet = (ui: UiBuild | undefined) => ui?.recipientStylesheetVersion && `/page.css?v=${ui.recipientStylesheetVersion}`;
+
+/** How people sign in, beside what strangers may do (ADR 0034): without password sign-in there is no password registration either. */
+function instancePolicy(config: AppDeps['config']): InstancePolicy {
+  const { passwordLogin, oidc } = config.signIn;
+  return {
+    registrationAllowed: config.instance.registrationAllowed && passwordLogin,
+    anonymousLinksAllowed: config.instance.anonymousLinksAllowed,
+    passwordLogin,
+    singleSignOnName: oidc?.name,
+  };
+}
+
 /** The hot path's responder, with every per-request choice (rate limit, debug line) made once here (ADR 0006, ADR 0018). */
 function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger, ui: UiBuild | undefined): RedirectResponder {
   const { config } = deps;
-  const stylesheet = ui?.recipientStylesheetVersion && `/page.css?v=${ui.recipientStylesheetVersion}`;
+  const stylesheet = recipientStylesheet(ui);
   const trusted = trustedHop(config.trustProxy);
   return new RedirectResponder({
     resolver: deps.redirects.resolver,
@@ -159,17 +173,19 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   // Each route module gets its own module's services and what every route shares.
-  const context: RouteContext = { baseUrl: config.baseUrl, clock: deps.clock, rateLimit: config.rateLimit, instance: config.instance, guards: authGuards(deps.accounts) };
+  const instance = instancePolicy(config);
+  const context: RouteContext = { baseUrl: config.baseUrl, clock: deps.clock, rateLimit: config.rateLimit, instance, guards: authGuards(deps.accounts) };
   requireDeclaredScopes(app, context.guards);
   const importSettings = { imports: config.imports, maxUploadBytes: config.links.importMaxBytes, dataDir: config.dataDir };
   registerHealthRoutes(app, deps.server.readiness);
-  registerInstanceRoutes(app, config.instance);
+  registerInstanceRoutes(app, instance);
   registerPublicLinkRoutes(app, deps.links.anonymous, context);
   registerLinkRoutes(app, deps.links.owned, context);
   registerBulkLinkRoutes(app, deps.links.owned, deps.links.transfer, context);
   registerWorkspaceLinkRoutes(app, deps.links.owned, context);
   registerTagRoutes(app, deps.links.owned, context);
   registerAuthRoutes(app, deps.accounts, context);
+  if (deps.singleSignOn) registerOidcRoutes(app, deps.singleSignOn, context, { stylesheet: recipientStylesheet(ui) });
   registerWorkspaceRoutes(app, deps.accounts, context);
   registerAdminCleanupRoutes(app, deps.cleanup, context);
   registerAdminRoutes(app, deps.admin, context);

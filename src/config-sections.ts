@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Config } from './config-shape.js';
 import type { EnvReader } from './config-env-reader.js';
 import { readTrustProxy } from './config-trust-proxy.js';
+import { readSignIn } from './config-sign-in.js';
 import { parseBaseUrl, parseBlocklistFile, parseDatabase, parseFailureRedirectUrl, parseJwt, parseRedisUrl } from './config-values.js';
 
 /**
@@ -33,6 +34,7 @@ export function readConfig(read: EnvReader): Omit<Config, 'warnings'> {
     adminEmails: (read.optional('ADMIN_EMAILS') ?? '')
       .split(',').map((email) => email.trim().toLowerCase()).filter(Boolean),
     bcryptCost: read.int('BCRYPT_COST', 12, 4, 31),
+    signIn: readSignIn(read),
     links: readLinks(read),
     imports: readImports(read),
     redirect: {

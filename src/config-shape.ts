@@ -1,5 +1,19 @@
 import type { TrustProxy } from './config-trust-proxy.js';
 
+/** The OpenID Connect provider people sign in with (OIDC_*). */
+export interface OidcSettings {
+  /** Exactly as configured: the provider must name itself so in discovery, the callback and its ID tokens. */
+  readonly issuer: string;
+  /** Plain http on a loopback host: openid-client refuses it unless told otherwise. */
+  readonly loopbackHttp: boolean;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** The button says "Sign in with {name}". */
+  readonly name: string;
+  /** Members of any of these `groups` get the admin role at each sign-in, others lose it; undefined: roles are left alone. */
+  readonly adminGroups: readonly string[] | undefined;
+}
+
 /**
  * What the application is configured with: typed, in the units the code uses (milliseconds,
  * bytes), frozen by `loadConfig` (config.ts), which is the only way to make one from the environment.
@@ -35,6 +49,11 @@ export interface Config {
   readonly shutdownGraceMs: number;
   readonly jwt: { readonly secret: string | undefined; readonly ttlMs: number };
   readonly adminEmails: readonly string[];
+  /** How people sign in (ADR 0034): passwords (PASSWORD_LOGIN), an OpenID Connect provider (OIDC_*), or both. */
+  readonly signIn: {
+    readonly passwordLogin: boolean;
+    readonly oidc: OidcSettings | undefined;
+  };
   readonly bcryptCost: number;
   readonly links: {
     readonly anonTtlMs: number;

@@ -4,8 +4,15 @@ import { parseBlocklist, type UrlPolicy } from './core/canonical-url.js';
 import type { Clock } from './core/ports.js';
 import { MemoryLinkCache } from './cache/memory-link-cache.js';
 import { SqliteChangeFollower } from './storage/sqlite-change-follower.js';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { AccountServices } from './accounts/account-services.js';
+import type { SingleSignOnServices } from './accounts/single-sign-on-services.js';
+import { KyselyIdentityStore } from './storage/identity-store.js';
+import type { Database } from './storage/schema.js';
+import { OpenidClientRelyingParty } from './sso/openid-client-relying-party.js';
 
-/** The composition root's adapter builders that read configuration only (src/deps.ts uses them). */
+/** The composition root's adapter builders that need little more than configuration (src/deps.ts uses them). */
 
 export function buildUrlPolicy(config: Config): UrlPolicy {
   const blocklist = config.links.blocklistFile;
@@ -41,4 +48,17 @@ export function followOtherProcesses(config: Config, localCache: MemoryLinkCache
   const follower = new SqliteChangeFollower(config.database.path, localCache);
   follower.start();
   return follower;
+}
+
+/** Sign-in through the OpenID Connect provider (ADR 0034), when OIDC_* configures one. */
+export function buildSingleSignOn(
+  config: Config, db: Kysely<Database>, accounts: AccountServices, logger: Pick<Logger, 'warn'> | undefined,
+): SingleSignOnServices | undefined {
+  const oidc = config.signIn.oidc;
+  if (!oidc) return undefined;
+  const onProviderError = (error: unknown) => logger?.warn({ err: error }, 'a sign-in step with the OpenID Connect provider failed');
+  return {
+    accounts, identities: new KyselyIdentityStore(db), relyingParty: new OpenidClientRelyingParty(oidc, onProviderError),
+    name: oidc.name, adminGroups: oidc.adminGroups,
+  };
 }

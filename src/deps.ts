@@ -38,7 +38,8 @@ import { createVisitPipeline, type VisitPipeline } from './visits/create-visit-p
 import { countryLookupFor, placeLookupFor } from './geo/country-database.js';
 import type { HttpMetrics } from './core/metrics-ports.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
-import { buildLocalCache, buildUrlPolicy, followOtherProcesses } from './deps-builders.js';
+import { buildLocalCache, buildSingleSignOn, buildUrlPolicy, followOtherProcesses } from './deps-builders.js';
+import type { SingleSignOnServices } from './accounts/single-sign-on-services.js';
 
 /** What the redirect path needs: the tiered lookup (src/links/resolve-link.ts), its domain, and where visits go. */
 export interface RedirectServices {
@@ -75,6 +76,8 @@ export interface AppDeps {
   readonly links: LinkServices;
   /** Users, tokens, workspaces and API keys (src/accounts). */
   readonly accounts: AccountServices;
+  /** Sign-in through an OpenID Connect provider, when OIDC_* configures one (ADR 0034). */
+  readonly singleSignOn?: SingleSignOnServices;
   /** The read side of visits: global counters and per-link roll-ups (src/links/get-*-stats.ts). */
   readonly stats: StatsDeps;
   /** The cleanup job, its scheduler (started by main.ts) and its statistics (src/jobs). */
@@ -214,7 +217,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       clickLimits: new KyselyClickLimitStore(database.db),
       countryOf: countryLookupFor(placeOf, config.analytics.geoipDatabase), saltOf: salts && ((day) => salts.saltOf(day)) },
     links,
-    accounts,
+    accounts, singleSignOn: buildSingleSignOn(config, database.db, accounts, options.logger),
     stats,
     cleanup,
     admin: { store: new KyselyOperatorStore(database.db), stats: stats.store, cache, clock, domain: DEFAULT_DOMAIN, blocklist },

@@ -51,6 +51,7 @@ export const ERROR_CATALOGUE = {
   preview_invalid: { status: 400, title: 'Invalid link preview', detail: 'A link preview has a title (at most 200 characters), a description (at most 500) or an image URL, without control characters.' },
   routes_invalid: { status: 400, title: 'Invalid routes', detail: 'Routes are at most 10 rules, each naming a country, device or language and a URL.' },
   variants_invalid: { status: 400, title: 'Invalid variants', detail: 'An A/B split is 2 to 10 variants, each a URL with a whole weight from 1 to 1000.' },
+  sso_callback_invalid: { status: 400, title: 'Sign-in answer refused', detail: 'The answer of the sign-in provider could not be accepted (its state, code or issuer did not match, or it came too late); start signing in again.' },
   owner_role_not_allowed: { status: 400, title: 'Owner role not allowed', detail: 'Members can be added as admin or member; a workspace\'s owners are fixed at creation.' },
   // 408: a client that stops sending
   upload_timeout: { status: 408, title: 'Upload stalled', detail: 'The upload sent nothing for too long.' },
@@ -67,6 +68,8 @@ export const ERROR_CATALOGUE = {
   insufficient_scope: { status: 403, title: 'Insufficient scope', detail: 'This API key lacks the scope this route needs.' },
   permission_denied: { status: 403, title: 'Forbidden', detail: 'Your role or credential does not allow this action.' },
   registration_disabled: { status: 403, title: 'Registration closed', detail: 'This instance does not accept new accounts; ask its administrator to create one for you.' },
+  password_login_disabled: { status: 403, title: 'Password sign-in off', detail: 'This instance does not sign in with passwords; use its single sign-on.' },
+  sso_email_unverified: { status: 403, title: 'Email not verified', detail: 'The sign-in provider did not confirm that this email address is yours (email_verified), so no account can be matched or made for it.' },
   anonymous_links_disabled: { status: 403, title: 'Sign-in required', detail: 'This instance shortens links for signed-in users only; sign in to create one.' },
   // 404, 410: what is not there (someone else's resource answers 404 too: no existence oracle)
   route_not_found: { status: 404, title: 'Not found', detail: 'No such route.' },
@@ -90,6 +93,7 @@ export const ERROR_CATALOGUE = {
   member_exists: { status: 409, title: 'Already a member', detail: 'This user is already a member of the workspace.' },
   workspace_owner_required: { status: 409, title: 'Last owner', detail: 'A workspace must keep at least one owner.' },
   user_disable_self: { status: 409, title: 'Cannot disable yourself', detail: 'An operator cannot disable their own account; ask another admin.' },
+  sso_account_linked_elsewhere: { status: 409, title: 'Account linked to someone else', detail: 'The account with this email already signs in as another person of this sign-in provider.' },
   cleanup_locked: { status: 409, title: 'Cleanup locked', detail: 'Another cleanup run holds the lock; try again after it is released.' },
   // 413, 415, 429: what the server refuses to read
   body_too_large: { status: 413, title: 'Body too large', detail: 'The request body is too large.' },
@@ -104,6 +108,7 @@ export const ERROR_CATALOGUE = {
   server_busy: { status: 503, title: 'Service unavailable', detail: 'Too many sign-ins at once; retry in a few seconds.', shedding: true },
   import_capacity_reached: { status: 503, title: 'Service unavailable', detail: 'Too many imports are running on this instance; retry in a few seconds.', shedding: true },
   import_spool_unavailable: { status: 503, title: 'Service unavailable', detail: 'The server cannot store the uploaded file right now; retry later.' },
+  sso_provider_unavailable: { status: 503, title: 'Service unavailable', detail: 'The sign-in provider cannot be reached right now; retry in a few seconds.' },
   server_shutting_down: { status: 503, title: 'Service unavailable', detail: 'This instance is shutting down.', shedding: true },
   ui_not_built: { status: 503, title: 'Web UI not built', detail: 'The web UI has not been built: run `npm run build:ui` (npm start does it for you).' },
 } as const satisfies Record<string, { status: number; title: string; detail: string; shedding?: true }>;

@@ -10,10 +10,14 @@ export interface RouteRateLimits {
   readonly authPerMinute: number;
 }
 
-/** What this instance lets strangers do: register, shorten without an account. */
+/** What this instance lets strangers do: register, shorten without an account; and how people sign in. */
 export interface InstancePolicy {
   readonly registrationAllowed: boolean;
   readonly anonymousLinksAllowed: boolean;
+  /** PASSWORD_LOGIN: false refuses password sign-in and registration (ADR 0034). */
+  readonly passwordLogin: boolean;
+  /** The name on the "Sign in with …" button, when an OpenID Connect provider is configured. */
+  readonly singleSignOnName: string | undefined;
 }
 
 /**

@@ -27,7 +27,7 @@ export function csrfHeaderOf(request: FastifyRequest): string {
 }
 
 /** https as the browser saw it: the request's protocol (X-Forwarded-Proto behind TRUST_PROXY) or the public base URL. */
-const servedOverHttps = (request: FastifyRequest, baseUrl: string) => request.protocol === 'https' || baseUrl.startsWith('https:');
+export const servedOverHttps = (request: FastifyRequest, baseUrl: string) => request.protocol === 'https' || baseUrl.startsWith('https:');
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, options: { baseUrl: string; maxAgeSeconds: number }): void {
   reply.setCookie(SESSION_COOKIE, token, {

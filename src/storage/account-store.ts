@@ -13,7 +13,7 @@ import { holdsNul } from './unstorable-text.js';
 import { summarizeWorkspaces } from './workspace-summaries.js';
 
 /** Whether an insert broke the given unique index (SQLite names its columns, PostgreSQL the constraint). */
-function isUniqueViolation(error: unknown, sqliteColumns: string, pgConstraint: string): boolean {
+export function isUniqueViolation(error: unknown, sqliteColumns: string, pgConstraint: string): boolean {
   const err = error as { code?: string; message?: string; constraint?: string };
   if (err.code === '23505') return err.constraint === pgConstraint;
   return (err.code === 'SQLITE_CONSTRAINT_UNIQUE' || err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')

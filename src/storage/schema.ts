@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { BreakdownDimension } from '../core/visit-ports.js';
+import type { UserIdentityRow } from './user-identity-row.js';
 
 /**
  * Row types, snake_case as stored. Times are epoch milliseconds (bigint in PostgreSQL, integer in
@@ -243,4 +244,5 @@ export interface Database {
   link_visitors: LinkVisitorRow;
   tags: TagRow;
   link_tags: LinkTagRow;
+  user_identities: UserIdentityRow;
 }

@@ -42,6 +42,13 @@ describe('start-up mistakes get one clear line, not a stack trace', () => {
     assert.equal(fs.existsSync(dataDir), false);
   });
 
+  test('PASSWORD_LOGIN=false without single sign-on: nobody could sign in, so the server does not start', async () => {
+    const dataDir = path.join(root, 'no-sign-in');
+    const exit = await runToExit({ PORT: String(await freePort()), DATA_DIR: dataDir, PASSWORD_LOGIN: 'false' });
+    assertOneClearLine(exit, /^Invalid configuration: PASSWORD_LOGIN=false needs single sign-on \(OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET\)/);
+    assert.equal(fs.existsSync(dataDir), false);
+  });
+
   test('a DATABASE_URL that does not parse', async () => {
     const exit = await runToExit({ PORT: String(await freePort()), DATA_DIR: path.join(root, 'db'), DATABASE_URL: 'postgres://db.local:99999/links', JWT_SECRET: 'x'.repeat(32) });
     assertOneClearLine(exit, /^Invalid configuration: DATABASE_URL is not a valid postgres:\/\/ URL/);

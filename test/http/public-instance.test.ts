@@ -13,12 +13,12 @@ describe('switches for a public instance', () => {
     const t = await createTestApp(context);
     const res = await t.app.inject({ url: '/api/instance' });
     assert.equal(res.statusCode, 200);
-    assert.deepEqual(res.json(), { registrationAllowed: true, anonymousLinksAllowed: true });
+    assert.deepEqual(res.json(), { registrationAllowed: true, anonymousLinksAllowed: true, passwordLogin: true, singleSignOn: null });
   });
 
   test('DISALLOW_REGISTRATION: register answers 403 and creates nothing; a user made by an admin still signs in', async (context) => {
     const t = await createTestApp(context, { DISALLOW_REGISTRATION: 'true' });
-    assert.deepEqual((await t.app.inject({ url: '/api/instance' })).json(), { registrationAllowed: false, anonymousLinksAllowed: true });
+    assert.deepEqual((await t.app.inject({ url: '/api/instance' })).json(), { registrationAllowed: false, anonymousLinksAllowed: true, passwordLogin: true, singleSignOn: null });
 
     const email = uniqueEmail();
     const refused = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { email, password: DEFAULT_PASSWORD } });
@@ -39,7 +39,7 @@ describe('switches for a public instance', () => {
 
   test('DISALLOW_ANONYMOUS_LINKS: POST /api/urls/public answers 403 and stores nothing; signed-in users still shorten', async (context) => {
     const t = await createTestApp(context, { DISALLOW_ANONYMOUS_LINKS: 'true' });
-    assert.deepEqual((await t.app.inject({ url: '/api/instance' })).json(), { registrationAllowed: true, anonymousLinksAllowed: false });
+    assert.deepEqual((await t.app.inject({ url: '/api/instance' })).json(), { registrationAllowed: true, anonymousLinksAllowed: false, passwordLogin: true, singleSignOn: null });
 
     const refused = await t.app.inject({ method: 'POST', url: '/api/urls/public', payload: { url: 'https://example.com/' } });
     assert.equal(refused.statusCode, 403);

@@ -96,6 +96,18 @@ describe('what may import what (STYLE.md)', () => {
     }
   });
 
+  test('sso/ is an adapter of core ports: no use case, job, HTTP layer, storage or cache', () => {
+    for (const file of sourceFiles('src/sso')) {
+      assert.deepEqual(forbiddenImports(file, ['links', 'accounts', 'jobs', 'visits', ...ADAPTERS_AND_HTTP], /^(fastify|@fastify\/|kysely|better-sqlite3|pg|ioredis)$/), [], file);
+    }
+  });
+
+  test('only sso/ imports openid-client: everything else signs in through core/identity-ports.ts', () => {
+    const importers = sourceFiles('src').filter((file) => importsOf(file).some((specifier) => specifier.startsWith('openid-client')));
+    assert.ok(importers.length > 0);
+    assert.deepEqual(importers.filter((file) => !file.startsWith(path.join('src', 'sso') + path.sep)), []);
+  });
+
   test('metrics/ is an adapter of core ports: no use case, job, HTTP layer, storage or cache', () => {
     for (const file of sourceFiles('src/metrics')) {
       assert.deepEqual(forbiddenImports(file, ['links', 'accounts', 'jobs', 'visits', 'logging', 'config', ...ADAPTERS_AND_HTTP], /^(fastify|@fastify\/|kysely|better-sqlite3|pg|ioredis)$/), [], file);
@@ -199,7 +211,9 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // The service operator's use cases: every workspace's users and links, the instance's counters.
   admin: ['core', 'links'],
   http: ['core', 'config', 'logging', 'accounts', 'links', 'admin', 'jobs', 'visits', 'portability'],
-  deps: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'visits', 'metrics', 'storage', 'cache', 'geo'],
+  deps: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'visits', 'metrics', 'storage', 'cache', 'geo', 'sso'],
+  // The OpenID Connect relying party (openid-client), an adapter of core/identity-ports.ts.
+  sso: ['core', 'config'],
   geo: ['core', 'config'],
   app: ['core', 'config', 'logging', 'http', 'deps'],
   // The MCP server (ADR 0033): tools over a running Linkforge's HTTP API, given its settings by config.ts.

@@ -256,7 +256,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description An unknown email and a wrong password get the same 401.
+         * @description An unknown email and a wrong password get the same 401. Answers 403 `password_login_disabled` when the instance is set with PASSWORD_LOGIN=false (it signs in through its OpenID Connect provider only).
          */
         post: operations["login"];
         delete?: never;
@@ -313,7 +313,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account and its personal workspace
-         * @description Answers 403 `registration_disabled` when the instance is set with DISALLOW_REGISTRATION.
+         * @description Answers 403 `registration_disabled` when the instance is set with DISALLOW_REGISTRATION, and 403 `password_login_disabled` with PASSWORD_LOGIN=false.
          */
         post: operations["register"];
         delete?: never;
@@ -1030,7 +1030,7 @@ export interface components {
              * @description Stable machine-readable reason.
              * @enum {string}
              */
-            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "max_clicks_invalid" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "api_key_expiry_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "tag_name_invalid" | "tag_colour_invalid" | "tags_too_many" | "preview_invalid" | "routes_invalid" | "variants_invalid" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "link_password_required" | "link_password_incorrect" | "link_confirmation_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "insufficient_scope" | "permission_denied" | "registration_disabled" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "tag_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "link_limit_reached" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "tag_name_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "server_shutting_down" | "ui_not_built";
+            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "max_clicks_invalid" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "api_key_name_invalid" | "api_key_expiry_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "tag_name_invalid" | "tag_colour_invalid" | "tags_too_many" | "preview_invalid" | "routes_invalid" | "variants_invalid" | "sso_callback_invalid" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "link_password_required" | "link_password_incorrect" | "link_confirmation_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "insufficient_scope" | "permission_denied" | "registration_disabled" | "password_login_disabled" | "sso_email_unverified" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "tag_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "link_limit_reached" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "tag_name_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "sso_account_linked_elsewhere" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "sso_provider_unavailable" | "server_shutting_down" | "ui_not_built";
             detail: string;
             status: number;
             title: string;
@@ -1936,6 +1936,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Payload Too Large */
             413: {
                 headers: {
@@ -2193,8 +2202,17 @@ export interface operations {
                     "application/json": {
                         /** @description False when the instance is set with DISALLOW_ANONYMOUS_LINKS: only signed-in users shorten. */
                         anonymousLinksAllowed: boolean;
-                        /** @description False when the instance is set with DISALLOW_REGISTRATION: accounts are made by an administrator. */
+                        /** @description False when the instance is set with PASSWORD_LOGIN=false: sign-in goes through single sign-on only, and registration is closed. */
+                        passwordLogin: boolean;
+                        /** @description False when the instance is set with DISALLOW_REGISTRATION or PASSWORD_LOGIN=false: accounts are made by an administrator, or by signing in with single sign-on. */
                         registrationAllowed: boolean;
+                        /** @description The OpenID Connect provider this instance signs in with, or null when none is configured. */
+                        singleSignOn: {
+                            /** @description What the button says: "Sign in with {name}". */
+                            name: string;
+                            /** @description Where the button leads (a browser page, not an API call); `?next=/app/…` returns there afterwards. */
+                            startUrl: string;
+                        } | null;
                     };
                 };
             };

@@ -4,7 +4,7 @@ import { api, type ResponseOf } from './api.js';
 export type Instance = ResponseOf<'getInstance'>;
 
 /** When the API cannot be asked, the forms show as usual: the API still answers 403 if they are refused. */
-const EVERYTHING_ALLOWED: Instance = { registrationAllowed: true, anonymousLinksAllowed: true };
+const EVERYTHING_ALLOWED: Instance = { registrationAllowed: true, anonymousLinksAllowed: true, passwordLogin: true, singleSignOn: null };
 
 let asked: Promise<Instance> | undefined;
 let known: Instance | undefined;

@@ -59,11 +59,12 @@ export function registerAuthRoutes(app: FastifyInstance, accounts: AccountServic
 
   typedApp.post('/api/auth/register', {
     config: { rateLimit, rateLimitPolicy: 'auth' },
-    onRequest: refuseUnless(context.instance.registrationAllowed, 'registration_disabled'),
+    onRequest: refuseUnless(context.instance.passwordLogin, 'password_login_disabled')
+      ?? refuseUnless(context.instance.registrationAllowed, 'registration_disabled'),
     schema: {
       operationId: 'register',
       summary: 'Create an account and its personal workspace',
-      description: 'Answers 403 `registration_disabled` when the instance is set with DISALLOW_REGISTRATION.',
+      description: 'Answers 403 `registration_disabled` when the instance is set with DISALLOW_REGISTRATION, and 403 `password_login_disabled` with PASSWORD_LOGIN=false.',
       tags: ['auth'],
       security: NO_SECURITY,
       body: Credentials,
@@ -77,14 +78,15 @@ export function registerAuthRoutes(app: FastifyInstance, accounts: AccountServic
 
   typedApp.post('/api/auth/login', {
     config: { rateLimit, rateLimitPolicy: 'auth' },
+    onRequest: refuseUnless(context.instance.passwordLogin, 'password_login_disabled'),
     schema: {
       operationId: 'login',
       summary: 'Sign in',
-      description: 'An unknown email and a wrong password get the same 401.',
+      description: 'An unknown email and a wrong password get the same 401. Answers 403 `password_login_disabled` when the instance is set with PASSWORD_LOGIN=false (it signs in through its OpenID Connect provider only).',
       tags: ['auth'],
       security: NO_SECURITY,
       body: Credentials,
-      response: { 200: SignedInJson, ...errorResponses(400, 401, 413, 429, 503) },
+      response: { 200: SignedInJson, ...errorResponses(400, 401, 403, 413, 429, 503) },
     },
   }, async (request, reply) => {
     try {

@@ -6,13 +6,27 @@ import { setSyncOutcomes } from '../flash.js';
 import { Link, navigate, usePath } from '../router.js';
 import { announceSession, startSession } from '../session.js';
 import { syncAnonLinks } from '../sync.js';
-import { REGISTRATION_CLOSED, useInstance } from '../instance.js';
+import { REGISTRATION_CLOSED, useInstance, type Instance } from '../instance.js';
 import { returnPath } from '../return-path.js';
 
 type Mode = 'login' | 'register';
 type Errors = { email?: string; password?: string; form?: string };
 
 const withNext = (href: string, next: string | undefined) => (next ? `${href}?next=${encodeURIComponent(next)}` : href);
+
+/**
+ * "Sign in with …": a plain link, since the sign-in leaves this page for the provider's and comes
+ * back signed in through the server's callback (ADR 0034).
+ */
+function SingleSignOnButton({ instance, next }: { instance: Instance | undefined; next: string | undefined }) {
+  const sso = instance?.singleSignOn;
+  if (!sso) return null;
+  return (
+    <p class="sso">
+      <a class="button" href={`${sso.startUrl}?next=${encodeURIComponent(returnPath(next ?? null))}`} data-testid="sso-button">Sign in with {sso.name}</a>
+    </p>
+  );
+}
 
 /**
  * `/app/login` and `/app/register`, and the sign-in form a signed-in page shows in its own place
@@ -56,6 +70,7 @@ export function AuthPage({ mode, inPlace = false }: { mode: Mode; inPlace?: bool
     return (
       <Layout title="Registration closed">
         <p class="card narrow" data-testid="registration-closed">{REGISTRATION_CLOSED} Already have one? <Link href={withNext('/app/login', next)}>Sign in</Link>.</p>
+        <SingleSignOnButton instance={instance} next={next} />
       </Layout>
     );
   }
@@ -63,7 +78,8 @@ export function AuthPage({ mode, inPlace = false }: { mode: Mode; inPlace?: bool
   return (
     <Layout title={register ? 'Create an account' : 'Sign in'}>
       {inPlace && <p class="lead" data-testid="sign-in-in-place">Sign in to see this page; it opens as soon as you are signed in.</p>}
-      <form onSubmit={submit} class="card narrow" noValidate>
+      {!register && <SingleSignOnButton instance={instance} next={next} />}
+      {instance?.passwordLogin === false ? null : <form onSubmit={submit} class="card narrow" noValidate>
         <Field id="email" label="Email" type="email" autoComplete="email" required value={email}
           onInput={(e) => setEmail(e.currentTarget.value)} error={errors.email} />
         <Field id="password" label="Password" type="password" autoComplete={register ? 'new-password' : 'current-password'} required value={password}
@@ -75,7 +91,7 @@ export function AuthPage({ mode, inPlace = false }: { mode: Mode; inPlace?: bool
             : instance?.registrationAllowed === false ? <>No account yet? Ask this instance's administrator to create one for you.</>
               : <>No account yet? <Link href={withNext('/app/register', next)}>Register</Link></>}
         </p>
-      </form>
+      </form>}
     </Layout>
   );
 }
