@@ -25,6 +25,7 @@ import { registerHealthRoutes } from './http/routes/health-routes.js';
 import { registerInstanceRoutes } from './http/routes/instance-routes.js';
 import { registerAuthRoutes } from './http/routes/auth-routes.js';
 import { registerWorkspaceRoutes } from './http/routes/workspace-routes.js';
+import { registerWebhookRoutes } from './http/routes/webhook-routes.js';
 import { registerPublicLinkRoutes } from './http/routes/public-link-routes.js';
 import { registerLinkRoutes } from './http/routes/link-routes.js';
 import { registerBulkLinkRoutes } from './http/routes/bulk-link-routes.js';
@@ -170,6 +171,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerTagRoutes(app, deps.links.owned, context);
   registerAuthRoutes(app, deps.accounts, context);
   registerWorkspaceRoutes(app, deps.accounts, context);
+  registerWebhookRoutes(app, deps.webhooks, context);
   registerAdminCleanupRoutes(app, deps.cleanup, context);
   registerAdminRoutes(app, deps.admin, context);
   registerStatsRoutes(app, deps.stats, context);

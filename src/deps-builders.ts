@@ -4,8 +4,14 @@ import { parseBlocklist, type UrlPolicy } from './core/canonical-url.js';
 import type { Clock } from './core/ports.js';
 import { MemoryLinkCache } from './cache/memory-link-cache.js';
 import { SqliteChangeFollower } from './storage/sqlite-change-follower.js';
+import type { WorkspaceAccess } from './accounts/workspace-access.js';
+import { createWebhookJobs, type WebhookJobs } from './jobs/webhook-jobs.js';
+import type { OpenDatabase } from './storage/database.js';
+import { KyselyWebhookOutboxStore } from './storage/webhook-outbox-store.js';
+import { KyselyWebhookStore } from './storage/webhook-store.js';
+import type { WebhookServices } from './webhooks/webhook-services.js';
 
-/** The composition root's adapter builders that read configuration only (src/deps.ts uses them). */
+/** The composition root's adapter builders (src/deps.ts uses them). */
 
 export function buildUrlPolicy(config: Config): UrlPolicy {
   const blocklist = config.links.blocklistFile;
@@ -41,4 +47,16 @@ export function followOtherProcesses(config: Config, localCache: MemoryLinkCache
   const follower = new SqliteChangeFollower(config.database.path, localCache);
   follower.start();
   return follower;
+}
+
+/**
+ * The webhooks module's bag and the delivery job. The job's claims and answers are background
+ * work (ADR 0023): on SQLite they wait behind the writes that answer clients.
+ */
+export function buildWebhooks(config: Config, database: OpenDatabase, clock: Clock, workspaces: WorkspaceAccess): { webhookJobs: WebhookJobs; webhooks: WebhookServices } {
+  const webhookJobs = createWebhookJobs({
+    settings: config.webhooks, allowPrivateDestinations: config.links.allowPrivateDestinations, baseUrl: config.baseUrl, clock,
+    outbox: new KyselyWebhookOutboxStore(database.backgroundDb, database.dialect),
+  });
+  return { webhookJobs, webhooks: { store: new KyselyWebhookStore(database.db), workspaces, clock, checkAddress: webhookJobs.checkAddress } };
 }

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { BreakdownDimension } from '../core/visit-ports.js';
+import type { WebhookDeliveryRow, WebhookEndpointRow } from './webhook-rows.js';
 
 /**
  * Row types, snake_case as stored. Times are epoch milliseconds (bigint in PostgreSQL, integer in
@@ -240,4 +241,6 @@ export interface Database {
   link_visitors: LinkVisitorRow;
   tags: TagRow;
   link_tags: LinkTagRow;
+  webhook_endpoints: WebhookEndpointRow;
+  webhook_deliveries: WebhookDeliveryRow;
 }

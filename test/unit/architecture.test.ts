@@ -38,8 +38,8 @@ describe('what may import what (STYLE.md)', () => {
     }
   });
 
-  test('use cases (links/, accounts/, admin/) never see adapters, Fastify or Kysely', () => {
-    for (const file of [...sourceFiles('src/links'), ...sourceFiles('src/accounts'), ...sourceFiles('src/admin')]) {
+  test('use cases (links/, accounts/, admin/, webhooks/) never see adapters, Fastify or Kysely', () => {
+    for (const file of [...sourceFiles('src/links'), ...sourceFiles('src/accounts'), ...sourceFiles('src/admin'), ...sourceFiles('src/webhooks')]) {
       assert.deepEqual(forbiddenImports(file, ADAPTERS_AND_HTTP, /^(fastify|@fastify\/|kysely|better-sqlite3|pg)$/), [], file);
     }
   });
@@ -190,8 +190,10 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   links: ['core', 'accounts'],
   // The service operator's use cases: every workspace's users and links, the instance's counters.
   admin: ['core', 'links'],
-  http: ['core', 'config', 'logging', 'accounts', 'links', 'admin', 'jobs', 'visits', 'portability'],
-  deps: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'visits', 'metrics', 'storage', 'cache', 'geo'],
+  // A workspace's webhook endpoints and deliveries (ADR 0035); delivery itself is a job.
+  webhooks: ['core', 'accounts'],
+  http: ['core', 'config', 'logging', 'accounts', 'links', 'admin', 'webhooks', 'jobs', 'visits', 'portability'],
+  deps: ['core', 'config', 'accounts', 'links', 'admin', 'webhooks', 'jobs', 'visits', 'metrics', 'storage', 'cache', 'geo'],
   geo: ['core', 'config'],
   app: ['core', 'config', 'logging', 'http', 'deps'],
   // `serve` loads main.ts, which starts the server.

@@ -22,6 +22,7 @@ import { linkTags } from './019-link-tags.js';
 import { linkRedirectStatus } from './020-link-redirect-status.js';
 import { linkOptions } from './021-link-options.js';
 import { visitDestination } from './022-visit-destination.js';
+import { webhooks } from './025-webhooks.js';
 import type { MigrationDb } from './schema-builders.js';
 
 /**
@@ -54,6 +55,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '020_link_redirect_status': linkRedirectStatus(dialect),
     '021_link_options': linkOptions(dialect),
     '022_visit_destination': visitDestination(dialect),
+    '025_webhooks': webhooks(dialect),
   };
 }
 
