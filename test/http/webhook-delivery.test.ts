@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createLink } from '../support/owned-links.js';
 import { suiteScope } from '../support/teardown.js';
+import { HOUR, QUICK_CLEANUP } from '../support/cleanup-fixtures.js';
 import { bearer, createApiKey, registerUser, type RegisteredUser } from '../support/users.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -13,7 +14,7 @@ describe('webhook outbox and delivery', () => {
   let t: TestApp;
   const suite = suiteScope();
   before(async () => {
-    t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0', ALLOW_PRIVATE_DESTINATIONS: 'true', WEBHOOK_RETRY_DELAYS: '5s,30s,2m', WEBHOOK_GIVE_UP_AFTER: '24h' });
+    t = await createTestApp(suite, { RATE_LIMIT_AUTH: '0', ALLOW_PRIVATE_DESTINATIONS: 'true', WEBHOOK_RETRY_DELAYS: '5s,30s,2m', WEBHOOK_GIVE_UP_AFTER: '24h', ...QUICK_CLEANUP });
   });
 
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token: string, payload?: object) =>
@@ -154,5 +155,21 @@ describe('webhook outbox and delivery', () => {
     assert.deepEqual((await outboxOf(endpoint.id)).length, 1, 'a disabled endpoint gets no events');
     const enabled = (await call('PATCH', base, key, { enabled: true })).json();
     assert.deepEqual([enabled.enabled, enabled.disabled_reason], [true, null]);
+  });
+
+  test('the cleanup job\'s expiry is reported as link.expired, in the transaction that marks the link', async () => {
+    t.clock.set(Date.now());
+    const owner = await registerUser(t.app);
+    const receiver = await startWebhookReceiver(suite);
+    const endpoint = await register(owner, receiver.url, ['link.expired']);
+    const link = await createLink(t.app, owner.token, { url: 'https://example.com/short-lived', expiresAt: new Date(t.clock.now() + HOUR).toISOString() });
+    assert.deepEqual(await outboxOf(endpoint.id), []);
+    t.clock.advance(3 * HOUR);
+    await t.deps.cleanup.job.run();
+    assert.equal((await outboxOf(endpoint.id)).length, 1);
+    t.clock.set(Date.now()); // the receiver checks webhook-timestamp against its own clock
+    assert.equal(await deliver(), 1);
+    const [event] = receiver.received.map(({ headers, body }) => new Webhook(endpoint.secret).verify(body, headers) as { type: string; data: Record<string, unknown> });
+    assert.deepEqual([event!.type, event!.data.id, event!.data.status], ['link.expired', link.id, 'EXPIRED']);
   });
 });
