@@ -9,6 +9,9 @@ import { createWebhookJobs, type WebhookJobs } from './jobs/webhook-jobs.js';
 import type { OpenDatabase } from './storage/database.js';
 import { KyselyWebhookOutboxStore } from './storage/webhook-outbox-store.js';
 import { KyselyWebhookStore } from './storage/webhook-store.js';
+import { KyselyWebhookClickStore } from './storage/webhook-click-store.js';
+import { clicksOf } from './core/webhook-clicks.js';
+import type { VisitBatch } from './core/visit-ports.js';
 import type { WebhookServices } from './webhooks/webhook-services.js';
 
 /** The composition root's adapter builders (src/deps.ts uses them). */
@@ -59,4 +62,16 @@ export function buildWebhooks(config: Config, database: OpenDatabase, clock: Clo
     outbox: new KyselyWebhookOutboxStore(database.backgroundDb, database.dialect),
   });
   return { webhookJobs, webhooks: { store: new KyselyWebhookStore(database.db), workspaces, clock, checkAddress: webhookJobs.checkAddress } };
+}
+
+/**
+ * What a finished analytics flush tells the webhooks: its clicks per link, queued as `link.clicked`
+ * rows (background work, ADR 0023). Never awaited by the flush; a failure is logged and the batch is not reported.
+ */
+export function webhookClicksOf(database: OpenDatabase, clock: Clock, logger?: { warn(details: object, message: string): void }): (batch: VisitBatch) => void {
+  const store = new KyselyWebhookClickStore(database.backgroundDb);
+  return (batch) => {
+    store.enqueueClicks(clicksOf(batch), clock.now())
+      .catch((error: unknown) => logger?.warn({ err: error }, 'the clicks of a flush could not be queued for webhooks'));
+  };
 }

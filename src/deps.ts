@@ -40,7 +40,7 @@ import { createVisitPipeline, type VisitPipeline } from './visits/create-visit-p
 import { countryLookupFor, placeLookupFor } from './geo/country-database.js';
 import type { HttpMetrics } from './core/metrics-ports.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
-import { buildLocalCache, buildWebhooks, buildUrlPolicy, followOtherProcesses } from './deps-builders.js';
+import { buildLocalCache, buildWebhooks, webhookClicksOf, buildUrlPolicy, followOtherProcesses } from './deps-builders.js';
 
 /** What the redirect path needs: the tiered lookup (src/links/resolve-link.ts), its domain, and where visits go. */
 export interface RedirectServices {
@@ -201,7 +201,8 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const cleanup = buildCleanupJobs(config, database, { clock, cache, metrics });
   const placeOf = placeLookupFor(config.analytics);
   const analytics = config.analytics.enabled
-    ? createVisitPipeline(config.analytics, visitWriterFor(database), clock, options.logger, placeOf, new KyselyVisitorSaltStore(database.backgroundDb)) : undefined;
+    ? createVisitPipeline(config.analytics, visitWriterFor(database), clock, options.logger, placeOf, new KyselyVisitorSaltStore(database.backgroundDb),
+      webhookClicksOf(database, clock, options.logger)) : undefined;
   const salts = analytics?.salts;
   const healthCheck = createHealthCheckJobs({
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,

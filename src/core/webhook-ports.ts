@@ -97,3 +97,14 @@ export interface WebhookOutbox {
 /** Where a webhook URL leads: an allowed address, an internal one (refused), or nowhere (its name does not resolve). */
 export type WebhookAddressVerdict = 'allowed' | 'refused' | 'unresolved';
 export type WebhookAddressCheck = (url: URL) => Promise<WebhookAddressVerdict>;
+
+/** How many visits one link got in a flush. */
+export interface LinkClicks {
+  readonly linkId: number;
+  readonly count: number;
+}
+
+/** The `link.clicked` side of the outbox: one row per enabled endpoint that asked for it, carrying its workspace's links of the flush. */
+export interface WebhookClickOutbox {
+  enqueueClicks(clicks: readonly LinkClicks[], now: number): Promise<void>;
+}

@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createLink } from '../support/owned-links.js';
 import { suiteScope } from '../support/teardown.js';
 import { HOUR, QUICK_CLEANUP } from '../support/cleanup-fixtures.js';
+import { eventually } from '../support/redis.js';
 import { bearer, createApiKey, registerUser, type RegisteredUser } from '../support/users.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -171,5 +172,26 @@ describe('webhook outbox and delivery', () => {
     assert.equal(await deliver(), 1);
     const [event] = receiver.received.map(({ headers, body }) => new Webhook(endpoint.secret).verify(body, headers) as { type: string; data: Record<string, unknown> });
     assert.deepEqual([event!.type, event!.data.id, event!.data.status], ['link.expired', link.id, 'EXPIRED']);
+  });
+
+  test('link.clicked: one delivery per endpoint per analytics flush, with the clicks of its workspace\'s links', async () => {
+    t.clock.set(Date.now());
+    const owner = await registerUser(t.app);
+    const stranger = await registerUser(t.app);
+    const receiver = await startWebhookReceiver(suite);
+    const endpoint = await register(owner, receiver.url, ['link.clicked']);
+    const busy = await createLink(t.app, owner.token, { url: 'https://example.com/busy' });
+    const quiet = await createLink(t.app, owner.token, { url: 'https://example.com/quiet' });
+    const theirs = await createLink(t.app, stranger.token, { url: 'https://example.com/theirs' });
+    for (const code of [busy.shortCode, busy.shortCode, quiet.shortCode, theirs.shortCode, busy.shortCode]) {
+      assert.equal((await t.app.inject({ url: `/${code}`, headers: { 'user-agent': PERSON } })).statusCode, 301);
+    }
+    assert.deepEqual(await outboxOf(endpoint.id), [], 'nothing before the flush');
+    await t.deps.analytics!.flusher.flushNow();
+    assert.ok(await eventually(async () => (await outboxOf(endpoint.id)).length === 1, 10_000), 'queued after the flush');
+    assert.equal(await deliver(), 1);
+    const [event] = verified(receiver, endpoint.secret);
+    assert.equal(event!.type, 'link.clicked');
+    assert.deepEqual(event!.data, { clicks: [{ linkId: busy.id, code: busy.shortCode, count: 3 }, { linkId: quiet.id, code: quiet.shortCode, count: 1 }] });
   });
 });
