@@ -25,6 +25,9 @@ export class KyselyWebhookOutboxStore implements WebhookOutbox {
           .whereRef('p.endpoint_id', '=', 'd.endpoint_id').whereRef('p.link_id', '=', 'd.link_id')
           .whereRef('p.id', '<', 'd.id').where('p.status', '=', 'pending'))))
         .orderBy('d.id').limit(limit);
+      // Nothing due answers from a read: an idle instance polling every second must not take
+      // SQLite's write lock (another process may hold it) or a PostgreSQL row lock for nothing.
+      if (await due.executeTakeFirst() === undefined) return [];
       if (this.dialect === 'postgres') due = due.forUpdate('d').skipLocked();
       const claimed = await this.db.updateTable('webhook_deliveries')
         .set({ claimed_until: claimedUntil, attempts: sql`attempts + 1` })
