@@ -26,6 +26,7 @@ import { registerInstanceRoutes } from './http/routes/instance-routes.js';
 import { registerAuthRoutes } from './http/routes/auth-routes.js';
 import { registerOidcRoutes } from './http/routes/oidc-routes.js';
 import { registerWorkspaceRoutes } from './http/routes/workspace-routes.js';
+import { registerWebhookRoutes } from './http/routes/webhook-routes.js';
 import { registerPublicLinkRoutes } from './http/routes/public-link-routes.js';
 import { registerLinkRoutes } from './http/routes/link-routes.js';
 import { registerBulkLinkRoutes } from './http/routes/bulk-link-routes.js';
@@ -187,6 +188,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerAuthRoutes(app, deps.accounts, context);
   if (deps.singleSignOn) registerOidcRoutes(app, deps.singleSignOn, context, { stylesheet: recipientStylesheet(ui) });
   registerWorkspaceRoutes(app, deps.accounts, context);
+  registerWebhookRoutes(app, deps.webhooks, context);
   registerAdminCleanupRoutes(app, deps.cleanup, context);
   registerAdminRoutes(app, deps.admin, context);
   registerStatsRoutes(app, deps.stats, context);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Config } from './config-shape.js';
-import type { EnvReader } from './config-env-reader.js';
+import { parseDuration, type EnvReader } from './config-env-reader.js';
 import { readTrustProxy } from './config-trust-proxy.js';
 import { readSignIn } from './config-sign-in.js';
 import { parseBaseUrl, parseBlocklistFile, parseDatabase, parseFailureRedirectUrl, parseJwt, parseRedisUrl } from './config-values.js';
@@ -58,6 +58,7 @@ export function readConfig(read: EnvReader): Omit<Config, 'warnings'> {
     cleanup: readCleanup(read),
     analytics: readAnalytics(read),
     healthcheck: readHealthcheck(read),
+    webhooks: readWebhooks(read),
     metrics: { enabled: read.bool('METRICS_ENABLED', true), token: read.optional('METRICS_TOKEN') },
   };
 }
@@ -144,5 +145,17 @@ function readHealthcheck(read: EnvReader): Config['healthcheck'] {
     addressIntervalMs: read.duration('HEALTHCHECK_ADDRESS_INTERVAL', '1s'),
     addressBudgetMs: read.duration('HEALTHCHECK_ADDRESS_BUDGET', '2m'),
     workspaceBudget: read.int('HEALTHCHECK_WORKSPACE_BUDGET', 1000, 1),
+  };
+}
+
+function readWebhooks(read: EnvReader): Config['webhooks'] {
+  const delays = read.string('WEBHOOK_RETRY_DELAYS', '5s,30s,2m,10m,30m,1h').split(',').map((text) => parseDuration(text));
+  if (delays.some((delay) => delay === undefined)) read.problems.push('WEBHOOK_RETRY_DELAYS must be durations separated by commas, like 5s,30s,2m,10m');
+  return {
+    enabled: read.bool('WEBHOOKS_ENABLED', true),
+    pollIntervalMs: read.duration('WEBHOOK_POLL_INTERVAL', '1s'),
+    retryDelaysMs: delays.every((delay) => delay !== undefined) ? delays as number[] : [5_000],
+    giveUpAfterMs: read.duration('WEBHOOK_GIVE_UP_AFTER', '24h'),
+    claimTtlMs: read.duration('WEBHOOK_CLAIM_TTL', '30s'),
   };
 }

@@ -146,6 +146,18 @@ export interface Config {
     /** Checks a run makes of one workspace's links (anonymous links together) before deferring the rest. */
     readonly workspaceBudget: number;
   };
+  /** Webhook delivery (ADR 0035). */
+  readonly webhooks: {
+    readonly enabled: boolean;
+    /** How often an instance looks for due deliveries when the last look found none. */
+    readonly pollIntervalMs: number;
+    /** The waits after the 1st, 2nd, … failed attempt; the last one repeats. */
+    readonly retryDelaysMs: readonly number[];
+    /** A delivery failing this long after its event is given up; an endpoint failing this long is disabled. */
+    readonly giveUpAfterMs: number;
+    /** How long a claimed delivery is an instance's: past it (the instance died) another delivers it. */
+    readonly claimTtlMs: number;
+  };
   /** Variables that look like ours but are not, one line each, for start-up to log (config-lookalikes.ts). */
   readonly warnings: readonly string[];
   /** `GET /metrics` (ADR 0018): off answers 404 and counts nothing; a token makes it require `Authorization: Bearer`. */

@@ -11,8 +11,17 @@ import type { SingleSignOnServices } from './accounts/single-sign-on-services.js
 import { KyselyIdentityStore } from './storage/identity-store.js';
 import type { Database } from './storage/schema.js';
 import { OpenidClientRelyingParty } from './sso/openid-client-relying-party.js';
+import type { WorkspaceAccess } from './accounts/workspace-access.js';
+import { createWebhookJobs, type WebhookJobs } from './jobs/webhook-jobs.js';
+import type { OpenDatabase } from './storage/database.js';
+import { KyselyWebhookOutboxStore } from './storage/webhook-outbox-store.js';
+import { KyselyWebhookStore } from './storage/webhook-store.js';
+import { KyselyWebhookClickStore } from './storage/webhook-click-store.js';
+import { clicksOf } from './core/webhook-clicks.js';
+import type { VisitBatch } from './core/visit-ports.js';
+import type { WebhookServices } from './webhooks/webhook-services.js';
 
-/** The composition root's adapter builders that need little more than configuration (src/deps.ts uses them). */
+/** The composition root's adapter builders (src/deps.ts uses them). */
 
 export function buildUrlPolicy(config: Config): UrlPolicy {
   const blocklist = config.links.blocklistFile;
@@ -60,5 +69,29 @@ export function buildSingleSignOn(
   return {
     accounts, identities: new KyselyIdentityStore(db), relyingParty: new OpenidClientRelyingParty(oidc, onProviderError),
     name: oidc.name, adminGroups: oidc.adminGroups,
+  };
+}
+
+/**
+ * The webhooks module's bag and the delivery job. The job's claims and answers are background
+ * work (ADR 0023): on SQLite they wait behind the writes that answer clients.
+ */
+export function buildWebhooks(config: Config, database: OpenDatabase, clock: Clock, workspaces: WorkspaceAccess): { webhookJobs: WebhookJobs; webhooks: WebhookServices } {
+  const webhookJobs = createWebhookJobs({
+    settings: config.webhooks, allowPrivateDestinations: config.links.allowPrivateDestinations, baseUrl: config.baseUrl, clock,
+    outbox: new KyselyWebhookOutboxStore(database.backgroundDb, database.dialect),
+  });
+  return { webhookJobs, webhooks: { store: new KyselyWebhookStore(database.db), workspaces, clock, checkAddress: webhookJobs.checkAddress } };
+}
+
+/**
+ * What a finished analytics flush tells the webhooks: its clicks per link, queued as `link.clicked`
+ * rows (background work, ADR 0023). Never awaited by the flush; a failure is logged and the batch is not reported.
+ */
+export function webhookClicksOf(database: OpenDatabase, clock: Clock, logger?: { warn(details: object, message: string): void }): (batch: VisitBatch) => void {
+  const store = new KyselyWebhookClickStore(database.backgroundDb);
+  return (batch) => {
+    store.enqueueClicks(clicksOf(batch), clock.now())
+      .catch((error: unknown) => logger?.warn({ err: error }, 'the clicks of a flush could not be queued for webhooks'));
   };
 }

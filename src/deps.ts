@@ -24,6 +24,8 @@ import { KyselyJobLockStore } from './storage/job-lock-store.js';
 import { KyselyCleanupStore } from './storage/cleanup-store.js';
 import { createHealthCheckJobs, type HealthCheckJobs } from './jobs/health-check-jobs.js';
 import { KyselyHealthCheckStore } from './storage/health-check-store.js';
+import type { WebhookJobs } from './jobs/webhook-jobs.js';
+import type { WebhookServices } from './webhooks/webhook-services.js';
 import { migrateToLatest } from './storage/migrations/index.js';
 import { createAccountServices, type AccountServices } from './accounts/account-services.js';
 import type { PasswordHashing } from './accounts/password-hasher.js';
@@ -38,7 +40,7 @@ import { createVisitPipeline, type VisitPipeline } from './visits/create-visit-p
 import { countryLookupFor, placeLookupFor } from './geo/country-database.js';
 import type { HttpMetrics } from './core/metrics-ports.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
-import { buildLocalCache, buildSingleSignOn, buildUrlPolicy, followOtherProcesses } from './deps-builders.js';
+import { buildLocalCache, buildSingleSignOn, buildUrlPolicy, buildWebhooks, followOtherProcesses, webhookClicksOf } from './deps-builders.js';
 import type { SingleSignOnServices } from './accounts/single-sign-on-services.js';
 
 /** What the redirect path needs: the tiered lookup (src/links/resolve-link.ts), its domain, and where visits go. */
@@ -76,14 +78,15 @@ export interface AppDeps {
   readonly links: LinkServices;
   /** Users, tokens, workspaces and API keys (src/accounts). */
   readonly accounts: AccountServices;
-  /** Sign-in through an OpenID Connect provider, when OIDC_* configures one (ADR 0034). */
-  readonly singleSignOn?: SingleSignOnServices;
+  readonly singleSignOn?: SingleSignOnServices; // when OIDC_* configures a provider (ADR 0034)
   /** The read side of visits: global counters and per-link roll-ups (src/links/get-*-stats.ts). */
   readonly stats: StatsDeps;
   /** The cleanup job, its scheduler (started by main.ts) and its statistics (src/jobs). */
   readonly cleanup: CleanupJobs;
   /** What the service's operator reads and changes across every workspace (src/admin). */
   readonly admin: AdminServices;
+  /** A workspace's webhook endpoints and their deliveries (src/webhooks). */
+  readonly webhooks: WebhookServices;
   readonly server: ServerServices;
 }
 
@@ -101,6 +104,7 @@ export interface Composition extends AppDeps {
   readonly analytics?: VisitPipeline;
   /** The destination health check and its scheduler (started by main.ts when enabled). */
   readonly healthCheck: HealthCheckJobs;
+  readonly webhookJobs: WebhookJobs; // delivery and its scheduler, started by main.ts when enabled
   close(): Promise<void>;
 }
 
@@ -198,12 +202,14 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const cleanup = buildCleanupJobs(config, database, { clock, cache, metrics });
   const placeOf = placeLookupFor(config.analytics);
   const analytics = config.analytics.enabled
-    ? createVisitPipeline(config.analytics, visitWriterFor(database), clock, options.logger, placeOf, new KyselyVisitorSaltStore(database.backgroundDb)) : undefined;
+    ? createVisitPipeline(config.analytics, visitWriterFor(database), clock, options.logger, placeOf, new KyselyVisitorSaltStore(database.backgroundDb),
+      webhookClicksOf(database, clock, options.logger)) : undefined;
   const salts = analytics?.salts;
   const healthCheck = createHealthCheckJobs({
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
     lockStore: new KyselyJobLockStore(database.backgroundDb), store: new KyselyHealthCheckStore(database.backgroundDb),
   });
+  const { webhookJobs, webhooks } = buildWebhooks(config, database, clock, accounts.workspaces);
   const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces, passwords: accounts.hasher });
   const stats = {
     store: new KyselyStatsReadStore(database.db), clock, links: links.owned,
@@ -221,6 +227,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     stats,
     cleanup,
     admin: { store: new KyselyOperatorStore(database.db), stats: stats.store, cache, clock, domain: DEFAULT_DOMAIN, blocklist },
+    webhooks,
     server: { readiness: store, rateLimitStore: redis?.rateLimitStore, metrics },
     database,
     store,
@@ -228,11 +235,12 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     redis,
     analytics,
     healthCheck,
+    webhookJobs,
     // Before the database closes: the cleanup job finishes its batch, records the run and releases its
     // lock; the health check aborts its checks and releases its lock; the flusher writes what is
     // buffered.
     close: async () => {
-      await Promise.all([cleanup.stop(), healthCheck.stop()]);
+      await Promise.all([cleanup.stop(), healthCheck.stop(), webhookJobs.stop()]);
       await analytics?.flusher.stop().catch((error: unknown) => options.logger?.error({ err: error }, 'the last analytics flush failed; its visits are lost'));
       await redis?.close();
       follower?.close();

@@ -15,6 +15,7 @@ function startBackgroundWork(config: Config, deps: Composition, log: FastifyBase
   if (config.cleanup.enabled) deps.cleanup.scheduler.start(log.child({ job: 'reaper' }));
   deps.analytics?.flusher.start();
   if (config.healthcheck.enabled) deps.healthCheck.scheduler.start(log.child({ job: 'health-check' }));
+  if (config.webhooks.enabled) deps.webhookJobs.scheduler.start(log.child({ job: 'webhooks' }));
   const database = describeDatabase(config.database);
   const redis = config.redisUrl ? 'on' : 'off';
   const worker = cluster.isWorker ? { worker: cluster.worker!.id } : {};

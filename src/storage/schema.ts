@@ -1,11 +1,10 @@
 import type { Generated } from 'kysely';
 import type { BreakdownDimension } from '../core/visit-ports.js';
 import type { UserIdentityRow } from './user-identity-row.js';
+import type { WebhookDeliveryRow, WebhookEndpointRow } from './webhook-rows.js';
 
-/**
- * Row types, snake_case as stored. Times are epoch milliseconds (bigint in PostgreSQL, integer in
- * SQLite) so that both databases compare and sort them the same way. Booleans are 0/1 integers.
- */
+/** Row types, snake_case as stored. Times are epoch milliseconds (bigint in PostgreSQL, integer in
+ * SQLite) so that both databases compare and sort them the same way. Booleans are 0/1 integers. */
 export interface LinkRow {
   id: Generated<number>;
   domain: string;
@@ -245,4 +244,6 @@ export interface Database {
   tags: TagRow;
   link_tags: LinkTagRow;
   user_identities: UserIdentityRow;
+  webhook_endpoints: WebhookEndpointRow;
+  webhook_deliveries: WebhookDeliveryRow;
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { VisitWriter } from '../core/visit-ports.js';
+import type { VisitBatch, VisitWriter } from '../core/visit-ports.js';
 import type { Clock } from '../core/ports.js';
 import { VisitFlusher, MAX_ATTEMPTS } from './visit-flusher.js';
 import { VisitBuffer } from './visit-buffer.js';
@@ -16,7 +16,10 @@ export interface VisitPipeline {
   readonly salts?: VisitorSalts;
 }
 
-export function createVisitPipeline(settings: Config['analytics'], writer: VisitWriter, clock: Clock, logger?: Pick<Logger, 'warn'>, placeOf?: PlaceOf, saltStore?: VisitorSaltStore): VisitPipeline {
+export function createVisitPipeline(
+  settings: Config['analytics'], writer: VisitWriter, clock: Clock, logger?: Pick<Logger, 'warn'>, placeOf?: PlaceOf, saltStore?: VisitorSaltStore,
+  onFlushed?: (batch: VisitBatch) => void,
+): VisitPipeline {
   const salts = saltStore && new VisitorSalts(saltStore, clock, (error) => logger?.warn({ err: error }, 'the day salt of visitor ids could not be had; this flush counts no visitor'));
   const buffer = new VisitBuffer(settings.bufferMax, () => clock.now());
   const flusher = new VisitFlusher({
@@ -28,6 +31,7 @@ export function createVisitPipeline(settings: Config['analytics'], writer: Visit
     saltOf: salts && ((day) => salts.saltOf(day)),
     onError: (error) => logger?.warn({ err: error }, 'analytics flush failed; its visits are kept for the next one'),
     onGiveUp: (visits, error) => logger?.warn({ err: error, visits, attempts: MAX_ATTEMPTS }, 'analytics flush failed too often; its visits are dropped'),
+    onFlushed,
   });
   return { buffer, flusher, salts };
 }

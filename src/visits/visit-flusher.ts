@@ -19,6 +19,8 @@ export interface VisitFlusherOptions {
   readonly onError?: (error: unknown) => void;
   /** Visits given up on: their write failed MAX_ATTEMPTS times. They count as dropped. */
   readonly onGiveUp?: (visits: number, error: unknown) => void;
+  /** A flush whose visits are all written, told once at its end, off the redirect path (webhooks' link.clicked, ADR 0035). */
+  readonly onFlushed?: (batch: VisitBatch) => void;
 }
 
 /**
@@ -95,10 +97,10 @@ export class VisitFlusher {
     let done: () => void = () => {};
     this.running = new Promise((resolve) => { done = resolve; });
     try {
-      if (visits.size > 0) {
-        await this.cutIntoParts(await this.withVisitorIds(visits, await classifiedBatch(visits, undefined, this.options.placeOf)));
-      }
+      const batch = visits.size > 0 ? await this.withVisitorIds(visits, await classifiedBatch(visits, undefined, this.options.placeOf)) : undefined;
+      if (batch) await this.cutIntoParts(batch);
       const failed = await this.writePending();
+      if (failed === undefined && batch) this.options.onFlushed?.(batch);
       // The threshold fires once, when it is reached: events that reached it again while this flush
       // ran would otherwise wait for the interval, and under load fill the buffer up to its bound.
       if (failed === undefined && !this.stopped && this.options.buffer.wantsFlush) setImmediate(() => void this.flush());

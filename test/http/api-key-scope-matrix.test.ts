@@ -59,6 +59,14 @@ describe('API key scopes: every authenticated route × every scope', () => {
     await t.app.inject({ method: 'POST', url: v1('/members'), headers: bearer(owner.token), payload: { email: other.user.email, role: 'member' } });
     return other.user.id;
   };
+  const newWebhook = async () => (await asOwner({ method: 'POST', url: v1('/webhooks'), payload: { url: 'https://8.8.8.8/hook', events: ['link.created'] } })).id as number;
+  /** An endpoint with one delivery pending: the `link.created` of a new link. */
+  const newDelivery = async () => {
+    const webhook = await newWebhook();
+    await newLink();
+    const { deliveries } = await asOwner({ method: 'GET', url: v1(`/webhooks/${webhook}/deliveries`) }) as { deliveries: Array<{ id: number }> };
+    return `/webhooks/${webhook}/deliveries/${deliveries[0]!.id}`;
+  };
   const importBody = () => {
     const body = multipartFile(`link,long_url,title,created_at,created_by,archived,tags,custom_bitlinks\nhttps://bit.ly/imp${++serial},https://example.com/${unique('imported')},,2023-03-01T10:15:00+0000,alice,false,,\n`);
     return { payload: body.payload, headers: body.headers };
@@ -86,6 +94,13 @@ describe('API key scopes: every authenticated route × every scope', () => {
     'GET /api/v1/workspaces/{id}/api-keys': { scope: 'workspace:admin', allowed: 200, request: async () => ({ method: 'GET', url: v1('/api-keys') }) },
     'POST /api/v1/workspaces/{id}/api-keys': { scope: 'workspace:admin', allowed: 'permission_denied', request: async () => ({ method: 'POST', url: v1('/api-keys'), payload: { name: unique('key') } }) },
     'DELETE /api/v1/workspaces/{id}/api-keys/{keyId}': { scope: 'workspace:admin', allowed: 'permission_denied', request: async () => ({ method: 'DELETE', url: v1('/api-keys/1') }) },
+    'POST /api/v1/workspaces/{id}/webhooks': { scope: 'workspace:admin', allowed: 'permission_denied', request: async () => ({ method: 'POST', url: v1('/webhooks'), payload: { url: 'https://8.8.8.8/hook', events: ['link.created'] } }) },
+    'GET /api/v1/workspaces/{id}/webhooks': { scope: 'workspace:admin', allowed: 200, request: async () => ({ method: 'GET', url: v1('/webhooks') }) },
+    'GET /api/v1/workspaces/{id}/webhooks/{webhookId}': { scope: 'workspace:admin', allowed: 200, request: async () => ({ method: 'GET', url: v1(`/webhooks/${await newWebhook()}`) }) },
+    'PATCH /api/v1/workspaces/{id}/webhooks/{webhookId}': { scope: 'workspace:admin', allowed: 200, request: async () => ({ method: 'PATCH', url: v1(`/webhooks/${await newWebhook()}`), payload: { enabled: false } }) },
+    'DELETE /api/v1/workspaces/{id}/webhooks/{webhookId}': { scope: 'workspace:admin', allowed: 204, request: async () => ({ method: 'DELETE', url: v1(`/webhooks/${await newWebhook()}`) }) },
+    'GET /api/v1/workspaces/{id}/webhooks/{webhookId}/deliveries': { scope: 'workspace:admin', allowed: 200, request: async () => ({ method: 'GET', url: v1(`/webhooks/${await newWebhook()}/deliveries`) }) },
+    'POST /api/v1/workspaces/{id}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver': { scope: 'workspace:admin', allowed: 202, request: async () => ({ method: 'POST', url: v1(`${await newDelivery()}/redeliver`) }) },
   };
   /** A HEAD route answers as its GET, without a body. */
   const rowOf = (method: string, path: string): Row | undefined => {

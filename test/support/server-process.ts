@@ -20,12 +20,14 @@ export interface ServerProcess {
 export interface StartOptions {
   /** Told the whole output so far each time the process writes, while it starts and after. */
   readonly onOutput?: (output: string) => void;
+  /** A data directory to reuse (a restart on the same files); kept when the server stops. A fresh one by default. */
+  readonly dataDir?: string;
 }
 
 /** Starts `src/main.ts` as a real process on a free loopback port, as a user would run it, stopped when `scope` ends. */
 export async function startServer(scope: TeardownScope, env: Record<string, string> = {}, options: StartOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-e2e-'));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'linkforge-e2e-'));
   const child = spawn(process.execPath, nodeEntry('src/main.ts'), {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BCRYPT_COST: '4', CLEANUP_ENABLED: 'false', HEALTHCHECK_ENABLED: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -34,7 +36,7 @@ export async function startServer(scope: TeardownScope, env: Record<string, stri
   const stop = once(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     const code = await exited;
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (options.dataDir === undefined) fs.rmSync(dataDir, { recursive: true, force: true });
     return code;
   });
   onTeardown(scope, stop);

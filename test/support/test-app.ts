@@ -34,6 +34,7 @@ export function testConfig(dataDir: string, env: Record<string, string> = {}): C
     BASE_URL: 'http://sho.rt',
     CLEANUP_ENABLED: 'false',
     HEALTHCHECK_ENABLED: 'false',
+    WEBHOOKS_ENABLED: 'false',
     BCRYPT_COST: '4',
     // Two cores shared by two test files, PostgreSQL, Redis and Chromium can pause a test process
     // for longer than the 250 ms default, and Redis would look unreachable to tests that are not

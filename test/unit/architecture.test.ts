@@ -38,8 +38,8 @@ describe('what may import what (STYLE.md)', () => {
     }
   });
 
-  test('use cases (links/, accounts/, admin/) never see adapters, Fastify or Kysely', () => {
-    for (const file of [...sourceFiles('src/links'), ...sourceFiles('src/accounts'), ...sourceFiles('src/admin')]) {
+  test('use cases (links/, accounts/, admin/, webhooks/) never see adapters, Fastify or Kysely', () => {
+    for (const file of [...sourceFiles('src/links'), ...sourceFiles('src/accounts'), ...sourceFiles('src/admin'), ...sourceFiles('src/webhooks')]) {
       assert.deepEqual(forbiddenImports(file, ADAPTERS_AND_HTTP, /^(fastify|@fastify\/|kysely|better-sqlite3|pg)$/), [], file);
     }
   });
@@ -210,8 +210,10 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   links: ['core', 'accounts'],
   // The service operator's use cases: every workspace's users and links, the instance's counters.
   admin: ['core', 'links'],
-  http: ['core', 'config', 'logging', 'accounts', 'links', 'admin', 'jobs', 'visits', 'portability'],
-  deps: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'visits', 'metrics', 'storage', 'cache', 'geo', 'sso'],
+  // A workspace's webhook endpoints and deliveries (ADR 0035); delivery itself is a job.
+  webhooks: ['core', 'accounts'],
+  http: ['core', 'config', 'logging', 'accounts', 'links', 'admin', 'webhooks', 'jobs', 'visits', 'portability'],
+  deps: ['core', 'config', 'accounts', 'links', 'admin', 'webhooks', 'jobs', 'visits', 'metrics', 'storage', 'cache', 'geo', 'sso'],
   // The OpenID Connect relying party (openid-client), an adapter of core/identity-ports.ts.
   sso: ['core', 'config'],
   geo: ['core', 'config'],

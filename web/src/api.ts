@@ -87,3 +87,6 @@ export type Member = ResponseOf<'listMembers'>['members'][number];
 export type ApiKey = ResponseOf<'listApiKeys'>['api_keys'][number];
 export type CreatedApiKey = ResponseOf<'createApiKey', 201>;
 export type WorkspaceTag = ResponseOf<'listTags'>['items'][number];
+export type Webhook = ResponseOf<'listWebhooks'>['webhooks'][number];
+export type CreatedWebhook = ResponseOf<'createWebhook', 201>;
+export type WebhookDelivery = ResponseOf<'listWebhookDeliveries'>['deliveries'][number];

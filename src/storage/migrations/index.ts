@@ -24,6 +24,7 @@ import { linkOptions } from './021-link-options.js';
 import { visitDestination } from './022-visit-destination.js';
 import { apiKeyScopes } from './023-api-key-scopes.js';
 import { userIdentities } from './024-user-identities.js';
+import { webhooks } from './025-webhooks.js';
 import type { MigrationDb } from './schema-builders.js';
 
 /**
@@ -58,6 +59,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '022_visit_destination': visitDestination(dialect),
     '023_api_key_scopes': apiKeyScopes,
     '024_user_identities': userIdentities(dialect),
+    '025_webhooks': webhooks(dialect),
   };
 }
 

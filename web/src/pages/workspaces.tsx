@@ -5,9 +5,10 @@ import { Field, FormError } from '../components/field.js';
 import { Layout } from '../components/layout.js';
 import { ApiKeys } from './api-keys.js';
 import { WorkspaceTags } from './workspace-tags.js';
+import { WorkspaceWebhooks } from './workspace-webhooks.js';
 import { useApi } from '../use-api.js';
 
-/** `/app/workspaces`: create workspaces, manage their members, tags and API keys. */
+/** `/app/workspaces`: create workspaces, manage their members, tags, API keys and webhooks. */
 export function WorkspacesPage() {
   const listed = useApi<ResponseOf<'listWorkspaces'>>('/api/v1/workspaces');
   const workspaces = listed.data?.workspaces ?? [];
@@ -62,6 +63,7 @@ function WorkspaceDetail({ workspace }: { workspace: Workspace }) {
       <Members workspace={workspace} canManage={canManage} />
       <WorkspaceTags workspace={workspace} canManage={canManage} />
       {canManage && <ApiKeys workspace={workspace} />}
+      {canManage && <WorkspaceWebhooks workspace={workspace} />}
     </section>
   );
 }
