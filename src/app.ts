@@ -138,6 +138,29 @@ function routingDeps(deps: AppDeps, trusted: TrustedHop | false): RoutingDeps {
   };
 }
 
+/** Every API route module, each with its own module's services and what every route shares. */
+function registerApiRoutes(app: FastifyInstance, deps: AppDeps, context: RouteContext, drain: ConnectionDrain, stylesheet: string | undefined): void {
+  const { config } = deps;
+  const importSettings = { imports: config.imports, maxUploadBytes: config.links.importMaxBytes, dataDir: config.dataDir };
+  registerHealthRoutes(app, deps.server.readiness);
+  registerInstanceRoutes(app, context.instance);
+  registerPublicLinkRoutes(app, deps.links.anonymous, context);
+  registerLinkRoutes(app, deps.links.owned, context);
+  registerBulkLinkRoutes(app, deps.links.owned, deps.links.transfer, context);
+  registerWorkspaceLinkRoutes(app, deps.links.owned, context);
+  registerTagRoutes(app, deps.links.owned, context);
+  registerAuthRoutes(app, deps.accounts, context);
+  if (deps.singleSignOn) registerOidcRoutes(app, deps.singleSignOn, context, { stylesheet });
+  registerWorkspaceRoutes(app, deps.accounts, context);
+  registerWebhookRoutes(app, deps.webhooks, context);
+  registerAdminCleanupRoutes(app, deps.cleanup, context);
+  registerAdminRoutes(app, deps.admin, context);
+  registerStatsRoutes(app, deps.stats, context);
+  registerVisitExportRoutes(app, deps.stats, context);
+  registerLinkShareRoutes(app, deps.stats, context);
+  registerImportRoutes(app, deps.links.transfer, importSettings, context, drain);
+}
+
 export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps;
   const drain = options.drain ?? new ConnectionDrain();
@@ -177,24 +200,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   const instance = instancePolicy(config);
   const context: RouteContext = { baseUrl: config.baseUrl, clock: deps.clock, rateLimit: config.rateLimit, instance, guards: authGuards(deps.accounts) };
   requireDeclaredScopes(app, context.guards);
-  const importSettings = { imports: config.imports, maxUploadBytes: config.links.importMaxBytes, dataDir: config.dataDir };
-  registerHealthRoutes(app, deps.server.readiness);
-  registerInstanceRoutes(app, instance);
-  registerPublicLinkRoutes(app, deps.links.anonymous, context);
-  registerLinkRoutes(app, deps.links.owned, context);
-  registerBulkLinkRoutes(app, deps.links.owned, deps.links.transfer, context);
-  registerWorkspaceLinkRoutes(app, deps.links.owned, context);
-  registerTagRoutes(app, deps.links.owned, context);
-  registerAuthRoutes(app, deps.accounts, context);
-  if (deps.singleSignOn) registerOidcRoutes(app, deps.singleSignOn, context, { stylesheet: recipientStylesheet(ui) });
-  registerWorkspaceRoutes(app, deps.accounts, context);
-  registerWebhookRoutes(app, deps.webhooks, context);
-  registerAdminCleanupRoutes(app, deps.cleanup, context);
-  registerAdminRoutes(app, deps.admin, context);
-  registerStatsRoutes(app, deps.stats, context);
-  registerVisitExportRoutes(app, deps.stats, context);
-  registerLinkShareRoutes(app, deps.stats, context);
-  registerImportRoutes(app, deps.links.transfer, importSettings, context, drain);
+  registerApiRoutes(app, deps, context, drain, recipientStylesheet(ui));
   registerUiRoutes(app, ui);
   registerRedirectRoutes(app, responder, config.redirect);
   registerLinkFormRoutes(app, responder);

@@ -20,6 +20,14 @@ import { KyselyWebhookClickStore } from './storage/webhook-click-store.js';
 import { clicksOf } from './core/webhook-clicks.js';
 import type { VisitBatch } from './core/visit-ports.js';
 import type { WebhookServices } from './webhooks/webhook-services.js';
+import { createHealthCheckJobs, type HealthCheckJobs } from './jobs/health-check-jobs.js';
+import type { StatsDeps } from './links/get-global-stats.js';
+import type { OwnedLinkDeps } from './links/link-access.js';
+import { KyselyHealthCheckStore } from './storage/health-check-store.js';
+import { KyselyJobLockStore } from './storage/job-lock-store.js';
+import { KyselyLinkShareStore } from './storage/link-share-store.js';
+import { KyselyStatsReadStore } from './storage/stats-read-store.js';
+import { KyselyVisitExportStore } from './storage/visit-export-store.js';
 
 /** The composition root's adapter builders (src/deps.ts uses them). */
 
@@ -94,4 +102,20 @@ export function webhookClicksOf(database: OpenDatabase, clock: Clock, logger?: {
     store.enqueueClicks(clicksOf(batch), clock.now())
       .catch((error: unknown) => logger?.warn({ err: error }, 'the clicks of a flush could not be queued for webhooks'));
   };
+}
+
+/** The read side of visits: stats, visit export and share addresses. */
+export function buildStats(database: OpenDatabase, clock: Clock, links: OwnedLinkDeps): StatsDeps {
+  return {
+    store: new KyselyStatsReadStore(database.db), clock, links,
+    visits: new KyselyVisitExportStore(database.db), shares: new KyselyLinkShareStore(database.db),
+  };
+}
+
+/** The destination health check: background work (ADR 0023), like the cleanup job. */
+export function buildHealthCheckJobs(config: Config, database: OpenDatabase, clock: Clock): HealthCheckJobs {
+  return createHealthCheckJobs({
+    settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
+    lockStore: new KyselyJobLockStore(database.backgroundDb), store: new KyselyHealthCheckStore(database.backgroundDb),
+  });
 }

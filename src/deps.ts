@@ -9,9 +9,6 @@ import { LinkResolver } from './links/resolve-link.js';
 import type { LinkServices } from './links/link-services.js';
 import type { StatsDeps } from './links/get-global-stats.js';
 import { KyselyLinkTransferStore } from './storage/link-transfer-store.js';
-import { KyselyStatsReadStore } from './storage/stats-read-store.js';
-import { KyselyVisitExportStore } from './storage/visit-export-store.js';
-import { KyselyLinkShareStore } from './storage/link-share-store.js';
 import { KyselyVisitorSaltStore } from './storage/visitor-salt-store.js';
 import { openSqlite, type OpenDatabase } from './storage/database.js';
 import { KyselyLinkStore } from './storage/link-store.js';
@@ -22,8 +19,7 @@ import { createCleanupJobs, type CleanupJobs } from './jobs/cleanup-jobs.js';
 import { KyselyCleanupRunStore } from './storage/cleanup-run-store.js';
 import { KyselyJobLockStore } from './storage/job-lock-store.js';
 import { KyselyCleanupStore } from './storage/cleanup-store.js';
-import { createHealthCheckJobs, type HealthCheckJobs } from './jobs/health-check-jobs.js';
-import { KyselyHealthCheckStore } from './storage/health-check-store.js';
+import type { HealthCheckJobs } from './jobs/health-check-jobs.js';
 import type { WebhookJobs } from './jobs/webhook-jobs.js';
 import type { WebhookServices } from './webhooks/webhook-services.js';
 import { migrateToLatest } from './storage/migrations/index.js';
@@ -40,7 +36,9 @@ import { createVisitPipeline, type VisitPipeline } from './visits/create-visit-p
 import { countryLookupFor, placeLookupFor } from './geo/country-database.js';
 import type { HttpMetrics } from './core/metrics-ports.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
-import { buildLocalCache, buildSingleSignOn, buildUrlPolicy, buildWebhooks, followOtherProcesses, webhookClicksOf } from './deps-builders.js';
+import {
+  buildHealthCheckJobs, buildLocalCache, buildSingleSignOn, buildStats, buildUrlPolicy, buildWebhooks, followOtherProcesses, webhookClicksOf,
+} from './deps-builders.js';
 import type { SingleSignOnServices } from './accounts/single-sign-on-services.js';
 
 /** What the redirect path needs: the tiered lookup (src/links/resolve-link.ts), its domain, and where visits go. */
@@ -205,16 +203,10 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     ? createVisitPipeline(config.analytics, visitWriterFor(database), clock, options.logger, placeOf, new KyselyVisitorSaltStore(database.backgroundDb),
       webhookClicksOf(database, clock, options.logger)) : undefined;
   const salts = analytics?.salts;
-  const healthCheck = createHealthCheckJobs({
-    settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
-    lockStore: new KyselyJobLockStore(database.backgroundDb), store: new KyselyHealthCheckStore(database.backgroundDb),
-  });
+  const healthCheck = buildHealthCheckJobs(config, database, clock);
   const { webhookJobs, webhooks } = buildWebhooks(config, database, clock, accounts.workspaces);
   const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces, passwords: accounts.hasher });
-  const stats = {
-    store: new KyselyStatsReadStore(database.db), clock, links: links.owned,
-    visits: new KyselyVisitExportStore(database.db), shares: new KyselyLinkShareStore(database.db),
-  };
+  const stats = buildStats(database, clock, links.owned);
   const blocklist = { file: config.links.blocklistFile ?? null, domains: links.owned.urlPolicy.blockedDomains };
   return {
     config,

@@ -48,14 +48,18 @@ const deliveryToJson = (d: WebhookDelivery) => ({
   next_attempt_at: isoOrNull(d.nextAttemptAt), occurred_at: iso(d.occurredAt), delivered_at: isoOrNull(d.deliveredAt),
 });
 
+/** A key needs workspace:admin; even then it may not create an endpoint or change its URL (ADR 0035). */
+const routeBasics = (context: RouteContext) => ({
+  preHandler: context.guards.requireUserOrApiKey,
+  config: { apiKeyScope: 'workspace:admin' as const },
+  common: { tags: ['webhooks'], security: JWT_OR_API_KEY_SECURITY },
+  base: '/api/v1/workspaces/:id/webhooks',
+});
+
 /** `/api/v1/workspaces/{id}/webhooks` (ADR 0035): owners and admins only; other members get 403, strangers 404. */
 export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookServices, context: RouteContext): void {
   const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
-  const preHandler = context.guards.requireUserOrApiKey;
-  // A key needs workspace:admin; even then it may not create an endpoint or change its URL (ADR 0035).
-  const config = { apiKeyScope: 'workspace:admin' as const };
-  const common = { tags: ['webhooks'], security: JWT_OR_API_KEY_SECURITY };
-  const base = '/api/v1/workspaces/:id/webhooks';
+  const { preHandler, config, common, base } = routeBasics(context);
 
   typedApp.post(base, {
     preHandler, config,
@@ -96,7 +100,13 @@ export function registerWebhookRoutes(app: FastifyInstance, webhooks: WebhookSer
     await deleteWebhook(webhooks, principalOf(request), request.params.id, request.params.webhookId);
     return reply.status(204).send(null);
   });
+  registerDeliveryRoutes(app, webhooks, context);
+}
 
+/** An endpoint's last deliveries, and sending one again. */
+function registerDeliveryRoutes(app: FastifyInstance, webhooks: WebhookServices, context: RouteContext): void {
+  const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { preHandler, config, common, base } = routeBasics(context);
   typedApp.get(`${base}/:webhookId/deliveries`, {
     preHandler, config,
     schema: { ...common, operationId: 'listWebhookDeliveries', summary: 'The endpoint\'s last 50 deliveries, newest first', params: WebhookParams, response: { 200: Type.Object({ deliveries: Type.Array(DeliveryJson) }), ...errorResponses(400, 401, 403, 404, 503) } },
