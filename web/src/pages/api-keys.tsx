@@ -13,7 +13,7 @@ const SCOPES: ReadonlyArray<{ scope: Scope; does: string }> = [
   { scope: 'links:read', does: 'read links and tags' },
   { scope: 'links:write', does: 'create, change, delete and import links and tags' },
   { scope: 'stats:read', does: 'read stats and visit exports' },
-  { scope: 'workspace:admin', does: 'list members and keys' },
+  { scope: 'workspace:admin', does: 'list members and keys; list, pause and delete webhooks' },
 ];
 const DAY_MS = 86_400_000;
 const EXPIRIES: ReadonlyArray<{ label: string; days: number | null }> = [
