@@ -49,8 +49,9 @@ function registerCreateLink({ server, api, workspace }: ToolKit): void {
 function registerFindLinks({ server, api, workspace }: ToolKit): void {
   server.registerTool('find_links', {
     title: 'Find links',
-    description: 'Lists the workspace\'s links, newest first, a page at a time; optionally only those carrying some tags.',
+    description: 'Lists the workspace\'s links, newest first, a page at a time; optionally only those whose code or URL contains a text, or carrying some tags.',
     inputSchema: {
+      query: z.string().min(1).max(200).optional().describe('Only links whose short code or original URL contains this text (case-insensitive).'),
       tags: Tags.optional().describe('Only links carrying these tags.'),
       tag_mode: z.enum(['any', 'all']).optional().describe('any (the default): at least one of the tags; all: every one.'),
       limit: PageSize.optional(), cursor: Cursor.optional(),
@@ -60,8 +61,8 @@ function registerFindLinks({ server, api, workspace }: ToolKit): void {
       next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last.'),
     },
     annotations: READ_ONLY,
-  }, ({ tags, tag_mode, limit, cursor }) => answerOrProblem(async () => {
-    const query = { tags: tags?.join(','), tag_mode, limit, cursor };
+  }, ({ query: text, tags, tag_mode, limit, cursor }) => answerOrProblem(async () => {
+    const query = { q: text, tags: tags?.join(','), tag_mode, limit, cursor };
     const page = await api.call<{ items: LinkJson[]; next_cursor: string | null }>('GET', linksPath(await workspace()), { query });
     const lines = page.items.map(describeLink);
     const more = page.next_cursor === null ? 'No more pages.' : `More: call again with cursor "${page.next_cursor}".`;

@@ -86,6 +86,10 @@ describe('linkforge mcp: the link tools act on the API key\'s workspace through 
 
     const overHttp = await (await instance.api(`/api/v1/workspaces/${instance.workspaceId}/links?tags=found-${unique}&limit=3`)).json() as { items: LinkJson[] };
     assert.deepEqual([...page.links, ...rest.links], overHttp.items);
+
+    const searched = await callTool(mcp.client, 'find_links', { query: `FOUND-${unique}-2` });
+    assert.deepEqual((searched.structuredContent as { links: LinkJson[] }).links.map((link) => link.original_url), [`https://example.com/found-${unique}-2`],
+      'a text matches part of the URL, whatever its case');
   });
 
   test('update_link changes what it is given, null clearing, and leaves the rest', async () => {

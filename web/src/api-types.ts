@@ -656,7 +656,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Links of the workspace, newest first, optionally only those with some tags
+         * Links of the workspace, newest first, optionally only those matching a text or carrying some tags
          * @description API keys need the `links:read` scope.
          */
         get: operations["listWorkspaceLinks"];
@@ -4577,6 +4577,8 @@ export interface operations {
                 /** @description The next-page cursor of the previous answer. */
                 cursor?: string;
                 limit?: number;
+                /** @description Only links whose short code or original URL contains this (case-insensitive). */
+                q?: string;
                 /** @description any (the default): links carrying at least one of the tags; all: links carrying every one. */
                 tag_mode?: "any" | "all";
                 /** @description Only links carrying these tags: names separated by commas. */

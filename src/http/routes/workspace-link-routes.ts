@@ -52,6 +52,7 @@ const UpdateLinkBody = Type.Object({
 }, { additionalProperties: false, minProperties: 1 });
 
 const ListQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Only links whose short code or original URL contains this (case-insensitive).' })),
   cursor: Type.Optional(Cursor),
   limit: Type.Optional(PageSize),
   tags: Type.Optional(TagFilter),
@@ -114,13 +115,13 @@ function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, t
     preHandler,
     config: { apiKeyScope: 'links:read' },
     schema: {
-      ...common, operationId: 'listWorkspaceLinks', summary: 'Links of the workspace, newest first, optionally only those with some tags', params: WorkspaceParams, querystring: ListQuery,
+      ...common, operationId: 'listWorkspaceLinks', summary: 'Links of the workspace, newest first, optionally only those matching a text or carrying some tags', params: WorkspaceParams, querystring: ListQuery,
       response: { 200: Type.Object({ items: Type.Array(LinkRef), next_cursor: NextCursor }), ...errorResponses(400, 401, 404, 503) },
     },
   }, async (request) => {
     const { id } = request.params;
-    const { tags, tag_mode: tagMode, ...paging } = request.query;
-    const page = await listLinks(owned, principalOf(request), { ...paging, workspaceId: id, tags: tagFilterOf(tags), tagMode });
+    const { tags, tag_mode: tagMode, q: search, ...paging } = request.query;
+    const page = await listLinks(owned, principalOf(request), { ...paging, workspaceId: id, search, tags: tagFilterOf(tags), tagMode });
     return { items: await linksToJson(page.items), next_cursor: page.nextCursor };
   });
 }
