@@ -94,14 +94,13 @@ export function buildWebhooks(config: Config, database: OpenDatabase, clock: Clo
 
 /**
  * What a finished analytics flush tells the webhooks: its clicks per link, queued as `link.clicked`
- * rows (background work, ADR 0023). Never awaited by the flush; a failure is logged and the batch is not reported.
+ * rows (background work, ADR 0023). A failure is logged and the batch is not reported; it never
+ * fails the flush.
  */
-export function webhookClicksOf(database: OpenDatabase, clock: Clock, logger?: { warn(details: object, message: string): void }): (batch: VisitBatch) => void {
+export function webhookClicksOf(database: OpenDatabase, clock: Clock, logger?: { warn(details: object, message: string): void }): (batch: VisitBatch) => Promise<void> {
   const store = new KyselyWebhookClickStore(database.backgroundDb);
-  return (batch) => {
-    store.enqueueClicks(clicksOf(batch), clock.now())
-      .catch((error: unknown) => logger?.warn({ err: error }, 'the clicks of a flush could not be queued for webhooks'));
-  };
+  return (batch) => store.enqueueClicks(clicksOf(batch), clock.now())
+    .catch((error: unknown) => logger?.warn({ err: error }, 'the clicks of a flush could not be queued for webhooks'));
 }
 
 /** The read side of visits: stats, visit export and share addresses. */

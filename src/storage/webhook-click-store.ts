@@ -5,6 +5,12 @@ import type { Database } from './schema.js';
 import { guarded } from './store-errors.js';
 
 const LINKS_PER_QUERY = 1_000;
+/**
+ * How long the answer to "does any enabled endpoint want link.clicked?" is kept: a flush a second
+ * on an instance without such an endpoint (most) then costs one tiny read every few seconds, not
+ * a join over the flush's links; a new endpoint hears of clicks at most this much later.
+ */
+const SUBSCRIBED_FOR_MS = 5_000;
 
 /**
  * `link.clicked` (ADR 0035): after a flush, one outbox row per enabled endpoint that asked for it,
@@ -12,11 +18,14 @@ const LINKS_PER_QUERY = 1_000;
  * reports counts already written, and a lost batch loses no link's state.
  */
 export class KyselyWebhookClickStore implements WebhookClickOutbox {
+  private subscribed: { readonly any: boolean; readonly until: number } | undefined;
+
   constructor(private readonly db: Kysely<Database>) {}
 
   enqueueClicks(clicks: readonly LinkClicks[], now: number): Promise<void> {
     if (clicks.length === 0) return Promise.resolve();
     return guarded(async () => {
+      if (!await this.anySubscribed(now)) return;
       const countOf = new Map(clicks.map(({ linkId, count }) => [linkId, count]));
       const byEndpoint = new Map<number, Array<{ linkId: number; code: string; count: number }>>();
       for (let i = 0; i < clicks.length; i += LINKS_PER_QUERY) {
@@ -39,5 +48,13 @@ export class KyselyWebhookClickStore implements WebhookClickOutbox {
         occurred_at: now, status: 'pending' as const, attempts: 0, next_attempt_at: 0,
       }))).execute();
     });
+  }
+
+  private async anySubscribed(now: number): Promise<boolean> {
+    if (this.subscribed !== undefined && now < this.subscribed.until) return this.subscribed.any;
+    const row = await this.db.selectFrom('webhook_endpoints').select('id').where('enabled', '=', 1)
+      .where(sql<boolean>`(events & ${WEBHOOK_EVENTS['link.clicked']}) <> 0`).limit(1).executeTakeFirst();
+    this.subscribed = { any: row !== undefined, until: now + SUBSCRIBED_FOR_MS };
+    return this.subscribed.any;
   }
 }

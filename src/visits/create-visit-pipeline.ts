@@ -18,7 +18,7 @@ export interface VisitPipeline {
 
 export function createVisitPipeline(
   settings: Config['analytics'], writer: VisitWriter, clock: Clock, logger?: Pick<Logger, 'warn'>, placeOf?: PlaceOf, saltStore?: VisitorSaltStore,
-  onFlushed?: (batch: VisitBatch) => void,
+  onFlushed?: (batch: VisitBatch) => Promise<void>,
 ): VisitPipeline {
   const salts = saltStore && new VisitorSalts(saltStore, clock, (error) => logger?.warn({ err: error }, 'the day salt of visitor ids could not be had; this flush counts no visitor'));
   const buffer = new VisitBuffer(settings.bufferMax, () => clock.now());

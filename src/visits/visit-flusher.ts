@@ -19,8 +19,11 @@ export interface VisitFlusherOptions {
   readonly onError?: (error: unknown) => void;
   /** Visits given up on: their write failed MAX_ATTEMPTS times. They count as dropped. */
   readonly onGiveUp?: (visits: number, error: unknown) => void;
-  /** A flush whose visits are all written, told once at its end, off the redirect path (webhooks' link.clicked, ADR 0035). */
-  readonly onFlushed?: (batch: VisitBatch) => void;
+  /**
+   * A flush whose visits are all written, told once at its end, off the redirect path (webhooks'
+   * link.clicked, ADR 0035). Awaited, so that the flush's statements end with it; never rejects.
+   */
+  readonly onFlushed?: (batch: VisitBatch) => Promise<void>;
 }
 
 /**
@@ -100,7 +103,7 @@ export class VisitFlusher {
       const batch = visits.size > 0 ? await this.withVisitorIds(visits, await classifiedBatch(visits, undefined, this.options.placeOf)) : undefined;
       if (batch) await this.cutIntoParts(batch);
       const failed = await this.writePending();
-      if (failed === undefined && batch) this.options.onFlushed?.(batch);
+      if (failed === undefined && batch) await this.options.onFlushed?.(batch);
       // The threshold fires once, when it is reached: events that reached it again while this flush
       // ran would otherwise wait for the interval, and under load fill the buffer up to its bound.
       if (failed === undefined && !this.stopped && this.options.buffer.wantsFlush) setImmediate(() => void this.flush());
