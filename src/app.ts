@@ -30,6 +30,8 @@ import { registerLinkRoutes } from './http/routes/link-routes.js';
 import { registerBulkLinkRoutes } from './http/routes/bulk-link-routes.js';
 import { registerTagRoutes, TagJson } from './http/routes/tag-routes.js';
 import { registerWorkspaceLinkRoutes } from './http/routes/workspace-link-routes.js';
+import { registerDomainRoutes } from './http/routes/domain-routes.js';
+import { registerDomainPublicRoutes } from './http/routes/domain-public-routes.js';
 import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
 import { registerLinkFormRoutes } from './http/routes/link-form-routes.js';
 import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
@@ -169,6 +171,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerBulkLinkRoutes(app, deps.links.owned, deps.links.transfer, context);
   registerWorkspaceLinkRoutes(app, deps.links.owned, context);
   registerTagRoutes(app, deps.links.owned, context);
+  registerDomainRoutes(app, deps.links.domains, context);
+  registerDomainPublicRoutes(app, deps.links.domains, deps.redirects.hosts);
   registerAuthRoutes(app, deps.accounts, context);
   registerWorkspaceRoutes(app, deps.accounts, context);
   registerAdminCleanupRoutes(app, deps.cleanup, context);

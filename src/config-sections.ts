@@ -56,6 +56,11 @@ export function readConfig(read: EnvReader): Omit<Config, 'warnings'> {
     analytics: readAnalytics(read),
     healthcheck: readHealthcheck(read),
     metrics: { enabled: read.bool('METRICS_ENABLED', true), token: read.optional('METRICS_TOKEN') },
+    domains: {
+      dnsServers: (read.optional('DOMAIN_DNS_SERVERS') ?? '').split(',').map((server) => server.trim()).filter(Boolean),
+      challengeHttpPort: read.int('DOMAIN_CHALLENGE_HTTP_PORT', 80, 1, 65535),
+      strictHosts: read.bool('STRICT_HOSTS', false),
+    },
   };
 }
 

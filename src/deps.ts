@@ -38,12 +38,21 @@ import { createVisitPipeline, type VisitPipeline } from './visits/create-visit-p
 import { countryLookupFor, placeLookupFor } from './geo/country-database.js';
 import type { HttpMetrics } from './core/metrics-ports.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
+import type { DomainStore } from './core/domain-ports.js';
+import { KyselyDomainStore } from './storage/domain-store.js';
+import { KnownHosts } from './links/domains/known-hosts.js';
+import { domainChallenges } from './jobs/domain-challenge.js';
 import { buildLocalCache, buildUrlPolicy, followOtherProcesses } from './deps-builders.js';
+
+/** How often each process reloads the verified custom domains, for changes made by other instances (ADR 0036). */
+const HOSTS_REFRESH_MS = 5_000;
 
 /** What the redirect path needs: the tiered lookup (src/links/resolve-link.ts), its domain, and where visits go. */
 export interface RedirectServices {
   readonly resolver: LinkResolver;
   readonly domain: string;
+  /** The verified custom domains by hostname (ADR 0036). */
+  readonly hosts: KnownHosts;
   readonly recordVisit?: RecordVisit;
   /** Where limited links take their clicks (ADR 0031). */
   readonly clickLimits: ClickLimitStore;
@@ -150,9 +159,10 @@ async function closedOnFailure<T>(database: OpenDatabase, step: () => Promise<T>
 
 /** The links module's bag: every family shares the link store, the cache invalidation and the URL policy. */
 function buildLinkServices(
-  config: Config, database: OpenDatabase, shared: { store: LinkStore; cache: CacheInvalidation; clock: Clock; workspaces: WorkspaceAccess; passwords: LinkPasswordHashing },
+  config: Config, database: OpenDatabase,
+  shared: { store: LinkStore; cache: CacheInvalidation; clock: Clock; workspaces: WorkspaceAccess; passwords: LinkPasswordHashing; hosts: KnownHosts; domainStore: DomainStore },
 ): LinkServices {
-  const { store, cache, clock, workspaces, passwords } = shared;
+  const { store, cache, clock, workspaces, passwords, hosts, domainStore } = shared;
   const urlPolicy = buildUrlPolicy(config);
   const domain = DEFAULT_DOMAIN;
   return {
@@ -160,6 +170,10 @@ function buildLinkServices(
     owned: { store, tags: new KyselyTagStore(database.db), cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces, passwords },
     // An import's batches are background work (ADR 0023): creates and deletes go first.
     transfer: { transfer: new KyselyLinkTransferStore(database.backgroundDb), cache, clock, urlPolicy, domain, workspaces },
+    domains: {
+      store: domainStore, clock, workspaces, urlPolicy, ownHosts: urlPolicy.shortHosts, changed: () => hosts.refresh(),
+      challenges: domainChallenges({ dnsServers: config.domains.dnsServers, allowPrivate: config.links.allowPrivateDestinations, httpPort: config.domains.challengeHttpPort }),
+    },
   };
 }
 
@@ -201,7 +215,11 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
     lockStore: new KyselyJobLockStore(database.backgroundDb), store: new KyselyHealthCheckStore(database.backgroundDb),
   });
-  const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces, passwords: accounts.hasher });
+  const domainStore = new KyselyDomainStore(database.db);
+  const hosts = new KnownHosts(domainStore, (error) => options.logger?.warn({ err: error }, 'the custom domains could not be reloaded; the last known ones are served'));
+  await hosts.refresh();
+  hosts.start(HOSTS_REFRESH_MS);
+  const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces, passwords: accounts.hasher, hosts, domainStore });
   const stats = {
     store: new KyselyStatsReadStore(database.db), clock, links: links.owned,
     visits: new KyselyVisitExportStore(database.db), shares: new KyselyLinkShareStore(database.db),
@@ -210,7 +228,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   return {
     config,
     clock,
-    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain: DEFAULT_DOMAIN, recordVisit: analytics?.buffer.record,
+    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain: DEFAULT_DOMAIN, hosts, recordVisit: analytics?.buffer.record,
       clickLimits: new KyselyClickLimitStore(database.db),
       countryOf: countryLookupFor(placeOf, config.analytics.geoipDatabase), saltOf: salts && ((day) => salts.saltOf(day)) },
     links,
@@ -233,6 +251,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       await analytics?.flusher.stop().catch((error: unknown) => options.logger?.error({ err: error }, 'the last analytics flush failed; its visits are lost'));
       await redis?.close();
       follower?.close();
+      hosts.stop();
       await database.close();
     },
   };

@@ -1,4 +1,5 @@
 import type { WorkspaceAccess } from '../accounts/workspace-access.js';
+import type { DomainServices } from './domains/domain-services.js';
 import type { CreateAnonymousLinkDeps } from './create-anonymous-link.js';
 import type { ImportLinksDeps } from './import-links.js';
 import type { OwnedLinkDeps } from './link-access.js';
@@ -17,4 +18,6 @@ export interface LinkServices {
   readonly owned: OwnedLinkDeps;
   /** `importLinks`, `exportLinks`, `findSoleWorkspaceId`. */
   readonly transfer: LinkTransferDeps;
+  /** A workspace's custom domains (ADR 0036). */
+  readonly domains: DomainServices;
 }

@@ -223,6 +223,19 @@ export interface LinkTagRow {
   tag_id: number;
 }
 
+/** A workspace's custom domain (migration 026, ADR 0036). */
+export interface DomainRow {
+  id: Generated<number>;
+  workspace_id: number;
+  hostname: string;
+  status: 'pending' | 'verified';
+  verification_token: string;
+  verified_at: number | null;
+  root_redirect_url: string | null;
+  not_found_redirect_url: string | null;
+  created_at: number;
+}
+
 export interface Database {
   links: LinkRow;
   links_archive: LinkArchiveRow;
@@ -243,4 +256,5 @@ export interface Database {
   link_visitors: LinkVisitorRow;
   tags: TagRow;
   link_tags: LinkTagRow;
+  domains: DomainRow;
 }

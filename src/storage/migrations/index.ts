@@ -23,6 +23,7 @@ import { linkRedirectStatus } from './020-link-redirect-status.js';
 import { linkOptions } from './021-link-options.js';
 import { visitDestination } from './022-visit-destination.js';
 import { apiKeyScopes } from './023-api-key-scopes.js';
+import { customDomains } from './026-custom-domains.js';
 import type { MigrationDb } from './schema-builders.js';
 
 /**
@@ -56,6 +57,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '021_link_options': linkOptions(dialect),
     '022_visit_destination': visitDestination(dialect),
     '023_api_key_scopes': apiKeyScopes,
+    '026_custom_domains': customDomains(dialect),
   };
 }
 
