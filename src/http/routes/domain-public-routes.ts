@@ -6,6 +6,7 @@ import { LinkforgeError } from '../../core/errors.js';
 import { answerChallenge } from '../../links/domains/answer-challenge.js';
 import type { DomainServices } from '../../links/domains/domain-services.js';
 import type { KnownHosts } from '../../links/domains/known-hosts.js';
+import { errorResponses } from '../schemas.js';
 
 /**
  * What custom domains answer without credentials (ADR 0036): the HTTP challenge, and the question
@@ -24,13 +25,13 @@ export function registerDomainPublicRoutes(app: FastifyInstance, domains: Domain
 
   typedApp.get('/api/domains/allowed', {
     schema: {
-      tags: ['domains'], operationId: 'isDomainAllowed', summary: 'For a TLS terminator\'s on-demand certificates: 200 for this instance\'s host and verified domains, 404 otherwise',
+      tags: ['domains'], security: [], operationId: 'isDomainAllowed', summary: 'For a TLS terminator\'s on-demand certificates: 200 for this instance\'s host and verified domains, 404 otherwise',
       querystring: Type.Object({ domain: Type.String({ maxLength: 300 }) }),
-      response: { 200: Type.Null(), 404: Type.Null() },
+      response: { 200: Type.Null(), ...errorResponses(400, 404) },
     },
   }, async (request, reply) => {
     const hostname = hostnameOfHeader(request.query.domain);
-    const allowed = domains.ownHosts.includes(hostname) || hosts.find(hostname) !== undefined;
-    return reply.status(allowed ? 200 : 404).send(null);
+    if (!domains.ownHosts.includes(hostname) && hosts.find(hostname) === undefined) throw new LinkforgeError('domain_not_found', 'No verified domain has this name.');
+    return reply.status(200).send(null);
   });
 }
