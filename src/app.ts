@@ -16,6 +16,7 @@ import { openApiOptions } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { authGuards, requireDeclaredScopes } from './http/auth.js';
 import type { RouteContext } from './http/route-context.js';
+import { shortUrls } from './http/short-urls.js';
 import { RedirectResponder } from './http/redirect-responder.js';
 import { RedirectRateLimit } from './http/redirect-rate-limit.js';
 import { admitRequest } from './http/request-target.js';
@@ -73,6 +74,7 @@ function redirectFirst(responder: RedirectResponder, drain: ConnectionDrain): Fa
       if (req.method === 'GET' || req.method === 'HEAD') {
         const code = RedirectResponder.codeOf(req.url);
         if (code !== undefined) return responder.respond(code, req, res);
+        if (req.url === '/' && responder.respondRoot(req, res)) return;
       }
       fastifyHandler(req, res);
     });
@@ -90,6 +92,8 @@ function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger, ui: UiBuild
   return new RedirectResponder({
     resolver: deps.redirects.resolver,
     domain: deps.redirects.domain,
+    hosts: deps.redirects.hosts,
+    strictHost: config.domains.strictHosts ? config.shortDomain : undefined,
     clock: deps.clock,
     permanentStatus: config.redirect.permanentStatus,
     temporaryStatus: config.redirect.temporaryStatus,
@@ -161,7 +165,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   // Each route module gets its own module's services and what every route shares.
-  const context: RouteContext = { baseUrl: config.baseUrl, clock: deps.clock, rateLimit: config.rateLimit, instance: config.instance, guards: authGuards(deps.accounts) };
+  const urls = shortUrls(config.baseUrl, (key) => deps.redirects.hosts.hostnameOf(key));
+  const context: RouteContext = { baseUrl: config.baseUrl, urls, clock: deps.clock, rateLimit: config.rateLimit, instance: config.instance, guards: authGuards(deps.accounts) };
   requireDeclaredScopes(app, context.guards);
   const importSettings = { imports: config.imports, maxUploadBytes: config.links.importMaxBytes, dataDir: config.dataDir };
   registerHealthRoutes(app, deps.server.readiness);
@@ -181,7 +186,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerVisitExportRoutes(app, deps.stats, context);
   registerLinkShareRoutes(app, deps.stats, context);
   registerImportRoutes(app, deps.links.transfer, importSettings, context, drain);
-  registerUiRoutes(app, ui);
+  registerUiRoutes(app, ui, (req, res) => responder.respondRoot(req, res));
   registerRedirectRoutes(app, responder, config.redirect);
   registerLinkFormRoutes(app, responder);
   return app;

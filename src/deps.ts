@@ -167,7 +167,7 @@ function buildLinkServices(
   const domain = DEFAULT_DOMAIN;
   return {
     anonymous: { store, cache, clock, urlPolicy, domain, anonTtlMs: config.links.anonTtlMs, anonCodeLength: config.links.anonCodeLength },
-    owned: { store, tags: new KyselyTagStore(database.db), cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces, passwords },
+    owned: { store, tags: new KyselyTagStore(database.db), domains: domainStore, cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces, passwords },
     // An import's batches are background work (ADR 0023): creates and deletes go first.
     transfer: { transfer: new KyselyLinkTransferStore(database.backgroundDb), cache, clock, urlPolicy, domain, workspaces },
     domains: {

@@ -5,6 +5,7 @@ import type { Link } from '../core/link.js';
 import type { Clock, LinkCacheInvalidator, LinkStore } from '../core/ports.js';
 import type { Principal, WorkspaceRole } from '../core/principal.js';
 import type { TagStore } from '../core/tag-ports.js';
+import type { DomainStore } from '../core/domain-ports.js';
 import type { LinkPasswordHashing } from './link-password.js';
 
 /** What the owned-link use cases need; built once in deps.ts. */
@@ -16,6 +17,8 @@ export interface OwnedLinkDeps {
   readonly clock: Clock;
   readonly urlPolicy: UrlPolicy;
   readonly domain: string;
+  /** Custom domains a link may be made on (ADR 0036). */
+  readonly domains: Pick<DomainStore, 'findDomainByHostname'>;
   readonly codeLength: number;
   readonly workspaces: Pick<WorkspaceAccess, 'roleIn' | 'requireRole' | 'personalWorkspaceId' | 'workspaceIdsOf'>;
   /** Hashes a link's password (bcrypt, shared with the accounts' hasher). */

@@ -9,6 +9,7 @@ import { listLinks } from '../../links/list-links.js';
 import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
 import { JWT_OR_API_KEY_SECURITY, principalOf } from '../auth.js';
+import { LinkDomain } from '../link-fields.js';
 import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, RedirectStatusField, RedirectStatusOrNull, TagFilter, TagMode, TagNames, tagFilterOf } from '../link-fields.js';
 import { FallbackUrl, FallbackUrlOrNull, MaxClicks, MaxClicksOrNull, PreviewField, PreviewOrNull, RoutesOrNull, VariantsOrNull } from '../link-fields.js';
 import { tagNamesOfLinks } from '../../links/tags/link-tags.js';
@@ -25,6 +26,7 @@ type WorkspaceLinkParams = Static<typeof WorkspaceLinkParams>;
 const CreateLinkBody = Type.Object({
   original_url: DestinationUrl,
   custom_code: Type.Optional(CustomCode),
+  domain: Type.Optional(LinkDomain),
   expires_at: Type.Optional(Expiry),
   tags: Type.Optional(TagNames),
   redirect_status: Type.Optional(RedirectStatusField),
@@ -66,7 +68,7 @@ const LINKS_PATH = '/api/v1/workspaces/:id/links';
 function routeKit(app: FastifyInstance, owned: OwnedLinkDeps, context: RouteContext) {
   const linksToJson = async (links: readonly Link[]) => {
     const tags = await tagNamesOfLinks(owned, links);
-    return links.map((link) => linkToV1Json(link, context.baseUrl, context.clock.now(), tags.get(link.id)!));
+    return links.map((link) => linkToV1Json(link, context.urls, context.clock.now(), tags.get(link.id)!));
   };
   return {
     typedApp: app.withTypeProvider<TypeBoxTypeProvider>(),
@@ -102,7 +104,7 @@ function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, t
     const { id } = request.params;
     const body = request.body;
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
-      url: body.original_url, workspaceId: id, customCode: body.custom_code, expiresAt: timestampFromJson(body.expires_at), tags: body.tags,
+      url: body.original_url, workspaceId: id, domain: body.domain, customCode: body.custom_code, expiresAt: timestampFromJson(body.expires_at), tags: body.tags,
       redirectStatus: body.redirect_status, password: body.password, confirmBeforeRedirect: body.confirm_before_redirect,
       preview: body.preview, maxClicks: body.max_clicks, fallbackUrl: body.fallback_url, routes: body.routes, variants: body.variants,
     });

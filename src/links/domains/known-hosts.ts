@@ -14,9 +14,9 @@ export class KnownHosts {
 
   constructor(private readonly store: Pick<DomainStore, 'listVerifiedDomains'>, private readonly onError?: (error: unknown) => void) {}
 
-  /** The verified domain answering this hostname (lower-case, no port), if any. */
-  find(hostname: string): ServedDomain | undefined {
-    return this.hosts.get(hostname);
+  /** The verified domain answering this host (lower-case, no port, as browsers and proxies send it), if any. */
+  find(host: string | undefined): ServedDomain | undefined {
+    return host === undefined ? undefined : this.hosts.get(host);
   }
 
   /** The hostname of a domain key, for a link's short URL; undefined for the default domain or a deleted domain. */
