@@ -1003,6 +1003,8 @@ export interface components {
             destinationStatus: number | null;
             /** @description Set while the service's operator has disabled the link: its redirect answers 410 with this reason. */
             disabledReason: string | null;
+            /** @description The hostname the link answers on: BASE_URL's, or a custom domain's. */
+            domain: string;
             /** Format: date-time */
             expiresAt: string | null;
             /** @description Where an expired, deleted or used-up link sends visitors; null: the 410 page. */
@@ -1065,6 +1067,8 @@ export interface components {
             created_at: string;
             /** @description HTTP status of the last destination check, 0 when unreachable; null before the first check. */
             destination_status: number | null;
+            /** @description The hostname the link answers on: BASE_URL's, or a custom domain's. */
+            domain: string;
             /** Format: date-time */
             expires_at: string | null;
             /** @description Where an expired, deleted or used-up link sends visitors; null: the 410 page. */
@@ -2681,6 +2685,8 @@ export interface operations {
                     confirmBeforeRedirect?: boolean;
                     /** @description 3–64 of A-Z a-z 0-9 _ -, not a reserved word. */
                     customCode?: string;
+                    /** @description A verified custom domain of the link's workspace (its hostname); BASE_URL's host when absent (ADR 0036). */
+                    domain?: string;
                     /**
                      * Format: date-time
                      * @description ISO 8601 date-time in the future.
@@ -3847,6 +3853,8 @@ export interface operations {
                         destinationStatus: number | null;
                         /** @description Set while the service's operator has disabled the link: its redirect answers 410 with this reason. */
                         disabledReason: string | null;
+                        /** @description The hostname the link answers on: BASE_URL's, or a custom domain's. */
+                        domain: string;
                         /** Format: date-time */
                         expiresAt: string | null;
                         /** @description Where an expired, deleted or used-up link sends visitors; null: the 410 page. */
@@ -5243,6 +5251,8 @@ export interface operations {
                     confirm_before_redirect?: boolean;
                     /** @description 3–64 of A-Z a-z 0-9 _ -, not a reserved word. */
                     custom_code?: string;
+                    /** @description A verified custom domain of the link's workspace (its hostname); BASE_URL's host when absent (ADR 0036). */
+                    domain?: string;
                     /**
                      * Format: date-time
                      * @description ISO 8601 date-time in the future.
