@@ -169,7 +169,7 @@ function buildLinkServices(
     anonymous: { store, cache, clock, urlPolicy, domain, anonTtlMs: config.links.anonTtlMs, anonCodeLength: config.links.anonCodeLength },
     owned: { store, tags: new KyselyTagStore(database.db), domains: domainStore, cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces, passwords },
     // An import's batches are background work (ADR 0023): creates and deletes go first.
-    transfer: { transfer: new KyselyLinkTransferStore(database.backgroundDb), cache, clock, urlPolicy, domain, workspaces },
+    transfer: { transfer: new KyselyLinkTransferStore(database.backgroundDb), hosts, cache, clock, urlPolicy, domain, workspaces },
     domains: {
       store: domainStore, clock, workspaces, urlPolicy, ownHosts: urlPolicy.shortHosts, changed: () => hosts.refresh(),
       challenges: domainChallenges({ dnsServers: config.domains.dnsServers, allowPrivate: config.links.allowPrivateDestinations, httpPort: config.domains.challengeHttpPort }),

@@ -30,6 +30,7 @@ export interface DomainRedirects {
 export interface ServedDomain {
   readonly hostname: string;
   readonly key: string;
+  readonly workspaceId: number;
   readonly rootRedirectUrl: string | null;
   readonly notFoundRedirectUrl: string | null;
 }

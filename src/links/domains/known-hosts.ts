@@ -24,6 +24,17 @@ export class KnownHosts {
     return this.byKey.get(key);
   }
 
+  /** The keys of every verified domain. */
+  keys(): IterableIterator<string> {
+    return this.byKey.keys();
+  }
+
+  /** The verified domain of this hostname (normalised by the caller) when `workspaceId` holds it. */
+  findOfWorkspace(hostname: string, workspaceId: number): ServedDomain | undefined {
+    const served = this.hosts.get(hostname);
+    return served?.workspaceId === workspaceId ? served : undefined;
+  }
+
   /** Reloads the map; concurrent calls share one load. A failed load keeps the map it had. */
   refresh(): Promise<void> {
     this.pending ??= this.load().finally(() => { this.pending = undefined; });
@@ -37,7 +48,7 @@ export class KnownHosts {
       const byKey = new Map<string, string>();
       for (const domain of domains) {
         const key = domainKeyOf(domain.id);
-        hosts.set(domain.hostname, { hostname: domain.hostname, key, rootRedirectUrl: domain.rootRedirectUrl, notFoundRedirectUrl: domain.notFoundRedirectUrl });
+        hosts.set(domain.hostname, { hostname: domain.hostname, key, workspaceId: domain.workspaceId, rootRedirectUrl: domain.rootRedirectUrl, notFoundRedirectUrl: domain.notFoundRedirectUrl });
         byKey.set(key, domain.hostname);
       }
       this.hosts = hosts;
