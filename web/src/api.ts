@@ -87,3 +87,4 @@ export type Member = ResponseOf<'listMembers'>['members'][number];
 export type ApiKey = ResponseOf<'listApiKeys'>['api_keys'][number];
 export type CreatedApiKey = ResponseOf<'createApiKey', 201>;
 export type WorkspaceTag = ResponseOf<'listTags'>['items'][number];
+export type WorkspaceDomain = ResponseOf<'listDomains'>['items'][number];

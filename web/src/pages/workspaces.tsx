@@ -5,6 +5,7 @@ import { Field, FormError } from '../components/field.js';
 import { Layout } from '../components/layout.js';
 import { ApiKeys } from './api-keys.js';
 import { WorkspaceTags } from './workspace-tags.js';
+import { WorkspaceDomains } from './workspace-domains.js';
 import { useApi } from '../use-api.js';
 
 /** `/app/workspaces`: create workspaces, manage their members, tags and API keys. */
@@ -61,6 +62,7 @@ function WorkspaceDetail({ workspace }: { workspace: Workspace }) {
       <h2 id="ws-heading">{workspace.name}</h2>
       <Members workspace={workspace} canManage={canManage} />
       <WorkspaceTags workspace={workspace} canManage={canManage} />
+      {canManage && <WorkspaceDomains workspace={workspace} />}
       {canManage && <ApiKeys workspace={workspace} />}
     </section>
   );
