@@ -32,7 +32,6 @@ import { registerBulkLinkRoutes } from './http/routes/bulk-link-routes.js';
 import { registerTagRoutes, TagJson } from './http/routes/tag-routes.js';
 import { registerWorkspaceLinkRoutes } from './http/routes/workspace-link-routes.js';
 import { registerDomainRoutes } from './http/routes/domain-routes.js';
-import { registerDomainPublicRoutes } from './http/routes/domain-public-routes.js';
 import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
 import { registerLinkFormRoutes } from './http/routes/link-form-routes.js';
 import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
@@ -165,8 +164,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   // Each route module gets its own module's services and what every route shares.
-  const urls = shortUrls(config.baseUrl, (key) => deps.redirects.hosts.hostnameOf(key));
-  const context: RouteContext = { baseUrl: config.baseUrl, urls, clock: deps.clock, rateLimit: config.rateLimit, instance: config.instance, guards: authGuards(deps.accounts) };
+  const context: RouteContext = { baseUrl: config.baseUrl, urls: shortUrls(config.baseUrl, (key) => deps.redirects.hosts.hostnameOf(key)), clock: deps.clock, rateLimit: config.rateLimit, instance: config.instance, guards: authGuards(deps.accounts) };
   requireDeclaredScopes(app, context.guards);
   const importSettings = { imports: config.imports, maxUploadBytes: config.links.importMaxBytes, dataDir: config.dataDir };
   registerHealthRoutes(app, deps.server.readiness);
@@ -176,8 +174,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   registerBulkLinkRoutes(app, deps.links.owned, deps.links.transfer, context);
   registerWorkspaceLinkRoutes(app, deps.links.owned, context);
   registerTagRoutes(app, deps.links.owned, context);
-  registerDomainRoutes(app, deps.links.domains, context);
-  registerDomainPublicRoutes(app, deps.links.domains, deps.redirects.hosts);
+  registerDomainRoutes(app, deps.links.domains, deps.redirects.hosts, context);
   registerAuthRoutes(app, deps.accounts, context);
   registerWorkspaceRoutes(app, deps.accounts, context);
   registerAdminCleanupRoutes(app, deps.cleanup, context);

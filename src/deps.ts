@@ -38,14 +38,8 @@ import { createVisitPipeline, type VisitPipeline } from './visits/create-visit-p
 import { countryLookupFor, placeLookupFor } from './geo/country-database.js';
 import type { HttpMetrics } from './core/metrics-ports.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
-import type { DomainStore } from './core/domain-ports.js';
-import { KyselyDomainStore } from './storage/domain-store.js';
-import { KnownHosts } from './links/domains/known-hosts.js';
-import { domainChallenges } from './jobs/domain-challenge.js';
-import { buildLocalCache, buildUrlPolicy, followOtherProcesses } from './deps-builders.js';
-
-/** How often each process reloads the verified custom domains, for changes made by other instances (ADR 0036). */
-const HOSTS_REFRESH_MS = 5_000;
+import type { KnownHosts } from './links/domains/known-hosts.js';
+import { buildCustomDomains, buildDomainServices, buildLocalCache, buildUrlPolicy, followOtherProcesses, type CustomDomains } from './deps-builders.js';
 
 /** What the redirect path needs: the tiered lookup (src/links/resolve-link.ts), its domain, and where visits go. */
 export interface RedirectServices {
@@ -160,20 +154,17 @@ async function closedOnFailure<T>(database: OpenDatabase, step: () => Promise<T>
 /** The links module's bag: every family shares the link store, the cache invalidation and the URL policy. */
 function buildLinkServices(
   config: Config, database: OpenDatabase,
-  shared: { store: LinkStore; cache: CacheInvalidation; clock: Clock; workspaces: WorkspaceAccess; passwords: LinkPasswordHashing; hosts: KnownHosts; domainStore: DomainStore },
+  shared: { store: LinkStore; cache: CacheInvalidation; clock: Clock; workspaces: WorkspaceAccess; passwords: LinkPasswordHashing; domains: CustomDomains },
 ): LinkServices {
-  const { store, cache, clock, workspaces, passwords, hosts, domainStore } = shared;
+  const { store, cache, clock, workspaces, passwords, domains } = shared;
   const urlPolicy = buildUrlPolicy(config);
   const domain = DEFAULT_DOMAIN;
   return {
     anonymous: { store, cache, clock, urlPolicy, domain, anonTtlMs: config.links.anonTtlMs, anonCodeLength: config.links.anonCodeLength },
-    owned: { store, tags: new KyselyTagStore(database.db), domains: domainStore, cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces, passwords },
+    owned: { store, tags: new KyselyTagStore(database.db), domains: domains.store, cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces, passwords },
     // An import's batches are background work (ADR 0023): creates and deletes go first.
-    transfer: { transfer: new KyselyLinkTransferStore(database.backgroundDb), hosts, cache, clock, urlPolicy, domain, workspaces },
-    domains: {
-      store: domainStore, clock, workspaces, urlPolicy, ownHosts: urlPolicy.shortHosts, changed: () => hosts.refresh(),
-      challenges: domainChallenges({ dnsServers: config.domains.dnsServers, allowPrivate: config.links.allowPrivateDestinations, httpPort: config.domains.challengeHttpPort }),
-    },
+    transfer: { transfer: new KyselyLinkTransferStore(database.backgroundDb), hosts: domains.hosts, cache, clock, urlPolicy, domain, workspaces },
+    domains: buildDomainServices(config, domains, { clock, workspaces, urlPolicy }),
   };
 }
 
@@ -215,27 +206,23 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
     lockStore: new KyselyJobLockStore(database.backgroundDb), store: new KyselyHealthCheckStore(database.backgroundDb),
   });
-  const domainStore = new KyselyDomainStore(database.db);
-  const hosts = new KnownHosts(domainStore, (error) => options.logger?.warn({ err: error }, 'the custom domains could not be reloaded; the last known ones are served'));
-  await hosts.refresh();
-  hosts.start(HOSTS_REFRESH_MS);
-  const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces, passwords: accounts.hasher, hosts, domainStore });
+  const domains = await buildCustomDomains(database.db, options.logger);
+  const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces, passwords: accounts.hasher, domains });
   const stats = {
     store: new KyselyStatsReadStore(database.db), clock, links: links.owned,
     visits: new KyselyVisitExportStore(database.db), shares: new KyselyLinkShareStore(database.db),
   };
-  const blocklist = { file: config.links.blocklistFile ?? null, domains: links.owned.urlPolicy.blockedDomains };
   return {
     config,
     clock,
-    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain: DEFAULT_DOMAIN, hosts, recordVisit: analytics?.buffer.record,
+    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain: DEFAULT_DOMAIN, hosts: domains.hosts, recordVisit: analytics?.buffer.record,
       clickLimits: new KyselyClickLimitStore(database.db),
       countryOf: countryLookupFor(placeOf, config.analytics.geoipDatabase), saltOf: salts && ((day) => salts.saltOf(day)) },
     links,
     accounts,
     stats,
     cleanup,
-    admin: { store: new KyselyOperatorStore(database.db), stats: stats.store, cache, clock, domain: DEFAULT_DOMAIN, blocklist },
+    admin: { store: new KyselyOperatorStore(database.db), stats: stats.store, cache, clock, domain: DEFAULT_DOMAIN, blocklist: { file: config.links.blocklistFile ?? null, domains: links.owned.urlPolicy.blockedDomains } },
     server: { readiness: store, rateLimitStore: redis?.rateLimitStore, metrics },
     database,
     store,
@@ -243,15 +230,14 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     redis,
     analytics,
     healthCheck,
-    // Before the database closes: the cleanup job finishes its batch, records the run and releases its
-    // lock; the health check aborts its checks and releases its lock; the flusher writes what is
-    // buffered.
+    // Before the database closes: the cleanup job finishes its batch, records the run and releases its lock;
+    // the health check aborts its checks and releases its lock; the flusher writes what is buffered.
     close: async () => {
       await Promise.all([cleanup.stop(), healthCheck.stop()]);
       await analytics?.flusher.stop().catch((error: unknown) => options.logger?.error({ err: error }, 'the last analytics flush failed; its visits are lost'));
       await redis?.close();
       follower?.close();
-      hosts.stop();
+      domains.hosts.stop();
       await database.close();
     },
   };

@@ -69,3 +69,5 @@ export const VariantsOrNull = Type.Union([Type.Array(VariantField), Type.Null()]
 });
 
 export const LinkDomain = Type.String({ maxLength: 300, description: 'A verified custom domain of the link\'s workspace (its hostname); BASE_URL\'s host when absent (ADR 0036).' });
+/** `?domain=`: the short domain a code is on, for the v1 routes that name a link by its code. */
+export const DomainQuery = Type.Object({ domain: Type.Optional(LinkDomain) }, { additionalProperties: false });

@@ -17,7 +17,7 @@ import {
 
 export interface RedirectResponderOptions {
   readonly resolver: LinkResolver;
-  /** The domain whose codes this responder answers for BASE_URL's host and any host no one registered. */
+  /** The domain answered for BASE_URL's host and any host no one registered. */
   readonly domain: string;
   /** The verified custom domains, by the `Host` header as sent (ADR 0036); absent: one domain only. */
   readonly hosts?: { find(host: string | undefined): ServedDomain | undefined };
@@ -113,9 +113,7 @@ export class RedirectResponder {
   /** `GET /` on a custom domain with a root redirect: answered here (true); anything else is left to the caller. */
   respondRoot(req: IncomingMessage, res: ServerResponse): boolean {
     const location = this.options.hosts?.find(req.headers.host)?.rootRedirectUrl;
-    if (location == null) return false;
-    this.sendElsewhere(res, location);
-    return true;
+    return location != null && this.sendElsewhere(res, location) > 0;
   }
 
   /** The answer's request id, set as its header: only when a line will be logged, to keep the fast path lean. */

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { CustomDomain, DomainRedirects, DomainStore, NewDomain } from '../core/domain-ports.js';
-import type { Database, DomainRow } from './schema.js';
+import type { Database } from './schema.js';
+import type { DomainRow } from './domain-row.js';
 import { guarded } from './store-errors.js';
 
 function domainRowToDomain(row: Selectable<DomainRow>): CustomDomain {

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { BreakdownDimension } from '../core/visit-ports.js';
+import type { DomainRow } from './domain-row.js';
 
 /**
  * Row types, snake_case as stored. Times are epoch milliseconds (bigint in PostgreSQL, integer in
@@ -221,19 +222,6 @@ export interface TagRow {
 export interface LinkTagRow {
   link_id: number;
   tag_id: number;
-}
-
-/** A workspace's custom domain (migration 026, ADR 0036). */
-export interface DomainRow {
-  id: Generated<number>;
-  workspace_id: number;
-  hostname: string;
-  status: 'pending' | 'verified';
-  verification_token: string;
-  verified_at: number | null;
-  root_redirect_url: string | null;
-  not_found_redirect_url: string | null;
-  created_at: number;
 }
 
 export interface Database {

@@ -51,6 +51,23 @@ describe('links on custom domains', () => {
     assert.equal((await visit('promo', 'theirs.example.com')).statusCode, 404, 'another domain has no such code');
   });
 
+  test('the v1 routes name a link on a custom domain by its code and ?domain=; without it, the code is the default domain\'s', async () => {
+    const made = await create({ original_url: 'https://example.com/v1-on-a', custom_code: 'v1code', domain: 'a.example.com' });
+    assert.equal(made.statusCode, 201, made.body);
+    const path = `/api/v1/workspaces/${team}/links/v1code`;
+    assert.equal(made.headers.location, `${path}?domain=a.example.com`);
+    assert.equal((await t.app.inject({ url: path, headers: bearer(owner.token) })).statusCode, 404);
+    const read = await t.app.inject({ url: made.headers.location as string, headers: bearer(owner.token) });
+    assert.equal(read.json().original_url, 'https://example.com/v1-on-a');
+    const patched = await t.app.inject({ method: 'PATCH', url: `${path}?domain=A.EXAMPLE.COM`, headers: bearer(owner.token), payload: { original_url: 'https://example.com/v1-edited' } });
+    assert.equal(patched.statusCode, 200, patched.body);
+    assert.equal((await visit('v1code', 'a.example.com')).headers.location, 'https://example.com/v1-edited', 'the edit invalidated the domain\'s cache entry');
+    const foreign = await t.app.inject({ url: `${path}?domain=theirs.example.com`, headers: bearer(owner.token) });
+    assert.equal(foreign.json().code, 'domain_not_verified');
+    assert.equal((await t.app.inject({ method: 'DELETE', url: `${path}?domain=a.example.com`, headers: bearer(owner.token) })).statusCode, 204);
+    assert.equal((await visit('v1code', 'a.example.com')).statusCode, 410);
+  });
+
   test('a link may be made only on a verified domain of its own workspace: 400 otherwise, nothing stored', async () => {
     const pending = await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${team}/domains`, headers: bearer(owner.token), payload: { hostname: 'pending.example.com' } });
     assert.equal(pending.statusCode, 201);

@@ -5393,7 +5393,10 @@ export interface operations {
     };
     getWorkspaceLink: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A verified custom domain of the link's workspace (its hostname); BASE_URL's host when absent (ADR 0036). */
+                domain?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -5456,7 +5459,10 @@ export interface operations {
     };
     deleteWorkspaceLink: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A verified custom domain of the link's workspace (its hostname); BASE_URL's host when absent (ADR 0036). */
+                domain?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -5517,7 +5523,10 @@ export interface operations {
     };
     updateWorkspaceLink: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A verified custom domain of the link's workspace (its hostname); BASE_URL's host when absent (ADR 0036). */
+                domain?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -5640,7 +5649,10 @@ export interface operations {
     };
     restoreWorkspaceLink: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A verified custom domain of the link's workspace (its hostname); BASE_URL's host when absent (ADR 0036). */
+                domain?: string;
+            };
             header?: never;
             path: {
                 id: number;

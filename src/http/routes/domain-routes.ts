@@ -9,6 +9,8 @@ import type { DomainServices } from '../../links/domains/domain-services.js';
 import { getDomain, listDomains } from '../../links/domains/list-domains.js';
 import { updateDomain } from '../../links/domains/update-domain.js';
 import { verifyDomain } from '../../links/domains/verify-domain.js';
+import type { KnownHosts } from '../../links/domains/known-hosts.js';
+import { registerDomainPublicRoutes } from './domain-public-routes.js';
 import { JWT_OR_API_KEY_SECURITY, principalOf } from '../auth.js';
 import { Id } from '../link-fields.js';
 import type { RouteContext } from '../route-context.js';
@@ -48,12 +50,17 @@ function domainToJson(domain: CustomDomain) {
   };
 }
 
-/** A workspace's custom domains (ADR 0036): owners and admins (and the workspace's `workspace:admin` keys) only. */
-export function registerDomainRoutes(app: FastifyInstance, domains: DomainServices, context: RouteContext): void {
+const config = { apiKeyScope: 'workspace:admin' as const };
+
+/**
+ * A workspace's custom domains (ADR 0036): owners and admins (and the workspace's `workspace:admin`
+ * keys) only; and what custom domains answer without credentials (domain-public-routes.ts).
+ */
+export function registerDomainRoutes(app: FastifyInstance, domains: DomainServices, hosts: KnownHosts, context: RouteContext): void {
+  registerDomainPublicRoutes(app, domains, hosts);
   const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
   const preHandler = context.guards.requireUserOrApiKey;
   const common = { tags: ['domains'], security: JWT_OR_API_KEY_SECURITY };
-  const config = { apiKeyScope: 'workspace:admin' as const };
 
   typedApp.post(DOMAINS_PATH, {
     preHandler, config,
@@ -101,7 +108,13 @@ export function registerDomainRoutes(app: FastifyInstance, domains: DomainServic
     await deleteDomain(domains, principalOf(request), request.params.id, request.params.domainId);
     return reply.status(204).send(null);
   });
+  registerVerifyRoute(app, preHandler, domains);
+}
 
+/** `POST …/domains/{domainId}/verify`: the TXT record or the HTTP challenge, checked now. */
+function registerVerifyRoute(app: FastifyInstance, preHandler: RouteContext['guards']['requireUserOrApiKey'], domains: DomainServices): void {
+  const typedApp = app.withTypeProvider<TypeBoxTypeProvider>();
+  const common = { tags: ['domains'], security: JWT_OR_API_KEY_SECURITY };
   typedApp.post(`${DOMAIN_PATH}/verify`, {
     preHandler, config,
     schema: {
