@@ -8,11 +8,12 @@ import { isReservedWord } from '../core/short-code.js';
 import type { LinkResolver } from '../links/resolve-link.js';
 import type { RecordVisit } from '../visits/visit-buffer.js';
 import type { RedirectRateLimit } from './redirect-rate-limit.js';
+import { hostHeaderOf } from './request-target.js';
 import { answerExtras, extrasVisitOf, type ExtrasOutcome, type ExtrasStep, type ExtrasTarget, type ExtrasVisit, type NotRedirected } from './link-extras.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../logging/request-id.js';
 import { namesJson, prefersHtml } from './accept.js';
 import {
-  disabledLinkResponses, FAILURE_PAGE_HEADERS, FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type FailureResponse, type RedirectFailure,
+  disabledLinkResponses, FAILURE_PAGE_HEADERS, sendElsewhere, FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type FailureResponse, type RedirectFailure,
 } from './redirect-pages.js';
 
 export interface RedirectResponderOptions {
@@ -20,7 +21,7 @@ export interface RedirectResponderOptions {
   /** The domain answered for BASE_URL's host and any host no one registered. */
   readonly domain: string;
   /** The verified custom domains, by the `Host` header as sent (ADR 0036); absent: one domain only. */
-  readonly hosts?: { find(host: string | undefined): ServedDomain | undefined };
+  readonly hosts?: { readonly size: number; find(host: string | undefined): ServedDomain | undefined };
   /** STRICT_HOSTS: a `Host` that is neither this one (BASE_URL's, with its port) nor a custom domain's gets 404. */
   readonly strictHost?: string;
   readonly clock: Clock;
@@ -49,8 +50,6 @@ export interface RedirectResponderOptions {
 }
 
 const NOSNIFF = { 'x-content-type-options': 'nosniff' };
-/** A failure sent elsewhere by the operator: not cached, as the code may yet be created or restored. */
-const FAILURE_REDIRECT_STATUS = 302;
 
 // One optional trailing slash: people paste `/{code}/` and it names the same link.
 const CODE_PATH = /^\/([A-Za-z0-9_-]{1,64})\/?(?:\?|$)/;
@@ -87,9 +86,11 @@ export class RedirectResponder {
     const started = this.timed ? process.hrtime.bigint() : 0n;
     if (this.options.debugLog) this.identify(req, res);
     if (this.options.rateLimit !== undefined && this.limited(req, res, code, started)) return;
-    // The one lookup custom domains add (ADR 0036): the Host header as sent, no parsing, no allocation.
-    const served = this.options.hosts?.find(req.headers.host);
-    if (served === undefined && this.options.strictHost !== undefined && req.headers.host !== this.options.strictHost) {
+    // The one lookup custom domains add (ADR 0036), none while there are none: the Host header as sent, no parsing, no allocation.
+    const { hosts, strictHost } = this.options;
+    const host = strictHost !== undefined || (hosts !== undefined && hosts.size > 0) ? hostHeaderOf(req.rawHeaders) : undefined;
+    const served = host === undefined ? undefined : hosts?.find(host);
+    if (served === undefined && strictHost !== undefined && host !== strictHost) {
       this.answered(res, code, this.send(req, res, FAILURE_RESPONSES.not_found), started);
       return;
     }
@@ -112,8 +113,8 @@ export class RedirectResponder {
 
   /** `GET /` on a custom domain with a root redirect: answered here (true); anything else is left to the caller. */
   respondRoot(req: IncomingMessage, res: ServerResponse): boolean {
-    const location = this.options.hosts?.find(req.headers.host)?.rootRedirectUrl;
-    return location != null && this.sendElsewhere(res, location) > 0;
+    const location = this.options.hosts?.find(hostHeaderOf(req.rawHeaders))?.rootRedirectUrl;
+    return location != null && sendElsewhere(res, location) > 0;
   }
 
   /** The answer's request id, set as its header: only when a line will be logged, to keep the fast path lean. */
@@ -165,7 +166,7 @@ export class RedirectResponder {
 
   private notRedirected(req: IncomingMessage, res: ServerResponse, code: string, decision: NotRedirected, started: bigint, served?: ServedDomain): void {
     if (decision.kind === 'disabled') this.answered(res, code, this.send(req, res, this.disabled(decision.reason)), started);
-    else if (decision.kind === 'not_found' && served?.notFoundRedirectUrl != null) this.answered(res, code, this.sendElsewhere(res, served.notFoundRedirectUrl), started);
+    else if (decision.kind === 'not_found' && served?.notFoundRedirectUrl != null) this.answered(res, code, sendElsewhere(res, served.notFoundRedirectUrl), started);
     else this.answered(res, code, this.fail(req, res, decision.kind === 'gone' ? decision.reason : 'not_found'), started);
   }
 
@@ -215,17 +216,10 @@ export class RedirectResponder {
     debugLog?.({ reqId: String(res.getHeader(REQUEST_ID_HEADER)), code, status, ms: seconds * 1000 }, 'redirect answered');
   }
 
-  /** A failure sent to a page of the operator's or the domain's own: not cached, as the code may yet be created or restored. */
-  private sendElsewhere(res: ServerResponse, location: string): number {
-    res.writeHead(FAILURE_REDIRECT_STATUS, { location, 'cache-control': 'no-store', 'content-length': '0' });
-    res.end();
-    return FAILURE_REDIRECT_STATUS;
-  }
-
   /** Answers one of the precomputed failures; returns its status. */
   fail(req: IncomingMessage, res: ServerResponse, kind: RedirectFailure, retryAfterSeconds?: number): number {
     const failure = this.failures[kind];
-    if (failure.location !== undefined) return this.sendElsewhere(res, failure.location);
+    if (failure.location !== undefined) return sendElsewhere(res, failure.location);
     const wait = kind === 'unavailable' ? retryAfterSeconds ?? this.options.retryAfterSeconds ?? 5 : retryAfterSeconds;
     return this.send(req, res, failure, wait);
   }

@@ -14,6 +14,11 @@ export class KnownHosts {
 
   constructor(private readonly store: Pick<DomainStore, 'listVerifiedDomains'>, private readonly onError?: (error: unknown) => void) {}
 
+  /** How many verified domains there are: none, and the redirect path does not look. */
+  get size(): number {
+    return this.hosts.size;
+  }
+
   /** The verified domain answering this host (lower-case, no port, as browsers and proxies send it), if any. */
   find(host: string | undefined): ServedDomain | undefined {
     return host === undefined ? undefined : this.hosts.get(host);
