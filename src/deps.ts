@@ -157,7 +157,7 @@ function buildLinkServices(
   shared: { store: LinkStore; cache: CacheInvalidation; clock: Clock; workspaces: WorkspaceAccess; passwords: LinkPasswordHashing; domains: CustomDomains },
 ): LinkServices {
   const { store, cache, clock, workspaces, passwords, domains } = shared;
-  const urlPolicy = buildUrlPolicy(config);
+  const urlPolicy = { ...buildUrlPolicy(config), isCustomDomain: (hostname: string) => domains.hosts.find(hostname) !== undefined };
   const domain = DEFAULT_DOMAIN;
   return {
     anonymous: { store, cache, clock, urlPolicy, domain, anonTtlMs: config.links.anonTtlMs, anonCodeLength: config.links.anonCodeLength },

@@ -83,6 +83,17 @@ describe('links on custom domains', () => {
     assert.deepEqual([viaAppApi.json().domain, viaAppApi.json().shortUrl.startsWith('https://a.example.com/')], ['a.example.com', true]);
   });
 
+  test('a destination or a domain redirect on a verified custom domain of this instance would loop: refused like BASE_URL\'s', async () => {
+    const looping = await create({ original_url: 'https://B.example.com/promo' });
+    assert.equal(looping.statusCode, 400, looping.body);
+    assert.equal(looping.json().code, 'url_loop_not_allowed');
+    const domains = (await t.app.inject({ url: `/api/v1/workspaces/${team}/domains`, headers: bearer(owner.token) })).json().items as Array<{ id: number; hostname: string }>;
+    const a = domains.find((d) => d.hostname === 'a.example.com')!;
+    const selfRoot = await t.app.inject({ method: 'PATCH', url: `/api/v1/workspaces/${team}/domains/${a.id}`, headers: bearer(owner.token), payload: { root_redirect_url: 'https://b.example.com/' } });
+    assert.equal(selfRoot.json().code, 'url_loop_not_allowed');
+    assert.equal((await create({ original_url: 'https://pending.example.com/fine' })).statusCode, 201, 'a name no one verified is an ordinary destination');
+  });
+
   test('a domain\'s root and unknown codes go to its own pages; a domain without them, and the default, answer as before', async () => {
     const root = await t.app.inject({ url: '/', headers: { host: 'b.example.com' } });
     assert.deepEqual([root.statusCode, root.headers.location, root.headers['cache-control']], [302, 'https://example.com/b-home', 'no-store']);
