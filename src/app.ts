@@ -16,6 +16,7 @@ import { openApiOptions } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { authGuards, requireDeclaredScopes } from './http/auth.js';
 import type { InstancePolicy, RouteContext } from './http/route-context.js';
+import { shortUrls } from './core/short-urls.js';
 import { RedirectResponder } from './http/redirect-responder.js';
 import { RedirectRateLimit } from './http/redirect-rate-limit.js';
 import { admitRequest } from './http/request-target.js';
@@ -32,6 +33,7 @@ import { registerLinkRoutes } from './http/routes/link-routes.js';
 import { registerBulkLinkRoutes } from './http/routes/bulk-link-routes.js';
 import { registerTagRoutes, TagJson } from './http/routes/tag-routes.js';
 import { registerWorkspaceLinkRoutes } from './http/routes/workspace-link-routes.js';
+import { registerDomainRoutes } from './http/routes/domain-routes.js';
 import { registerRedirectRoutes } from './http/routes/redirect-routes.js';
 import { registerLinkFormRoutes } from './http/routes/link-form-routes.js';
 import { registerAdminCleanupRoutes } from './http/routes/admin-cleanup-routes.js';
@@ -73,6 +75,7 @@ function redirectFirst(responder: RedirectResponder, drain: ConnectionDrain): Fa
       if (req.method === 'GET' || req.method === 'HEAD') {
         const code = RedirectResponder.codeOf(req.url);
         if (code !== undefined) return responder.respond(code, req, res);
+        if (req.url === '/' && responder.respondRoot(req, res)) return;
       }
       fastifyHandler(req, res);
     });
@@ -103,6 +106,8 @@ function redirectResponder(deps: AppDeps, logger: FastifyBaseLogger, ui: UiBuild
   return new RedirectResponder({
     resolver: deps.redirects.resolver,
     domain: deps.redirects.domain,
+    hosts: deps.redirects.hosts,
+    strictHost: config.domains.strictHosts ? config.shortDomain : undefined,
     clock: deps.clock,
     permanentStatus: config.redirect.permanentStatus,
     temporaryStatus: config.redirect.temporaryStatus,
@@ -149,6 +154,7 @@ function registerApiRoutes(app: FastifyInstance, deps: AppDeps, context: RouteCo
   registerBulkLinkRoutes(app, deps.links.owned, deps.links.transfer, context);
   registerWorkspaceLinkRoutes(app, deps.links.owned, context);
   registerTagRoutes(app, deps.links.owned, context);
+  registerDomainRoutes(app, deps.links.domains, deps.redirects.hosts, context);
   registerAuthRoutes(app, deps.accounts, context);
   if (deps.singleSignOn) registerOidcRoutes(app, deps.singleSignOn, context, { stylesheet });
   registerWorkspaceRoutes(app, deps.accounts, context);
@@ -198,10 +204,11 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
 
   // Each route module gets its own module's services and what every route shares.
   const instance = instancePolicy(config);
-  const context: RouteContext = { baseUrl: config.baseUrl, clock: deps.clock, rateLimit: config.rateLimit, instance, guards: authGuards(deps.accounts) };
+  const urls = shortUrls(config.baseUrl, (key) => deps.redirects.hosts.hostnameOf(key));
+  const context: RouteContext = { baseUrl: config.baseUrl, urls, clock: deps.clock, rateLimit: config.rateLimit, instance, guards: authGuards(deps.accounts) };
   requireDeclaredScopes(app, context.guards);
   registerApiRoutes(app, deps, context, drain, recipientStylesheet(ui));
-  registerUiRoutes(app, ui);
+  registerUiRoutes(app, ui, (req, res) => responder.respondRoot(req, res));
   registerRedirectRoutes(app, responder, config.redirect);
   registerLinkFormRoutes(app, responder);
   return app;

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import type { Config } from './config-shape.js';
 import { parseDuration, type EnvReader } from './config-env-reader.js';
@@ -60,6 +61,11 @@ export function readConfig(read: EnvReader): Omit<Config, 'warnings'> {
     healthcheck: readHealthcheck(read),
     webhooks: readWebhooks(read),
     metrics: { enabled: read.bool('METRICS_ENABLED', true), token: read.optional('METRICS_TOKEN') },
+    domains: {
+      dnsServers: readDnsServers(read),
+      challengeHttpPort: read.int('DOMAIN_CHALLENGE_HTTP_PORT', 80, 1, 65535),
+      strictHosts: read.bool('STRICT_HOSTS', false),
+    },
   };
 }
 
@@ -158,4 +164,13 @@ function readWebhooks(read: EnvReader): Config['webhooks'] {
     giveUpAfterMs: read.duration('WEBHOOK_GIVE_UP_AFTER', '24h'),
     claimTtlMs: read.duration('WEBHOOK_CLAIM_TTL', '30s'),
   };
+}
+
+/** DOMAIN_DNS_SERVERS: IP addresses, each optionally with a port (`1.1.1.1`, `127.0.0.1:5353`, `[::1]:53`), as node:dns takes them. */
+function readDnsServers(read: EnvReader): string[] {
+  const servers = (read.optional('DOMAIN_DNS_SERVERS') ?? '').split(',').map((server) => server.trim()).filter(Boolean);
+  const valid = (server: string) => isIP(server) !== 0 || /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]):\d{1,5}$/.test(server);
+  const bad = servers.filter((server) => !valid(server));
+  if (bad.length > 0) read.problems.push(`DOMAIN_DNS_SERVERS must list IP addresses, each optionally with :port (got "${bad.join(', ')}")`);
+  return servers;
 }

@@ -161,5 +161,14 @@ export interface Config {
   /** Variables that look like ours but are not, one line each, for start-up to log (config-lookalikes.ts). */
   readonly warnings: readonly string[];
   /** `GET /metrics` (ADR 0018): off answers 404 and counts nothing; a token makes it require `Authorization: Bearer`. */
+  /** Custom domains (ADR 0036). */
+  readonly domains: {
+    /** The DNS servers verification asks (`address` or `address:port`); the system's when empty. */
+    readonly dnsServers: readonly string[];
+    /** The port the HTTP challenge is fetched on: 80 outside tests. */
+    readonly challengeHttpPort: number;
+    /** A Host no one registered gets 404 on short-code paths instead of the default domain's answers. */
+    readonly strictHosts: boolean;
+  };
   readonly metrics: { readonly enabled: boolean; readonly token: string | undefined };
 }

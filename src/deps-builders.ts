@@ -28,6 +28,11 @@ import { KyselyJobLockStore } from './storage/job-lock-store.js';
 import { KyselyLinkShareStore } from './storage/link-share-store.js';
 import { KyselyStatsReadStore } from './storage/stats-read-store.js';
 import { KyselyVisitExportStore } from './storage/visit-export-store.js';
+import { KyselyDomainStore } from './storage/domain-store.js';
+import { KnownHosts } from './links/domains/known-hosts.js';
+import { shortUrls } from './core/short-urls.js';
+import type { DomainServices } from './links/domains/domain-services.js';
+import { domainChallenges } from './jobs/domain-challenge.js';
 
 /** The composition root's adapter builders (src/deps.ts uses them). */
 
@@ -84,9 +89,12 @@ export function buildSingleSignOn(
  * The webhooks module's bag and the delivery job. The job's claims and answers are background
  * work (ADR 0023): on SQLite they wait behind the writes that answer clients.
  */
-export function buildWebhooks(config: Config, database: OpenDatabase, clock: Clock, workspaces: WorkspaceAccess): { webhookJobs: WebhookJobs; webhooks: WebhookServices } {
+export function buildWebhooks(
+  config: Config, database: OpenDatabase, clock: Clock, workspaces: WorkspaceAccess, hosts: KnownHosts,
+): { webhookJobs: WebhookJobs; webhooks: WebhookServices } {
   const webhookJobs = createWebhookJobs({
-    settings: config.webhooks, allowPrivateDestinations: config.links.allowPrivateDestinations, baseUrl: config.baseUrl, clock,
+    settings: config.webhooks, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
+    urls: shortUrls(config.baseUrl, (key) => hosts.hostnameOf(key)),
     outbox: new KyselyWebhookOutboxStore(database.backgroundDb, database.dialect),
   });
   return { webhookJobs, webhooks: { store: new KyselyWebhookStore(database.db), workspaces, clock, checkAddress: webhookJobs.checkAddress } };
@@ -117,4 +125,27 @@ export function buildHealthCheckJobs(config: Config, database: OpenDatabase, clo
     settings: config.healthcheck, allowPrivateDestinations: config.links.allowPrivateDestinations, clock,
     lockStore: new KyselyJobLockStore(database.backgroundDb), store: new KyselyHealthCheckStore(database.backgroundDb),
   });
+}
+/** How often each process reloads the verified custom domains, for changes made by other instances (ADR 0036). */
+const HOSTS_REFRESH_MS = 5_000;
+
+export interface CustomDomains {
+  readonly store: KyselyDomainStore;
+  readonly hosts: KnownHosts;
+}
+
+/** The custom domains' store and the in-memory map of verified hosts, loaded and kept fresh (stopped by `hosts.stop()`). */
+export async function buildCustomDomains(db: Kysely<Database>, logger?: Pick<Logger, 'warn'>): Promise<CustomDomains> {
+  const store = new KyselyDomainStore(db);
+  const hosts = new KnownHosts(store, (error) => logger?.warn({ err: error }, 'the custom domains could not be reloaded; the last known ones are served'));
+  await hosts.refresh();
+  hosts.start(HOSTS_REFRESH_MS);
+  return { store, hosts };
+}
+
+export function buildDomainServices(config: Config, domains: CustomDomains, shared: Pick<DomainServices, 'clock' | 'workspaces' | 'urlPolicy'>): DomainServices {
+  return {
+    ...shared, store: domains.store, ownHosts: shared.urlPolicy.shortHosts, changed: () => domains.hosts.refresh(),
+    challenges: domainChallenges({ dnsServers: config.domains.dnsServers, allowPrivate: config.links.allowPrivateDestinations, httpPort: config.domains.challengeHttpPort }),
+  };
 }

@@ -36,8 +36,10 @@ import { createVisitPipeline, type VisitPipeline } from './visits/create-visit-p
 import { countryLookupFor, placeLookupFor } from './geo/country-database.js';
 import type { HttpMetrics } from './core/metrics-ports.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
+import type { KnownHosts } from './links/domains/known-hosts.js';
 import {
-  buildHealthCheckJobs, buildLocalCache, buildSingleSignOn, buildStats, buildUrlPolicy, buildWebhooks, followOtherProcesses, webhookClicksOf,
+  buildCustomDomains, buildDomainServices, buildHealthCheckJobs, buildLocalCache, buildSingleSignOn, buildStats, buildUrlPolicy, buildWebhooks,
+  followOtherProcesses, webhookClicksOf, type CustomDomains,
 } from './deps-builders.js';
 import type { SingleSignOnServices } from './accounts/single-sign-on-services.js';
 
@@ -45,6 +47,8 @@ import type { SingleSignOnServices } from './accounts/single-sign-on-services.js
 export interface RedirectServices {
   readonly resolver: LinkResolver;
   readonly domain: string;
+  /** The verified custom domains by hostname (ADR 0036). */
+  readonly hosts: KnownHosts;
   readonly recordVisit?: RecordVisit;
   /** Where limited links take their clicks (ADR 0031). */
   readonly clickLimits: ClickLimitStore;
@@ -155,16 +159,18 @@ async function closedOnFailure<T>(database: OpenDatabase, step: () => Promise<T>
 
 /** The links module's bag: every family shares the link store, the cache invalidation and the URL policy. */
 function buildLinkServices(
-  config: Config, database: OpenDatabase, shared: { store: LinkStore; cache: CacheInvalidation; clock: Clock; workspaces: WorkspaceAccess; passwords: LinkPasswordHashing },
+  config: Config, database: OpenDatabase,
+  shared: { store: LinkStore; cache: CacheInvalidation; clock: Clock; workspaces: WorkspaceAccess; passwords: LinkPasswordHashing; domains: CustomDomains },
 ): LinkServices {
-  const { store, cache, clock, workspaces, passwords } = shared;
-  const urlPolicy = buildUrlPolicy(config);
+  const { store, cache, clock, workspaces, passwords, domains } = shared;
+  const urlPolicy = { ...buildUrlPolicy(config), isCustomDomain: (hostname: string) => domains.hosts.find(hostname) !== undefined };
   const domain = DEFAULT_DOMAIN;
   return {
     anonymous: { store, cache, clock, urlPolicy, domain, anonTtlMs: config.links.anonTtlMs, anonCodeLength: config.links.anonCodeLength },
-    owned: { store, tags: new KyselyTagStore(database.db), cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces, passwords },
+    owned: { store, tags: new KyselyTagStore(database.db), domains: domains.store, cache, clock, urlPolicy, domain, codeLength: config.links.codeLength, workspaces, passwords },
     // An import's batches are background work (ADR 0023): creates and deletes go first.
-    transfer: { transfer: new KyselyLinkTransferStore(database.backgroundDb), cache, clock, urlPolicy, domain, workspaces },
+    transfer: { transfer: new KyselyLinkTransferStore(database.backgroundDb), hosts: domains.hosts, cache, clock, urlPolicy, domain, workspaces },
+    domains: buildDomainServices(config, domains, { clock, workspaces, urlPolicy }),
   };
 }
 
@@ -204,14 +210,15 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       webhookClicksOf(database, clock, options.logger)) : undefined;
   const salts = analytics?.salts;
   const healthCheck = buildHealthCheckJobs(config, database, clock);
-  const { webhookJobs, webhooks } = buildWebhooks(config, database, clock, accounts.workspaces);
-  const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces, passwords: accounts.hasher });
+  const domains = await buildCustomDomains(database.db, options.logger);
+  const { webhookJobs, webhooks } = buildWebhooks(config, database, clock, accounts.workspaces, domains.hosts);
+  const links = buildLinkServices(config, database, { store, cache, clock, workspaces: accounts.workspaces, passwords: accounts.hasher, domains });
   const stats = buildStats(database, clock, links.owned);
   const blocklist = { file: config.links.blocklistFile ?? null, domains: links.owned.urlPolicy.blockedDomains };
   return {
     config,
     clock,
-    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain: DEFAULT_DOMAIN, recordVisit: analytics?.buffer.record,
+    redirects: { resolver: new LinkResolver({ store, local: localCache, shared: redis?.cache, clock, metrics }), domain: DEFAULT_DOMAIN, hosts: domains.hosts, recordVisit: analytics?.buffer.record,
       clickLimits: new KyselyClickLimitStore(database.db),
       countryOf: countryLookupFor(placeOf, config.analytics.geoipDatabase), saltOf: salts && ((day) => salts.saltOf(day)) },
     links,
@@ -228,14 +235,14 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     analytics,
     healthCheck,
     webhookJobs,
-    // Before the database closes: the cleanup job finishes its batch, records the run and releases its
-    // lock; the health check aborts its checks and releases its lock; the flusher writes what is
-    // buffered.
+    // Before the database closes: the cleanup job finishes its batch, records the run and releases its lock;
+    // the health check aborts its checks and releases its lock; the flusher writes what is buffered.
     close: async () => {
       await Promise.all([cleanup.stop(), healthCheck.stop(), webhookJobs.stop()]);
       await analytics?.flusher.stop().catch((error: unknown) => options.logger?.error({ err: error }, 'the last analytics flush failed; its visits are lost'));
       await redis?.close();
       follower?.close();
+      domains.hosts.stop();
       await database.close();
     },
   };

@@ -5,6 +5,8 @@ export interface UrlPolicy {
   maxLength: number;
   /** This service's own short domains (hostnames without port); links to them would loop. */
   shortHosts: readonly string[];
+  /** The instance's verified custom domains (ADR 0036), which would loop too; none when absent. */
+  isCustomDomain?: (hostname: string) => boolean;
   allowPrivate: boolean;
   /** Lower-case domains without trailing dot; each also blocks its subdomains. */
   blockedDomains: ReadonlySet<string>;
@@ -106,7 +108,7 @@ function parseAbsoluteUrl(text: string): URL {
 
 function assertAllowedTarget(url: URL, policy: UrlPolicy): void {
   const hostname = bareHostname(url.hostname);
-  if (policy.shortHosts.some((shortHost) => bareHostname(shortHost) === hostname)) {
+  if (policy.shortHosts.some((shortHost) => bareHostname(shortHost) === hostname) || policy.isCustomDomain?.(hostname)) {
     throw new ValidationError('url_loop_not_allowed',
       'Links to this shortener\'s own short domain are not allowed: they would redirect in a loop.');
   }

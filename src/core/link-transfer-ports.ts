@@ -17,6 +17,8 @@ export interface TransferTag {
 /** Everything of a link that moves between databases; ids, owners and health checks do not. */
 export interface TransferLink {
   readonly code: string;
+  /** The custom domain's hostname the link answers on (ADR 0036); absent: the default short domain. */
+  readonly domain?: string;
   readonly originalUrl: string;
   readonly status: LinkStatus;
   readonly createdAt: number;
@@ -46,6 +48,8 @@ export interface TransferLink {
 /** A link ready to be written: validated, with its canonical form. */
 export interface ImportableLink extends TransferLink {
   readonly normalizedUrl: string;
+  /** The key the link is stored under when it is a custom domain's; the target's domain otherwise. */
+  readonly domainKey?: string;
 }
 
 export interface ImportTarget {
@@ -62,7 +66,8 @@ export type ImportOutcome =
   | { readonly kind: 'rejected'; readonly reason: 'code_taken' | 'url_already_shortened'; readonly detail: string };
 
 export interface ExportFilter {
-  readonly domain: string;
+  /** The domain keys exported: the default one and the custom domains' (ADR 0036). */
+  readonly domains: readonly string[];
   /** Every workspace's links when absent (anonymous links are never exported). */
   readonly workspaceId?: number;
   /** Only these links (a selection). */
@@ -74,6 +79,8 @@ export interface ExportFilter {
 
 export interface ExportedLink extends TransferLink {
   readonly id: number;
+  /** Its domain key, as stored. */
+  readonly domainKey: string;
 }
 
 /**

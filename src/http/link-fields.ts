@@ -67,3 +67,7 @@ export const RoutesOrNull = Type.Union([Type.Array(RouteField), Type.Null()], {
 export const VariantsOrNull = Type.Union([Type.Array(VariantField), Type.Null()], {
   description: 'An A/B split of 2 to 10 variants: each visitor is sent to one by weight, the same one all day for one address and browser (a new draw per request under ANALYTICS_PRIVACY=strict or a privacy signal). null or [] removes them.',
 });
+
+export const LinkDomain = Type.String({ maxLength: 300, description: 'A verified custom domain of the link\'s workspace (its hostname); BASE_URL\'s host when absent (ADR 0036).' });
+/** `?domain=`: the short domain a code is on, for the v1 routes that name a link by its code. */
+export const DomainQuery = Type.Object({ domain: Type.Optional(LinkDomain) }, { additionalProperties: false });

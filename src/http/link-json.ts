@@ -3,6 +3,7 @@ import { effectiveStatus, type Link } from '../core/link.js';
 import { ClickLimitJson, clickLimitJsonOf, ClickLimitV1Json, clickLimitV1JsonOf } from './click-limit-json.js';
 import { RouteField, VariantField } from './link-fields.js';
 import { ConfirmBeforeRedirect, HasPassword } from './link-password-fields.js';
+import type { ShortUrls } from '../core/short-urls.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const Timestamp = Type.String({ format: 'date-time' });
@@ -24,6 +25,7 @@ export const LinkJson = Type.Object({
   id: Type.Integer(),
   shortCode: Type.String(),
   shortUrl: Type.String(),
+  domain: Type.String({ description: 'The hostname the link answers on: BASE_URL\'s, or a custom domain\'s.' }),
   originalUrl: Type.String(),
   normalizedUrl: Type.String(),
   linkType: Type.Union([Type.Literal('TEMPORARY'), Type.Literal('PERMANENT')]),
@@ -58,11 +60,12 @@ const routingJson = (link: Link) => ({
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** `status` is the effective one: a link past its expiry reads EXPIRED before the reaper marks it. */
-export function linkToJson(link: Link, baseUrl: string, now: number, tags: readonly string[]): LinkJson {
+export function linkToJson(link: Link, urls: ShortUrls, now: number, tags: readonly string[]): LinkJson {
   return {
     id: link.id,
     shortCode: link.code,
-    shortUrl: `${baseUrl}/${link.code}`,
+    shortUrl: urls.shortUrlOf(link.domain, link.code),
+    domain: urls.hostnameOf(link.domain),
     originalUrl: link.originalUrl,
     normalizedUrl: link.normalizedUrl,
     linkType: link.linkType,
@@ -92,6 +95,7 @@ export function linkToJson(link: Link, baseUrl: string, now: number, tags: reado
 export const LinkV1Json = Type.Object({
   short_code: Type.String(),
   short_url: Type.String(),
+  domain: Type.String({ description: 'The hostname the link answers on: BASE_URL\'s, or a custom domain\'s.' }),
   original_url: Type.String(),
   normalized_url: Type.String(),
   status: Type.Union([Type.Literal('ACTIVE'), Type.Literal('EXPIRED'), Type.Literal('DELETED')]),
@@ -113,10 +117,11 @@ export const LinkV1Json = Type.Object({
 }, { $id: 'LinkV1' });
 export type LinkV1Json = Static<typeof LinkV1Json>;
 
-export function linkToV1Json(link: Link, baseUrl: string, now: number, tags: readonly string[]): LinkV1Json {
+export function linkToV1Json(link: Link, urls: ShortUrls, now: number, tags: readonly string[]): LinkV1Json {
   return {
     short_code: link.code,
-    short_url: `${baseUrl}/${link.code}`,
+    short_url: urls.shortUrlOf(link.domain, link.code),
+    domain: urls.hostnameOf(link.domain),
     original_url: link.originalUrl,
     normalized_url: link.normalizedUrl,
     status: effectiveStatus(link, now),

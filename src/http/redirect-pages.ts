@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { ERROR_CATALOGUE, type ErrorCode } from '../core/error-codes.js';
 import { problem, PROBLEM_CONTENT_TYPE } from './problem.js';
 import { HTML_SECURITY_HEADERS } from './security-headers.js';
@@ -99,3 +100,13 @@ export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 /** Sent with every failure page in HTML (the JSON bodies need only nosniff). */
 export const FAILURE_PAGE_HEADERS = HTML_SECURITY_HEADERS;
 export { PROBLEM_CONTENT_TYPE };
+
+/** A failure sent elsewhere (the operator's page, a custom domain's own; ADR 0036): not cached, as the code may yet be created or restored. */
+const FAILURE_REDIRECT_STATUS = 302;
+
+/** Answers a `302` to `location`; returns its status. */
+export function sendElsewhere(res: ServerResponse, location: string): number {
+  res.writeHead(FAILURE_REDIRECT_STATUS, { location, 'cache-control': 'no-store', 'content-length': '0' });
+  res.end();
+  return FAILURE_REDIRECT_STATUS;
+}

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServedDomain } from '../core/domain-ports.js';
 import type { RedirectTarget } from '../core/link.js';
 import type { RedirectMetrics } from '../core/metrics-ports.js';
 import type { Clock } from '../core/ports.js';
@@ -7,17 +8,22 @@ import { isReservedWord } from '../core/short-code.js';
 import type { LinkResolver } from '../links/resolve-link.js';
 import type { RecordVisit } from '../visits/visit-buffer.js';
 import type { RedirectRateLimit } from './redirect-rate-limit.js';
+import { hostHeaderOf } from './request-target.js';
 import { answerExtras, extrasVisitOf, type ExtrasOutcome, type ExtrasStep, type ExtrasTarget, type ExtrasVisit, type NotRedirected } from './link-extras.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../logging/request-id.js';
 import { namesJson, prefersHtml } from './accept.js';
 import {
-  disabledLinkResponses, FAILURE_PAGE_HEADERS, FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type FailureResponse, type RedirectFailure,
+  disabledLinkResponses, FAILURE_PAGE_HEADERS, sendElsewhere, FAILURE_RESPONSES, HTML_CONTENT_TYPE, PROBLEM_CONTENT_TYPE, type FailureResponse, type RedirectFailure,
 } from './redirect-pages.js';
 
 export interface RedirectResponderOptions {
   readonly resolver: LinkResolver;
-  /** The domain whose codes this responder answers. */
+  /** The domain answered for BASE_URL's host and any host no one registered. */
   readonly domain: string;
+  /** The verified custom domains, by the `Host` header as sent (ADR 0036); absent: one domain only. */
+  readonly hosts?: { readonly size: number; find(host: string | undefined): ServedDomain | undefined };
+  /** STRICT_HOSTS: a `Host` that is neither this one (BASE_URL's, with its port) nor a custom domain's gets 404. */
+  readonly strictHost?: string;
   readonly clock: Clock;
   readonly permanentStatus: number;
   readonly temporaryStatus: number;
@@ -44,8 +50,6 @@ export interface RedirectResponderOptions {
 }
 
 const NOSNIFF = { 'x-content-type-options': 'nosniff' };
-/** A failure sent elsewhere by the operator: not cached, as the code may yet be created or restored. */
-const FAILURE_REDIRECT_STATUS = 302;
 
 // One optional trailing slash: people paste `/{code}/` and it names the same link.
 const CODE_PATH = /^\/([A-Za-z0-9_-]{1,64})\/?(?:\?|$)/;
@@ -82,20 +86,35 @@ export class RedirectResponder {
     const started = this.timed ? process.hrtime.bigint() : 0n;
     if (this.options.debugLog) this.identify(req, res);
     if (this.options.rateLimit !== undefined && this.limited(req, res, code, started)) return;
-    const cached = this.options.resolver.fromCache(this.options.domain, code);
+    // The one lookup custom domains add (ADR 0036), none while there are none: the Host header as sent, no parsing, no allocation.
+    const { hosts, strictHost } = this.options;
+    const host = strictHost !== undefined || (hosts !== undefined && hosts.size > 0) ? hostHeaderOf(req.rawHeaders) : undefined;
+    const served = host === undefined ? undefined : hosts?.find(host);
+    if (served === undefined && strictHost !== undefined && host !== strictHost) {
+      this.answered(res, code, this.send(req, res, FAILURE_RESPONSES.not_found), started);
+      return;
+    }
+    const domain = served === undefined ? this.options.domain : served.key;
+    const cached = this.options.resolver.fromCache(domain, code);
     if (cached !== undefined) {
-      this.write(req, res, code, cached ?? undefined, started, submitted);
+      this.write(req, res, code, cached ?? undefined, started, submitted, served);
       return;
     }
     let loaded: RedirectTarget | undefined | Promise<RedirectTarget | undefined>;
     try {
-      loaded = this.options.resolver.load(this.options.domain, code);
+      loaded = this.options.resolver.load(domain, code);
     } catch (error) {
       this.unavailable(req, res, code, error, started);
       return;
     }
-    if (loaded instanceof Promise) loaded.then((target) => this.write(req, res, code, target, started, submitted), (error: unknown) => this.unavailable(req, res, code, error, started));
-    else this.write(req, res, code, loaded, started, submitted);
+    if (loaded instanceof Promise) loaded.then((target) => this.write(req, res, code, target, started, submitted, served), (error: unknown) => this.unavailable(req, res, code, error, started));
+    else this.write(req, res, code, loaded, started, submitted, served);
+  }
+
+  /** `GET /` on a custom domain with a root redirect: answered here (true); anything else is left to the caller. */
+  respondRoot(req: IncomingMessage, res: ServerResponse): boolean {
+    const location = this.options.hosts?.find(hostHeaderOf(req.rawHeaders))?.rootRedirectUrl;
+    return location != null && sendElsewhere(res, location) > 0;
   }
 
   /** The answer's request id, set as its header: only when a line will be logged, to keep the fast path lean. */
@@ -119,9 +138,9 @@ export class RedirectResponder {
     this.answered(res, code, this.fail(req, res, 'unavailable'), started);
   }
 
-  private write(req: IncomingMessage, res: ServerResponse, code: string, target: RedirectTarget | undefined, started: bigint, submitted?: ExtrasVisit['submitted']): void {
+  private write(req: IncomingMessage, res: ServerResponse, code: string, target: RedirectTarget | undefined, started: bigint, submitted?: ExtrasVisit['submitted'], served?: ServedDomain): void {
     if (target?.extras !== undefined) {
-      this.withExtras(req, res, code, target as ExtrasTarget, started, submitted);
+      this.withExtras(req, res, code, target as ExtrasTarget, started, submitted, served);
       return;
     }
     const decision = decideRedirect(target, this.options.clock.now());
@@ -141,17 +160,18 @@ export class RedirectResponder {
       if (record) record(target!.linkId, latencyMs, req.headers['user-agent'], req.headers.referer, this.options.visitorAddress?.(req));
       this.answered(res, code, status, started, ended);
     } else {
-      this.notRedirected(req, res, code, decision, started);
+      this.notRedirected(req, res, code, decision, started, served);
     }
   }
 
-  private notRedirected(req: IncomingMessage, res: ServerResponse, code: string, decision: NotRedirected, started: bigint): void {
+  private notRedirected(req: IncomingMessage, res: ServerResponse, code: string, decision: NotRedirected, started: bigint, served?: ServedDomain): void {
     if (decision.kind === 'disabled') this.answered(res, code, this.send(req, res, this.disabled(decision.reason)), started);
+    else if (decision.kind === 'not_found' && served?.notFoundRedirectUrl != null) this.answered(res, code, sendElsewhere(res, served.notFoundRedirectUrl), started);
     else this.answered(res, code, this.fail(req, res, decision.kind === 'gone' ? decision.reason : 'not_found'), started);
   }
 
   /** A link with extras: its steps decide, possibly after a database write (ADR 0031). */
-  private withExtras(req: IncomingMessage, res: ServerResponse, code: string, target: ExtrasTarget, started: bigint, submitted?: ExtrasVisit['submitted']): void {
+  private withExtras(req: IncomingMessage, res: ServerResponse, code: string, target: ExtrasTarget, started: bigint, submitted?: ExtrasVisit['submitted'], served?: ServedDomain): void {
     const visit = extrasVisitOf(req, target, this.options.clock.now(), submitted);
     let outcome: ExtrasOutcome | Promise<ExtrasOutcome>;
     try {
@@ -160,13 +180,13 @@ export class RedirectResponder {
       this.unavailable(req, res, code, error, started);
       return;
     }
-    if (outcome instanceof Promise) outcome.then((answer) => this.writeExtras(req, res, code, visit, answer, started), (error: unknown) => this.unavailable(req, res, code, error, started));
-    else this.writeExtras(req, res, code, visit, outcome, started);
+    if (outcome instanceof Promise) outcome.then((answer) => this.writeExtras(req, res, code, visit, answer, started, served), (error: unknown) => this.unavailable(req, res, code, error, started));
+    else this.writeExtras(req, res, code, visit, outcome, started, served);
   }
 
-  private writeExtras(req: IncomingMessage, res: ServerResponse, code: string, visit: ExtrasVisit, outcome: ExtrasOutcome, started: bigint): void {
+  private writeExtras(req: IncomingMessage, res: ServerResponse, code: string, visit: ExtrasVisit, outcome: ExtrasOutcome, started: bigint, served?: ServedDomain): void {
     if (outcome.kind === 'plain') {
-      this.notRedirected(req, res, code, outcome.decision, started);
+      this.notRedirected(req, res, code, outcome.decision, started, served);
       return;
     }
     if (outcome.kind === 'page') {
@@ -199,11 +219,7 @@ export class RedirectResponder {
   /** Answers one of the precomputed failures; returns its status. */
   fail(req: IncomingMessage, res: ServerResponse, kind: RedirectFailure, retryAfterSeconds?: number): number {
     const failure = this.failures[kind];
-    if (failure.location !== undefined) {
-      res.writeHead(FAILURE_REDIRECT_STATUS, { location: failure.location, 'cache-control': 'no-store', 'content-length': '0' });
-      res.end();
-      return FAILURE_REDIRECT_STATUS;
-    }
+    if (failure.location !== undefined) return sendElsewhere(res, failure.location);
     const wait = kind === 'unavailable' ? retryAfterSeconds ?? this.options.retryAfterSeconds ?? 5 : retryAfterSeconds;
     return this.send(req, res, failure, wait);
   }

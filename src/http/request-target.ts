@@ -31,14 +31,24 @@ export function originForm(target: string): string {
   return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
+const isHostName = (name: string) => name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host');
+
 function hasSeveralHosts(rawHeaders: readonly string[]): boolean {
   let seen = false;
   for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!;
-    if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')) {
+    if (isHostName(rawHeaders[i]!)) {
       if (seen) return true;
       seen = true;
     }
   }
   return false;
+}
+
+/**
+ * The Host header's value as sent, read from the raw headers: `req.headers` is built on first use,
+ * an object per request the redirect path does not otherwise need (ADR 0036).
+ */
+export function hostHeaderOf(rawHeaders: readonly string[]): string | undefined {
+  for (let i = 0; i < rawHeaders.length; i += 2) if (isHostName(rawHeaders[i]!)) return rawHeaders[i + 1];
+  return undefined;
 }

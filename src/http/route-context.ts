@@ -3,6 +3,7 @@ import type { CodeWithStatus } from '../core/error-codes.js';
 import { LinkforgeError } from '../core/errors.js';
 import type { Clock } from '../core/ports.js';
 import type { AuthGuards } from './auth.js';
+import type { ShortUrls } from '../core/short-urls.js';
 
 /** Limits per client and minute; `0` turns one off. */
 export interface RouteRateLimits {
@@ -27,6 +28,8 @@ export interface InstancePolicy {
  */
 export interface RouteContext {
   readonly baseUrl: string;
+  /** Links' short addresses, on BASE_URL or their custom domain. */
+  readonly urls: ShortUrls;
   readonly clock: Clock;
   readonly rateLimit: RouteRateLimits;
   readonly instance: InstancePolicy;

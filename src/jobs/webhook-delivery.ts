@@ -1,4 +1,5 @@
 import type { Clock } from '../core/ports.js';
+import type { ShortUrls } from '../core/short-urls.js';
 import { signWebhook, webhookMessageId } from '../core/webhook-events.js';
 import { webhookBody } from '../core/webhook-payload.js';
 import type { ClaimedDelivery, WebhookOutbox } from '../core/webhook-ports.js';
@@ -12,7 +13,8 @@ export interface WebhookDeliverySettings {
   readonly claimTtlMs: number;
   /** Deliveries claimed and sent at once. */
   readonly batchSize: number;
-  readonly baseUrl: string;
+  /** The links' short addresses in the payloads: BASE_URL's, or a custom domain's. */
+  readonly urls: ShortUrls;
 }
 
 export interface WebhookDeliveryDeps {
@@ -54,7 +56,7 @@ export class WebhookDeliveryJob {
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
     const { settings } = this.deps;
     const id = webhookMessageId(delivery.id);
-    const body = webhookBody(delivery.eventType, delivery.occurredAt, delivery.payload, settings.baseUrl);
+    const body = webhookBody(delivery.eventType, delivery.occurredAt, delivery.payload, settings.urls);
     const timestamp = Math.floor(this.deps.clock.now() / 1000);
     const result = await this.deps.send(delivery.url, {
       'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(delivery.secret, id, timestamp, body),

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import type { ShortUrls } from '../core/short-urls.js';
 import type { Clock } from '../core/ports.js';
 import type { WebhookAddressCheck, WebhookOutbox } from '../core/webhook-ports.js';
 import { addressPolicy, DestinationRefusedError, systemResolver, vetHost, type Resolver } from './destination-address.js';
@@ -19,7 +20,7 @@ export interface WebhookJobs {
 export interface WebhookJobsDeps {
   readonly settings: Config['webhooks'];
   readonly allowPrivateDestinations: boolean;
-  readonly baseUrl: string;
+  readonly urls: ShortUrls;
   readonly clock: Clock;
   readonly outbox: WebhookOutbox;
   /** The system resolver unless a test brings its own. */
@@ -32,7 +33,7 @@ export function createWebhookJobs(deps: WebhookJobsDeps): WebhookJobs {
     outbox: deps.outbox,
     clock: deps.clock,
     send: (url, headers, body) => sendWebhook(url, headers, body, policy),
-    settings: { ...deps.settings, batchSize: BATCH_SIZE, baseUrl: deps.baseUrl },
+    settings: { ...deps.settings, batchSize: BATCH_SIZE, urls: deps.urls },
   });
   const scheduler = new JobScheduler({ run: ({ log }) => job.run({ log }) }, {
     initialDelayMs: deps.settings.pollIntervalMs,

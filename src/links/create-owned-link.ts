@@ -10,12 +10,15 @@ import { assertFutureExpiry } from './expiry.js';
 import { requireMembership, reuseExistingLink, type OwnedLinkDeps } from './link-access.js';
 import { requestedTagNames, setLinkTags } from './tags/link-tags.js';
 import { newLinkLimits, type LimitFields } from './link-limits.js';
+import { linkDomainKey } from './domains/link-domain.js';
 import { optionsWithRouting, type RoutingInput } from './routing-options.js';
 
 export interface CreateOwnedLinkRequest extends LimitFields, RoutingInput {
   readonly url: unknown;
   /** Defaults to the caller's personal workspace. */
   readonly workspaceId?: number;
+  /** A verified custom domain of the workspace (its hostname); BASE_URL's when absent. */
+  readonly domain?: string;
   readonly customCode?: string;
   readonly expiresAt?: number | null;
   /** Tag names; missing tags are made. Applied only when the link is created, like every other field. */
@@ -47,6 +50,7 @@ export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal,
   const workspaceId = request.workspaceId ?? await deps.workspaces.personalWorkspaceId(principal.userId);
   await requireMembership(deps, principal, workspaceId);
   const destination = parseDestination(request.url, deps.urlPolicy);
+  const domain = await linkDomainKey(deps, workspaceId, request.domain);
   if (request.customCode !== undefined) validateCustomCode(request.customCode);
   const tagNames = requestedTagNames(request.tags, 'tags');
   const limits = newLinkLimits(request, deps.urlPolicy);
@@ -59,7 +63,7 @@ export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal,
   const options = withOption(withOption(routed, 'preview', preview), 'confirmBeforeRedirect', request.confirmBeforeRedirect ? true : undefined);
   const passwordHash = await linkPasswordHashOf(deps.passwords, request.password, 'password');
   const linkAt: LinkAt = (code) => ({
-    domain: deps.domain, code, ...destination, linkType: 'PERMANENT',
+    domain, code, ...destination, linkType: 'PERMANENT',
     workspaceId, ownerId: principal.userId, claimTokenHash: null, createdAt: now, expiresAt,
     redirectStatus: request.redirectStatus ?? null, maxClicks: limits.maxClicks, passwordHash, options,
   });

@@ -11,9 +11,12 @@ import type { WorkspaceAccess } from '../accounts/workspace-access.js';
 import { importedOptions } from './routing-options.js';
 import { yieldingEvery } from '../core/yielding.js';
 import { importedLimits } from './link-limits.js';
+import type { KnownHosts } from './domains/known-hosts.js';
 
 export interface ImportLinksDeps {
   readonly transfer: LinkTransferStore;
+  /** The verified custom domains: a row's domain must be one of the target workspace's (ADR 0036). */
+  readonly hosts: Pick<KnownHosts, 'findOfWorkspace'>;
   readonly cache: LinkCacheInvalidator;
   readonly clock: Clock;
   readonly urlPolicy: UrlPolicy;
@@ -58,7 +61,7 @@ const IMPORTED_CODE = /^[A-Za-z0-9_-]{1,64}$/;
 type Checked = { ok: true; link: ImportableLink } | { ok: false; rejection: ImportRejection };
 
 /** The API's rules, row by row: a row that breaks one is rejected whole, never written in part. */
-function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: number): Checked {
+function checkCandidate(deps: ImportLinksDeps, target: ImportTarget, candidate: ImportCandidate, now: number): Checked {
   // A code too long to be one is cut short in the report, which holds up to MAX_LISTED_REJECTIONS of them.
   const code = candidate.code.length > MAX_REPORTED_CODE ? `${candidate.code.slice(0, MAX_REPORTED_CODE)}…` : candidate.code;
   const reject = (reason: string, detail: string): Checked => ({ ok: false, rejection: { row: candidate.row, code, reason, detail } });
@@ -66,6 +69,11 @@ function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: 
   if (candidate.code === '') return reject('code_missing', 'The row has no short code.');
   if (!IMPORTED_CODE.test(candidate.code)) return reject('custom_code_invalid', 'A short code must be 1 to 64 letters, digits, "-" or "_".');
   if (isReservedWord(candidate.code)) return reject('custom_code_reserved', `"${candidate.code}" is a reserved word.`);
+  const hostname = candidate.fields.domain?.toLowerCase();
+  const domainKey = hostname === undefined ? undefined : deps.hosts.findOfWorkspace(hostname, target.workspaceId)?.key;
+  if (hostname !== undefined && domainKey === undefined) {
+    return reject('domain_not_verified', `${hostname} is not a verified domain of this workspace: add and verify it, then import again.`);
+  }
   let destination;
   try {
     destination = parseDestination(candidate.url, deps.urlPolicy);
@@ -91,7 +99,7 @@ function checkCandidate(deps: ImportLinksDeps, candidate: ImportCandidate, now: 
   return {
     ok: true,
     link: {
-      code: candidate.code, ...destination, status, createdAt, updatedAt,
+      code: candidate.code, ...(domainKey !== undefined && { domain: hostname, domainKey }), ...destination, status, createdAt, updatedAt,
       expiresAt: f.expiresAt ?? null,
       deletedAt: f.deletedAt ?? (status === 'DELETED' ? updatedAt : null),
       redirectCount: f.redirectCount ?? 0, humanCount: f.humanCount ?? 0, botCount: f.botCount ?? 0, previewCount: f.previewCount ?? 0,
@@ -148,7 +156,7 @@ export async function importLinks<Format extends string>(
       if (outcome.kind === 'created') {
         totals.created += 1;
         // A code someone probed before the import may be cached as unknown: forget it.
-        if (!dryRun) created.push(deps.cache.invalidate(target.domain, link.code));
+        if (!dryRun) created.push(deps.cache.invalidate(link.domainKey ?? target.domain, link.code));
       } else if (outcome.kind === 'existing') {
         totals.existing += 1;
       } else {
@@ -162,7 +170,7 @@ export async function importLinks<Format extends string>(
   };
   for await (const candidate of yieldingEvery(source.candidates, IMPORT_MAX_BUSY_MS)) {
     totals.rows += 1;
-    const checked = checkCandidate(deps, candidate, now);
+    const checked = checkCandidate(deps, target, candidate, now);
     if (!checked.ok) {
       rejectRow(checked.rejection);
       continue;

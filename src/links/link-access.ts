@@ -5,7 +5,9 @@ import type { Link } from '../core/link.js';
 import type { Clock, LinkCacheInvalidator, LinkStore } from '../core/ports.js';
 import type { Principal, WorkspaceRole } from '../core/principal.js';
 import type { TagStore } from '../core/tag-ports.js';
+import type { DomainStore } from '../core/domain-ports.js';
 import type { LinkPasswordHashing } from './link-password.js';
+import { linkDomainKey } from './domains/link-domain.js';
 
 /** What the owned-link use cases need; built once in deps.ts. */
 export interface OwnedLinkDeps {
@@ -16,6 +18,8 @@ export interface OwnedLinkDeps {
   readonly clock: Clock;
   readonly urlPolicy: UrlPolicy;
   readonly domain: string;
+  /** Custom domains a link may be made on (ADR 0036). */
+  readonly domains: Pick<DomainStore, 'findDomainByHostname'>;
   readonly codeLength: number;
   readonly workspaces: Pick<WorkspaceAccess, 'roleIn' | 'requireRole' | 'personalWorkspaceId' | 'workspaceIdsOf'>;
   /** Hashes a link's password (bcrypt, shared with the accounts' hasher). */
@@ -25,7 +29,7 @@ export interface OwnedLinkDeps {
 /** The app API names a link by id; the v1 API by its code inside a workspace. */
 export type LinkSelector =
   | { readonly id: number }
-  | { readonly workspaceId: number; readonly code: string };
+  | { readonly workspaceId: number; readonly code: string; readonly domain?: string };
 
 /** Reading, or one of the changes; a refused change names itself in its reason. */
 export type LinkAccess = 'read' | 'edit' | 'delete' | 'restore' | 'move';
@@ -83,9 +87,9 @@ export async function findAccessibleLink(
   return link;
 }
 
-async function findInWorkspace(deps: OwnedLinkDeps, principal: Principal, selector: { workspaceId: number; code: string }) {
+async function findInWorkspace(deps: OwnedLinkDeps, principal: Principal, selector: { workspaceId: number; code: string; domain?: string }) {
   await requireMembership(deps, principal, selector.workspaceId);
-  const link = await deps.store.findLinkByCode(deps.domain, selector.code);
+  const link = await deps.store.findLinkByCode(await linkDomainKey(deps, selector.workspaceId, selector.domain), selector.code);
   return link?.workspaceId === selector.workspaceId ? link : undefined;
 }
 

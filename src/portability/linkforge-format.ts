@@ -17,7 +17,7 @@ import { mergedOptions } from '../core/link-options.js';
 export const LINKFORGE_COLUMNS = [
   'code', 'url', 'status', 'created_at', 'updated_at', 'expires_at', 'deleted_at',
   'redirect_count', 'human_count', 'bot_count', 'preview_count', 'avg_redirect_ms', 'tags', 'redirect_status', 'preview',
-  ...CLICK_LIMIT_COLUMNS, ...ROUTING_COLUMNS, 'password_hash', 'confirm_before_redirect',
+  ...CLICK_LIMIT_COLUMNS, ...ROUTING_COLUMNS, 'password_hash', 'confirm_before_redirect', 'domain',
 ] as const;
 export const VISITS_COLUMN = 'visits';
 export const LINKFORGE_JSON_HEADER = { format: 'linkforge', version: 1 } as const;
@@ -88,6 +88,7 @@ export function linkforgeRecordOf(link: TransferLink, withVisits: boolean): Link
     ...routingCellsOf(link.options),
     password_hash: link.passwordHash ?? '',
     confirm_before_redirect: link.options?.confirmBeforeRedirect === true ? 'true' : '',
+    domain: link.domain ?? '',
   };
   if (withVisits) record.visits = JSON.stringify((link.visits ?? []).map(visitToJson));
   return record;
@@ -181,6 +182,8 @@ export function candidateOfLinkforgeRecord(row: number, fields: Record<string, u
     return {
       row, code, url,
       fields: {
+        // Empty or absent (files from before custom domains): the default short domain.
+        domain: textOf(record.domain) || undefined,
         status: status as LinkStatus | undefined,
         createdAt: parseTime(textOf(record.createdat), 'creation time'),
         updatedAt: parseTime(textOf(record.updatedat), 'update time'),

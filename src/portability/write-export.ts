@@ -39,6 +39,7 @@ function jsonValues(record: ReturnType<typeof linkforgeRecordOf>): Record<string
     ...routingJsonValues(record),
     password_hash: orNull(record.password_hash),
     confirm_before_redirect: record.confirm_before_redirect === 'true',
+    domain: orNull(record.domain),
     ...(record.visits === undefined ? {} : { visits: JSON.parse(record.visits) as unknown }),
   };
 }

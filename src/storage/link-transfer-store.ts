@@ -34,6 +34,7 @@ const nullableNumber = (value: unknown) => (value === null || value === undefine
 function exportedLinkOf(row: Selectable<LinkRow>): ExportedLink {
   return {
     id: Number(row.id),
+    domainKey: row.domain,
     code: row.code,
     originalUrl: row.original_url,
     status: row.status,
@@ -80,7 +81,7 @@ export class KyselyLinkTransferStore implements LinkTransferStore {
   listLinksForExport(filter: ExportFilter): Promise<ExportedLink[]> {
     return guarded(async () => {
       let query = this.db.selectFrom('links').selectAll()
-        .where('domain', '=', filter.domain).where('id', '>', filter.afterId);
+        .where('domain', 'in', filter.domains).where('id', '>', filter.afterId);
       query = filter.workspaceId === undefined
         ? query.where('workspace_id', 'is not', null)
         : query.where('workspace_id', '=', filter.workspaceId);
@@ -126,7 +127,7 @@ async function insertAndClassify(trx: Transaction<Database>, target: ImportTarge
   const insertedIds = new Map<string, number>();
   for (const part of chunks(links)) {
     const rows = await trx.insertInto('links').values(part.map((link) => ({
-      domain: target.domain,
+      domain: link.domainKey ?? target.domain,
       code: link.code,
       original_url: link.originalUrl,
       normalized_url: link.normalizedUrl,
@@ -152,19 +153,23 @@ async function insertAndClassify(trx: Transaction<Database>, target: ImportTarge
       max_clicks: link.maxClicks ?? null,
       // The import held the clicks left to the limit (links/link-limits.ts); absent, all of them are left.
       clicks_left: link.maxClicks === null || link.maxClicks === undefined ? null : link.clicksLeft ?? link.maxClicks,
-    }))).onConflict((oc) => oc.doNothing()).returning(['id', 'code']).execute();
-    for (const row of rows) insertedIds.set(row.code, Number(row.id));
+    }))).onConflict((oc) => oc.doNothing()).returning(['id', 'domain', 'code']).execute();
+    for (const row of rows) insertedIds.set(slotOf(row.domain, row.code), Number(row.id));
   }
   // A code given twice in one file went in once: only its first row is the created one.
   const outcomes: (ImportOutcome | undefined)[] = links.map((link) => {
-    const id = insertedIds.get(link.code);
+    const slot = slotOf(link.domainKey ?? target.domain, link.code);
+    const id = insertedIds.get(slot);
     if (id === undefined) return undefined;
-    insertedIds.delete(link.code);
+    insertedIds.delete(slot);
     return { kind: 'created', linkId: id };
   });
   await classifyRefused(trx, target, links, outcomes);
   return outcomes as ImportOutcome[];
 }
+
+/** A code's slot: codes are unique per domain. */
+const slotOf = (domain: string, code: string) => `${domain}\n${code}`;
 
 /** Reads who holds the slot of every row the indexes refused: read after the write, never before it. */
 async function classifyRefused(trx: Transaction<Database>, target: ImportTarget, links: readonly ImportableLink[], outcomes: (ImportOutcome | undefined)[]): Promise<void> {
@@ -173,16 +178,17 @@ async function classifyRefused(trx: Transaction<Database>, target: ImportTarget,
   const codeHolders = new Map<string, { workspaceId: number | null; normalizedUrl: string }>();
   const urlHolders = new Map<string, string>();
   for (const part of chunks(refused)) {
-    const byCode = await trx.selectFrom('links').select(['code', 'workspace_id', 'normalized_url'])
-      .where('domain', '=', target.domain).where('code', 'in', part.map((link) => link.code)).execute();
-    for (const row of byCode) codeHolders.set(row.code, { workspaceId: nullableNumber(row.workspace_id), normalizedUrl: row.normalized_url });
+    const domains = [...new Set(part.map((link) => link.domainKey ?? target.domain))];
+    const byCode = await trx.selectFrom('links').select(['domain', 'code', 'workspace_id', 'normalized_url'])
+      .where('domain', 'in', domains).where('code', 'in', part.map((link) => link.code)).execute();
+    for (const row of byCode) codeHolders.set(slotOf(row.domain, row.code), { workspaceId: nullableNumber(row.workspace_id), normalizedUrl: row.normalized_url });
     const byUrl = await trx.selectFrom('links').select(['code', 'normalized_url'])
       .where('workspace_id', '=', target.workspaceId).where('normalized_url', 'in', part.map((link) => link.normalizedUrl)).execute();
     for (const row of byUrl) urlHolders.set(row.normalized_url, row.code);
   }
   links.forEach((link, i) => {
     if (outcomes[i] !== undefined) return;
-    const holder = codeHolders.get(link.code);
+    const holder = codeHolders.get(slotOf(link.domainKey ?? target.domain, link.code));
     if (holder && holder.workspaceId === target.workspaceId && holder.normalizedUrl === link.normalizedUrl) {
       outcomes[i] = { kind: 'existing' };
     } else if (holder) {

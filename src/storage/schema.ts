@@ -2,9 +2,9 @@ import type { Generated } from 'kysely';
 import type { BreakdownDimension } from '../core/visit-ports.js';
 import type { UserIdentityRow } from './user-identity-row.js';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from './webhook-rows.js';
+import type { DomainRow } from './domain-row.js';
 
-/** Row types, snake_case as stored. Times are epoch milliseconds (bigint in PostgreSQL, integer in
- * SQLite) so that both databases compare and sort them the same way. Booleans are 0/1 integers. */
+/** Row types, snake_case as stored; times in epoch ms (bigint in PostgreSQL, integer in SQLite, sorted alike); booleans 0/1. */
 export interface LinkRow {
   id: Generated<number>;
   domain: string;
@@ -246,4 +246,5 @@ export interface Database {
   user_identities: UserIdentityRow;
   webhook_endpoints: WebhookEndpointRow;
   webhook_deliveries: WebhookDeliveryRow;
+  domains: DomainRow;
 }

@@ -36,8 +36,9 @@ for (const backend of STORE_BACKENDS) {
       });
       const [outcome] = await transfer().insertImportedLinks(target, [link], { dryRun: false, now: LATE_TIME });
       assert.equal(outcome?.kind, 'created');
-      const [exported] = await transfer().listLinksForExport({ domain: DEFAULT_DOMAIN, workspaceId: target.workspaceId, afterId: 0, limit: 10 });
-      const { id, ...fields } = exported!;
+      const [exported] = await transfer().listLinksForExport({ domains: [DEFAULT_DOMAIN], workspaceId: target.workspaceId, afterId: 0, limit: 10 });
+      const { id, domainKey, ...fields } = exported!;
+      assert.equal(domainKey, DEFAULT_DOMAIN);
       assert.equal(id, outcome?.kind === 'created' ? outcome.linkId : -1);
       const { normalizedUrl: _n, ...expected } = link;
       assert.deepEqual(fields, expected);
@@ -50,8 +51,23 @@ for (const backend of STORE_BACKENDS) {
       const links = [importable(), importable(), importable()];
       assert.deepEqual((await transfer().insertImportedLinks(target, links, { dryRun: false, now: LATE_TIME })).map((o) => o.kind), ['created', 'created', 'created']);
       assert.deepEqual((await transfer().insertImportedLinks(target, links, { dryRun: false, now: LATE_TIME })).map((o) => o.kind), ['existing', 'existing', 'existing']);
-      const rows = await transfer().listLinksForExport({ domain: DEFAULT_DOMAIN, workspaceId: target.workspaceId, afterId: 0, limit: 10 });
+      const rows = await transfer().listLinksForExport({ domains: [DEFAULT_DOMAIN], workspaceId: target.workspaceId, afterId: 0, limit: 10 });
       assert.equal(rows.length, 3);
+    });
+
+    test('codes are unique per domain: one code under two domain keys is two links, and the export keeps to the keys asked for', async () => {
+      const target = await targetOf();
+      const code = importable().code;
+      const onDefault = importable({ code });
+      const onCustom = { ...importable({ code }), domain: 'x.example.com', domainKey: 'domain-999999' };
+      const outcomes = await transfer().insertImportedLinks(target, [onDefault, onCustom], { dryRun: false, now: LATE_TIME });
+      assert.deepEqual(outcomes.map((o) => o.kind), ['created', 'created']);
+      const again = await transfer().insertImportedLinks(target, [onCustom], { dryRun: false, now: LATE_TIME });
+      assert.deepEqual(again.map((o) => o.kind), ['existing']);
+      const both = await transfer().listLinksForExport({ domains: [DEFAULT_DOMAIN, 'domain-999999'], workspaceId: target.workspaceId, afterId: 0, limit: 10 });
+      assert.deepEqual(both.map((l) => [l.domainKey, l.code]), [[DEFAULT_DOMAIN, code], ['domain-999999', code]]);
+      const defaultOnly = await transfer().listLinksForExport({ domains: [DEFAULT_DOMAIN], workspaceId: target.workspaceId, afterId: 0, limit: 10 });
+      assert.deepEqual(defaultOnly.map((l) => l.domainKey), [DEFAULT_DOMAIN]);
     });
 
     test('a code held elsewhere is code_taken; a URL the workspace holds under another code is url_already_shortened', async () => {
@@ -79,7 +95,7 @@ for (const backend of STORE_BACKENDS) {
       const visits = [{ visitedAt: LATE_TIME, latencyMs: 1, visitorClass: 'human' as const, referrerHost: null, browser: null, os: null, device: null }];
       const outcomes = await transfer().insertImportedLinks(target, [importable({ visits })], { dryRun: true, now: LATE_TIME });
       assert.equal(outcomes[0]?.kind, 'created');
-      assert.deepEqual(await transfer().listLinksForExport({ domain: DEFAULT_DOMAIN, workspaceId: target.workspaceId, afterId: 0, limit: 10 }), []);
+      assert.deepEqual(await transfer().listLinksForExport({ domains: [DEFAULT_DOMAIN], workspaceId: target.workspaceId, afterId: 0, limit: 10 }), []);
       const id = outcomes[0]?.kind === 'created' ? outcomes[0].linkId : -1;
       const hourly = await stores.database.db.selectFrom('link_clicks_hourly').selectAll().where('link_id', '=', id).execute();
       assert.deepEqual(hourly, []);
@@ -106,10 +122,10 @@ for (const backend of STORE_BACKENDS) {
       await insertedLink(stores.links); // anonymous
       const codes = [importable(), importable(), importable()].map((l) => l.code);
       await transfer().insertImportedLinks(target, codes.map((code) => importable({ code })), { dryRun: false, now: LATE_TIME });
-      const firstPage = await transfer().listLinksForExport({ domain: DEFAULT_DOMAIN, workspaceId: target.workspaceId, afterId: 0, limit: 2 });
-      const secondPage = await transfer().listLinksForExport({ domain: DEFAULT_DOMAIN, workspaceId: target.workspaceId, afterId: firstPage[1]!.id, limit: 2 });
+      const firstPage = await transfer().listLinksForExport({ domains: [DEFAULT_DOMAIN], workspaceId: target.workspaceId, afterId: 0, limit: 2 });
+      const secondPage = await transfer().listLinksForExport({ domains: [DEFAULT_DOMAIN], workspaceId: target.workspaceId, afterId: firstPage[1]!.id, limit: 2 });
       assert.deepEqual([...firstPage, ...secondPage].map((l) => l.code), codes);
-      const everyWorkspace = await transfer().listLinksForExport({ domain: DEFAULT_DOMAIN, afterId: 0, limit: 10_000 });
+      const everyWorkspace = await transfer().listLinksForExport({ domains: [DEFAULT_DOMAIN], afterId: 0, limit: 10_000 });
       assert.ok(codes.every((code) => everyWorkspace.some((l) => l.code === code)));
       const anonymous = await stores.database.db.selectFrom('links').select('id').where('workspace_id', 'is', null).execute();
       assert.ok(anonymous.length > 0 && anonymous.every((row) => !everyWorkspace.some((l) => l.id === Number(row.id))));

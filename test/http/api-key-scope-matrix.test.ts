@@ -55,6 +55,13 @@ describe('API key scopes: every authenticated route × every scope', () => {
     return code;
   };
   const newTag = async () => (await asOwner({ method: 'POST', url: v1('/tags'), payload: { name: unique('tag') } })).id as number;
+  const newDomain = async () => (await asOwner({ method: 'POST', url: v1('/domains'), payload: { hostname: `${unique('d')}.example.com` } })).id as number;
+  // Verified in the database: the matrix asks no DNS server, and a verified domain's verify answers without asking.
+  const verifiedDomain = async () => {
+    const id = await newDomain();
+    await t.deps.database.db.updateTable('domains').set({ status: 'verified', verified_at: 1 }).where('id', '=', id).execute();
+    return id;
+  };
   const otherMember = async () => {
     await t.app.inject({ method: 'POST', url: v1('/members'), headers: bearer(owner.token), payload: { email: other.user.email, role: 'member' } });
     return other.user.id;
@@ -93,6 +100,12 @@ describe('API key scopes: every authenticated route × every scope', () => {
     'DELETE /api/v1/workspaces/{id}/members/{userId}': { scope: 'workspace:admin', allowed: 'permission_denied', request: async () => ({ method: 'DELETE', url: v1(`/members/${await otherMember()}`) }) },
     'GET /api/v1/workspaces/{id}/api-keys': { scope: 'workspace:admin', allowed: 200, request: async () => ({ method: 'GET', url: v1('/api-keys') }) },
     'POST /api/v1/workspaces/{id}/api-keys': { scope: 'workspace:admin', allowed: 'permission_denied', request: async () => ({ method: 'POST', url: v1('/api-keys'), payload: { name: unique('key') } }) },
+    'POST /api/v1/workspaces/{id}/domains': { scope: 'workspace:admin', allowed: 201, request: async () => ({ method: 'POST', url: v1('/domains'), payload: { hostname: `${unique('d')}.example.com` } }) },
+    'GET /api/v1/workspaces/{id}/domains': { scope: 'workspace:admin', allowed: 200, request: async () => ({ method: 'GET', url: v1('/domains') }) },
+    'GET /api/v1/workspaces/{id}/domains/{domainId}': { scope: 'workspace:admin', allowed: 200, request: async () => ({ method: 'GET', url: v1(`/domains/${await newDomain()}`) }) },
+    'PATCH /api/v1/workspaces/{id}/domains/{domainId}': { scope: 'workspace:admin', allowed: 200, request: async () => ({ method: 'PATCH', url: v1(`/domains/${await newDomain()}`), payload: { root_redirect_url: 'https://example.com/' } }) },
+    'DELETE /api/v1/workspaces/{id}/domains/{domainId}': { scope: 'workspace:admin', allowed: 204, request: async () => ({ method: 'DELETE', url: v1(`/domains/${await newDomain()}`) }) },
+    'POST /api/v1/workspaces/{id}/domains/{domainId}/verify': { scope: 'workspace:admin', allowed: 200, request: async () => ({ method: 'POST', url: v1(`/domains/${await verifiedDomain()}/verify`) }) },
     'DELETE /api/v1/workspaces/{id}/api-keys/{keyId}': { scope: 'workspace:admin', allowed: 'permission_denied', request: async () => ({ method: 'DELETE', url: v1('/api-keys/1') }) },
     'POST /api/v1/workspaces/{id}/webhooks': { scope: 'workspace:admin', allowed: 'permission_denied', request: async () => ({ method: 'POST', url: v1('/webhooks'), payload: { url: 'https://8.8.8.8/hook', events: ['link.created'] } }) },
     'GET /api/v1/workspaces/{id}/webhooks': { scope: 'workspace:admin', allowed: 200, request: async () => ({ method: 'GET', url: v1('/webhooks') }) },

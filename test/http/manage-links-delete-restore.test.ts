@@ -83,7 +83,7 @@ describe('DELETE and restore, app API and v1', () => {
     const read = await t.app.inject({ method: 'GET', url, headers: bearer(key) });
     assert.equal(read.statusCode, 200);
     assert.deepEqual(read.json(), {
-      short_code: link.shortCode, short_url: `http://sho.rt/${link.shortCode}`, original_url: 'https://example.com/v1/cycle',
+      short_code: link.shortCode, short_url: `http://sho.rt/${link.shortCode}`, domain: 'sho.rt', original_url: 'https://example.com/v1/cycle',
       normalized_url: 'https://example.com/v1/cycle', status: 'ACTIVE', tags: [], created_at: iso(t.clock.now()), expires_at: null,
       redirect_count: 0, avg_redirect_ms: 0, human_count: 0, destination_status: null, last_checked_at: null, redirect_status: null, preview: null, max_clicks: null, clicks_left: null, fallback_url: null, routes: [], variants: [], has_password: false, confirm_before_redirect: false,
     });

@@ -118,7 +118,7 @@ describe('OpenAPI document', () => {
     });
 
     test('each documented GET answers 401 without credentials exactly when it declares security (the operator\'s 404 under /api/admin/), and 401 to an API key exactly when it does not accept one', async () => {
-      const params: Record<string, string> = { id: String(user.personalWorkspaceId), userId: String(user.user.id), keyId: '1', webhookId: '1', short_code: 'abc', code: 'abc' };
+      const params: Record<string, string> = { id: String(user.personalWorkspaceId), userId: String(user.user.id), keyId: '1', webhookId: '1', domainId: '1', short_code: 'abc', code: 'abc' };
       const gets = operations(document).filter(({ method }) => method === 'get');
       assert.ok(gets.length > 10);
       for (const { path, operation } of gets) {

@@ -74,7 +74,7 @@ describe('webhook outbox and delivery', () => {
       ['link.deleted', 'https://example.com/moved', 'DELETED'],
     ]);
     assert.deepEqual(events[0]!.data, {
-      id: link.id, shortCode: link.shortCode, shortUrl: `http://sho.rt/${link.shortCode}`, originalUrl: 'https://example.com/signed',
+      id: link.id, shortCode: link.shortCode, shortUrl: `http://sho.rt/${link.shortCode}`, domain: 'sho.rt', originalUrl: 'https://example.com/signed',
       normalizedUrl: 'https://example.com/signed', linkType: 'PERMANENT', status: 'ACTIVE', workspaceId: owner.personalWorkspaceId,
       createdAt: link.createdAt, updatedAt: link.createdAt, expiresAt: null, deletedAt: null, redirectStatus: null, maxClicks: 1, clicksLeft: 1,
     });

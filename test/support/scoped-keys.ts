@@ -15,7 +15,7 @@ export async function createScopedKey(app: FastifyInstance, token: string, works
   return (response.json() as { key: string }).key;
 }
 
-const TABLES = ['links', 'tags', 'link_tags', 'workspaces', 'workspace_members', 'api_keys', 'link_shares', 'webhook_endpoints', 'webhook_deliveries'] as const;
+const TABLES = ['links', 'tags', 'link_tags', 'workspaces', 'workspace_members', 'api_keys', 'link_shares', 'webhook_endpoints', 'webhook_deliveries', 'domains'] as const;
 
 /**
  * Every row a scoped key could change, sorted: two equal snapshots prove a request changed nothing.

@@ -46,6 +46,12 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ BASE_URL: 'https://Sho.RT/' }).shortDomain, 'sho.rt');
   });
 
+  test('custom domains: DOMAIN_DNS_SERVERS takes IP addresses with optional ports; STRICT_HOSTS is off and the challenge port 80 by default', () => {
+    assert.deepEqual(loadConfig({}).domains, { dnsServers: [], challengeHttpPort: 80, strictHosts: false });
+    assert.deepEqual(loadConfig({ DOMAIN_DNS_SERVERS: '1.1.1.1, 127.0.0.1:5353,[::1]:53,2001:db8::1' }).domains.dnsServers, ['1.1.1.1', '127.0.0.1:5353', '[::1]:53', '2001:db8::1']);
+    for (const bad of ['dns.example.com', '1.1.1.1:', 'udp://1.1.1.1']) assert.throws(() => loadConfig({ DOMAIN_DNS_SERVERS: bad }), /DOMAIN_DNS_SERVERS/, bad);
+  });
+
   test('WORKERS: one process by default, up to 64', () => {
     assert.equal(loadConfig({}).workers, 1);
     assert.equal(loadConfig({ WORKERS: '4' }).workers, 4);

@@ -322,6 +322,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/domains/allowed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** For a TLS terminator's on-demand certificates: 200 for this instance's host and verified domains, 404 otherwise */
+        get: operations["isDomainAllowed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/instance": {
         parameters: {
             query?: never;
@@ -623,6 +640,78 @@ export interface paths {
          * @description API keys need the `workspace:admin` scope.
          */
         delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's custom domains
+         * @description API keys need the `workspace:admin` scope.
+         */
+        get: operations["listDomains"];
+        put?: never;
+        /**
+         * Register a custom domain; it serves links once verified
+         * @description API keys need the `workspace:admin` scope.
+         */
+        post: operations["addDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/domains/{domainId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One custom domain
+         * @description API keys need the `workspace:admin` scope.
+         */
+        get: operations["getDomain"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a custom domain; its links stop answering on it
+         * @description API keys need the `workspace:admin` scope.
+         */
+        delete: operations["deleteDomain"];
+        options?: never;
+        head?: never;
+        /**
+         * Set or clear the root and not-found redirects
+         * @description API keys need the `workspace:admin` scope.
+         */
+        patch: operations["updateDomain"];
+        trace?: never;
+    };
+    "/api/v1/workspaces/{id}/domains/{domainId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the TXT record or the HTTP challenge now; 409 while neither shows the token
+         * @description API keys need the `workspace:admin` scope.
+         */
+        post: operations["verifyDomain"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1006,6 +1095,8 @@ export interface components {
             destinationStatus: number | null;
             /** @description Set while the service's operator has disabled the link: its redirect answers 410 with this reason. */
             disabledReason: string | null;
+            /** @description The hostname the link answers on: BASE_URL's, or a custom domain's. */
+            domain: string;
             /** Format: date-time */
             expiresAt: string | null;
             /** @description Where an expired, deleted or used-up link sends visitors; null: the 410 page. */
@@ -1068,6 +1159,8 @@ export interface components {
             created_at: string;
             /** @description HTTP status of the last destination check, 0 when unreachable; null before the first check. */
             destination_status: number | null;
+            /** @description The hostname the link answers on: BASE_URL's, or a custom domain's. */
+            domain: string;
             /** Format: date-time */
             expires_at: string | null;
             /** @description Where an expired, deleted or used-up link sends visitors; null: the 410 page. */
@@ -1122,7 +1215,7 @@ export interface components {
              * @description Stable machine-readable reason.
              * @enum {string}
              */
-            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "max_clicks_invalid" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "webhook_url_invalid" | "webhook_url_refused" | "webhook_events_invalid" | "api_key_name_invalid" | "api_key_expiry_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "tag_name_invalid" | "tag_colour_invalid" | "tags_too_many" | "preview_invalid" | "routes_invalid" | "variants_invalid" | "sso_callback_invalid" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "link_password_required" | "link_password_incorrect" | "link_confirmation_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "insufficient_scope" | "permission_denied" | "registration_disabled" | "password_login_disabled" | "sso_email_unverified" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "tag_not_found" | "webhook_not_found" | "webhook_delivery_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "link_limit_reached" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "tag_name_taken" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "sso_account_linked_elsewhere" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "sso_provider_unavailable" | "server_shutting_down" | "ui_not_built";
+            code: "validation_failed" | "request_invalid" | "json_malformed" | "body_not_utf8" | "body_bom_not_allowed" | "body_key_duplicated" | "host_header_repeated" | "content_length_invalid" | "stats_range_invalid" | "cursor_invalid" | "url_invalid" | "url_whitespace_not_allowed" | "url_too_long" | "url_scheme_not_allowed" | "url_userinfo_not_allowed" | "url_loop_not_allowed" | "url_private_address_not_allowed" | "url_domain_blocked" | "custom_code_invalid" | "custom_code_reserved" | "max_clicks_invalid" | "expires_at_not_future" | "password_invalid" | "password_too_short" | "password_too_long" | "email_invalid" | "workspace_name_invalid" | "webhook_url_invalid" | "webhook_url_refused" | "webhook_events_invalid" | "api_key_name_invalid" | "api_key_expiry_invalid" | "import_format_invalid" | "import_file_missing" | "import_not_utf8" | "multipart_invalid" | "disable_reason_invalid" | "bulk_selection_invalid" | "bulk_too_many" | "tag_name_invalid" | "tag_colour_invalid" | "tags_too_many" | "preview_invalid" | "routes_invalid" | "variants_invalid" | "sso_callback_invalid" | "domain_invalid" | "domain_not_verified" | "owner_role_not_allowed" | "upload_timeout" | "authentication_required" | "link_password_required" | "link_password_incorrect" | "link_confirmation_required" | "credentials_invalid" | "account_disabled" | "csrf_token_invalid" | "link_change_not_allowed" | "link_share_not_allowed" | "insufficient_scope" | "permission_denied" | "registration_disabled" | "password_login_disabled" | "sso_email_unverified" | "anonymous_links_disabled" | "route_not_found" | "link_not_found" | "shared_stats_not_found" | "user_not_found" | "workspace_not_found" | "member_not_found" | "tag_not_found" | "webhook_not_found" | "webhook_delivery_not_found" | "domain_not_found" | "api_key_not_found" | "link_expired" | "link_deleted" | "link_disabled" | "link_limit_reached" | "code_taken" | "url_already_shortened" | "link_not_deleted" | "email_taken" | "tag_name_taken" | "domain_taken" | "domain_verification_failed" | "member_exists" | "workspace_owner_required" | "user_disable_self" | "sso_account_linked_elsewhere" | "cleanup_locked" | "body_too_large" | "import_too_large" | "media_type_unsupported" | "rate_limit_exceeded" | "import_already_running" | "server_failed" | "code_generation_failed" | "store_unavailable" | "server_busy" | "import_capacity_reached" | "import_spool_unavailable" | "sso_provider_unavailable" | "server_shutting_down" | "ui_not_built";
             detail: string;
             status: number;
             title: string;
@@ -2289,6 +2382,44 @@ export interface operations {
             };
         };
     };
+    isDomainAllowed: {
+        parameters: {
+            query: {
+                domain: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getInstance: {
         parameters: {
             query?: never;
@@ -2677,6 +2808,8 @@ export interface operations {
                     confirmBeforeRedirect?: boolean;
                     /** @description 3–64 of A-Z a-z 0-9 _ -, not a reserved word. */
                     customCode?: string;
+                    /** @description A verified custom domain of the link's workspace (its hostname); BASE_URL's host when absent (ADR 0036). */
+                    domain?: string;
                     /**
                      * Format: date-time
                      * @description ISO 8601 date-time in the future.
@@ -3843,6 +3976,8 @@ export interface operations {
                         destinationStatus: number | null;
                         /** @description Set while the service's operator has disabled the link: its redirect answers 410 with this reason. */
                         disabledReason: string | null;
+                        /** @description The hostname the link answers on: BASE_URL's, or a custom domain's. */
+                        domain: string;
                         /** Format: date-time */
                         expiresAt: string | null;
                         /** @description Where an expired, deleted or used-up link sends visitors; null: the 410 page. */
@@ -4431,6 +4566,585 @@ export interface operations {
             };
         };
     };
+    listDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description Lower-case, punycode for international names. */
+                            hostname: string;
+                            id: number;
+                            /** @description Where an unknown code on this domain sends visitors; null: the 404 page. */
+                            not_found_redirect_url: string | null;
+                            /** @description Where `https://<hostname>/` sends visitors; null: the 404 page. */
+                            root_redirect_url: string | null;
+                            status: "pending" | "verified";
+                            verification: {
+                                /** @description Or: point the hostname at this deployment, which then answers this address with the token. */
+                                http_url: string;
+                                token: string;
+                                /** @description A DNS TXT record that proves control. */
+                                txt_record: {
+                                    name: string;
+                                    value: string;
+                                };
+                            };
+                            /** Format: date-time */
+                            verified_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    addDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A public DNS name such as links.example.com. */
+                    hostname: string;
+                    not_found_redirect_url?: string | null;
+                    root_redirect_url?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description Lower-case, punycode for international names. */
+                        hostname: string;
+                        id: number;
+                        /** @description Where an unknown code on this domain sends visitors; null: the 404 page. */
+                        not_found_redirect_url: string | null;
+                        /** @description Where `https://<hostname>/` sends visitors; null: the 404 page. */
+                        root_redirect_url: string | null;
+                        status: "pending" | "verified";
+                        verification: {
+                            /** @description Or: point the hostname at this deployment, which then answers this address with the token. */
+                            http_url: string;
+                            token: string;
+                            /** @description A DNS TXT record that proves control. */
+                            txt_record: {
+                                name: string;
+                                value: string;
+                            };
+                        };
+                        /** Format: date-time */
+                        verified_at: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domainId: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description Lower-case, punycode for international names. */
+                        hostname: string;
+                        id: number;
+                        /** @description Where an unknown code on this domain sends visitors; null: the 404 page. */
+                        not_found_redirect_url: string | null;
+                        /** @description Where `https://<hostname>/` sends visitors; null: the 404 page. */
+                        root_redirect_url: string | null;
+                        status: "pending" | "verified";
+                        verification: {
+                            /** @description Or: point the hostname at this deployment, which then answers this address with the token. */
+                            http_url: string;
+                            token: string;
+                            /** @description A DNS TXT record that proves control. */
+                            txt_record: {
+                                name: string;
+                                value: string;
+                            };
+                        };
+                        /** Format: date-time */
+                        verified_at: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domainId: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domainId: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    not_found_redirect_url?: string | null;
+                    root_redirect_url?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description Lower-case, punycode for international names. */
+                        hostname: string;
+                        id: number;
+                        /** @description Where an unknown code on this domain sends visitors; null: the 404 page. */
+                        not_found_redirect_url: string | null;
+                        /** @description Where `https://<hostname>/` sends visitors; null: the 404 page. */
+                        root_redirect_url: string | null;
+                        status: "pending" | "verified";
+                        verification: {
+                            /** @description Or: point the hostname at this deployment, which then answers this address with the token. */
+                            http_url: string;
+                            token: string;
+                            /** @description A DNS TXT record that proves control. */
+                            txt_record: {
+                                name: string;
+                                value: string;
+                            };
+                        };
+                        /** Format: date-time */
+                        verified_at: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                domainId: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description Lower-case, punycode for international names. */
+                        hostname: string;
+                        id: number;
+                        /** @description Where an unknown code on this domain sends visitors; null: the 404 page. */
+                        not_found_redirect_url: string | null;
+                        /** @description Where `https://<hostname>/` sends visitors; null: the 404 page. */
+                        root_redirect_url: string | null;
+                        status: "pending" | "verified";
+                        verification: {
+                            /** @description Or: point the hostname at this deployment, which then answers this address with the token. */
+                            http_url: string;
+                            token: string;
+                            /** @description A DNS TXT record that proves control. */
+                            txt_record: {
+                                name: string;
+                                value: string;
+                            };
+                        };
+                        /** Format: date-time */
+                        verified_at: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    /** @description `Bearer`. */
+                    "www-authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     importLinks: {
         parameters: {
             query?: {
@@ -4662,6 +5376,8 @@ export interface operations {
                     confirm_before_redirect?: boolean;
                     /** @description 3–64 of A-Z a-z 0-9 _ -, not a reserved word. */
                     custom_code?: string;
+                    /** @description A verified custom domain of the link's workspace (its hostname); BASE_URL's host when absent (ADR 0036). */
+                    domain?: string;
                     /**
                      * Format: date-time
                      * @description ISO 8601 date-time in the future.
@@ -4802,7 +5518,10 @@ export interface operations {
     };
     getWorkspaceLink: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A verified custom domain of the link's workspace (its hostname); BASE_URL's host when absent (ADR 0036). */
+                domain?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -4865,7 +5584,10 @@ export interface operations {
     };
     deleteWorkspaceLink: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A verified custom domain of the link's workspace (its hostname); BASE_URL's host when absent (ADR 0036). */
+                domain?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -4926,7 +5648,10 @@ export interface operations {
     };
     updateWorkspaceLink: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A verified custom domain of the link's workspace (its hostname); BASE_URL's host when absent (ADR 0036). */
+                domain?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -5049,7 +5774,10 @@ export interface operations {
     };
     restoreWorkspaceLink: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A verified custom domain of the link's workspace (its hostname); BASE_URL's host when absent (ADR 0036). */
+                domain?: string;
+            };
             header?: never;
             path: {
                 id: number;

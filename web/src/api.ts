@@ -90,3 +90,4 @@ export type WorkspaceTag = ResponseOf<'listTags'>['items'][number];
 export type Webhook = ResponseOf<'listWebhooks'>['webhooks'][number];
 export type CreatedWebhook = ResponseOf<'createWebhook', 201>;
 export type WebhookDelivery = ResponseOf<'listWebhookDeliveries'>['deliveries'][number];
+export type WorkspaceDomain = ResponseOf<'listDomains'>['items'][number];

@@ -10,6 +10,7 @@ import { LinkMatchFields, linkMatchOf, ListedLinkExtras, listedLinkToJson } from
 import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
 import { JWT_SECURITY, principalOf } from '../auth.js';
+import { LinkDomain } from '../link-fields.js';
 import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, RedirectStatusField, RedirectStatusOrNull, TagNames } from '../link-fields.js';
 import { FallbackUrl, FallbackUrlOrNull, MaxClicks, MaxClicksOrNull, PreviewField, PreviewOrNull, RoutesOrNull, VariantsOrNull } from '../link-fields.js';
 import type { Link } from '../../core/link.js';
@@ -26,6 +27,7 @@ const LinkParams = Type.Object({ id: Id });
 const CreateLinkBody = Type.Object({
   url: DestinationUrl,
   customCode: Type.Optional(CustomCode),
+  domain: Type.Optional(LinkDomain),
   expiresAt: Type.Optional(Expiry),
   workspaceId: Type.Optional(Id),
   tags: Type.Optional(TagNames),
@@ -100,7 +102,7 @@ const SyncResponse = Type.Object({
 function routeKit(app: FastifyInstance, owned: OwnedLinkDeps, context: RouteContext) {
   const linksToJson = async (links: readonly Link[]) => {
     const tags = await tagNamesOfLinks(owned, links);
-    return links.map((link) => linkToJson(link, context.baseUrl, context.clock.now(), tags.get(link.id)!));
+    return links.map((link) => linkToJson(link, context.urls, context.clock.now(), tags.get(link.id)!));
   };
   return {
     typedApp: app.withTypeProvider<TypeBoxTypeProvider>(),
@@ -132,7 +134,7 @@ function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson, li
   }, async (request, reply) => {
     const body = request.body;
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
-      url: body.url, workspaceId: body.workspaceId, customCode: body.customCode, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags,
+      url: body.url, workspaceId: body.workspaceId, domain: body.domain, customCode: body.customCode, expiresAt: timestampFromJson(body.expiresAt), tags: body.tags,
       redirectStatus: body.redirectStatus, password: body.password, confirmBeforeRedirect: body.confirmBeforeRedirect,
       preview: body.preview, maxClicks: body.maxClicks, fallbackUrl: body.fallbackUrl, routes: body.routes, variants: body.variants,
     });

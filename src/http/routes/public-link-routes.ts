@@ -34,6 +34,6 @@ export function registerPublicLinkRoutes(app: FastifyInstance, anonymous: Create
     const { url } = request.body;
     const { link, claimToken } = await createAnonymousLink(anonymous, url);
     reply.status(201).header('location', `/api/urls/${link.id}`);
-    return { ...linkToJson(link, context.baseUrl, context.clock.now(), []), claimToken };
+    return { ...linkToJson(link, context.urls, context.clock.now(), []), claimToken };
   });
 }

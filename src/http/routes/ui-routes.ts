@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Negotiator } from '@fastify/accept-negotiator';
 import { problem, PROBLEM_CONTENT_TYPE } from '../problem.js';
@@ -17,12 +18,16 @@ const encodings = new Negotiator({ supportedValues: [...PRECOMPRESSED_ENCODINGS]
  * reserved words (ADR 0017) and a code has no dot. Each file goes in the encoding the client accepts
  * best among those the build wrote, with `Vary: Accept-Encoding` so that caches keep them apart.
  */
-export function registerUiRoutes(app: FastifyInstance, build: UiBuild | undefined): void {
+export function registerUiRoutes(app: FastifyInstance, build: UiBuild | undefined, root?: (req: IncomingMessage, res: ServerResponse) => boolean): void {
   const page = (request: FastifyRequest, reply: FastifyReply) => {
     if (!build) return notBuilt(reply);
     return send(request, reply, build.index, 'no-cache');
   };
-  app.get('/', hidden, page);
+  // A custom domain's root redirect (ADR 0036), the same answer the listening server gives before routing.
+  app.get('/', hidden, (request, reply) => {
+    if (root?.(request.raw, reply.raw)) return reply.hijack();
+    return page(request, reply);
+  });
   app.get('/app', hidden, page);
   app.get('/app/*', hidden, page);
   app.get('/assets/*', hidden, (request, reply) => {

@@ -9,6 +9,7 @@ import { listLinks } from '../../links/list-links.js';
 import { restoreLink } from '../../links/restore-link.js';
 import { updateLink } from '../../links/update-link.js';
 import { JWT_OR_API_KEY_SECURITY, principalOf } from '../auth.js';
+import { DomainQuery, LinkDomain } from '../link-fields.js';
 import { Cursor, CustomCode, DestinationUrl, Expiry, ExpiryOrNull, Id, NextCursor, PageSize, RedirectStatusField, RedirectStatusOrNull, TagFilter, TagMode, TagNames, tagFilterOf } from '../link-fields.js';
 import { FallbackUrl, FallbackUrlOrNull, MaxClicks, MaxClicksOrNull, PreviewField, PreviewOrNull, RoutesOrNull, VariantsOrNull } from '../link-fields.js';
 import { tagNamesOfLinks } from '../../links/tags/link-tags.js';
@@ -25,6 +26,7 @@ type WorkspaceLinkParams = Static<typeof WorkspaceLinkParams>;
 const CreateLinkBody = Type.Object({
   original_url: DestinationUrl,
   custom_code: Type.Optional(CustomCode),
+  domain: Type.Optional(LinkDomain),
   expires_at: Type.Optional(Expiry),
   tags: Type.Optional(TagNames),
   redirect_status: Type.Optional(RedirectStatusField),
@@ -59,7 +61,7 @@ const ListQuery = Type.Object({
   tag_mode: Type.Optional(TagMode),
 }, { additionalProperties: false });
 
-const selectorOf = (params: WorkspaceLinkParams) => ({ workspaceId: params.id, code: params.short_code });
+const selectorOf = (params: WorkspaceLinkParams, query: { domain?: string }) => ({ workspaceId: params.id, code: params.short_code, domain: query.domain });
 
 const LINKS_PATH = '/api/v1/workspaces/:id/links';
 
@@ -67,13 +69,14 @@ const LINKS_PATH = '/api/v1/workspaces/:id/links';
 function routeKit(app: FastifyInstance, owned: OwnedLinkDeps, context: RouteContext) {
   const linksToJson = async (links: readonly Link[]) => {
     const tags = await tagNamesOfLinks(owned, links);
-    return links.map((link) => linkToV1Json(link, context.baseUrl, context.clock.now(), tags.get(link.id)!));
+    return links.map((link) => linkToV1Json(link, context.urls, context.clock.now(), tags.get(link.id)!));
   };
   return {
     typedApp: app.withTypeProvider<TypeBoxTypeProvider>(),
     preHandler: context.guards.requireUserOrApiKey,
     common: { tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY },
     linksToJson,
+    urls: context.urls,
     toJson: async (link: Link) => (await linksToJson([link]))[0]!,
   };
 }
@@ -90,7 +93,7 @@ export function registerWorkspaceLinkRoutes(app: FastifyInstance, owned: OwnedLi
 }
 
 /** `/api/v1/workspaces/{id}/links`: create a link, list them. */
-function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, toJson, linksToJson }: RouteKit, owned: OwnedLinkDeps): void {
+function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, toJson, linksToJson, urls }: RouteKit, owned: OwnedLinkDeps): void {
   typedApp.post(LINKS_PATH, {
     preHandler,
     config: { apiKeyScope: 'links:write' },
@@ -103,11 +106,12 @@ function registerWorkspaceLinkCollectionRoutes({ typedApp, preHandler, common, t
     const { id } = request.params;
     const body = request.body;
     const { link, created } = await createOwnedLink(owned, principalOf(request), {
-      url: body.original_url, workspaceId: id, customCode: body.custom_code, expiresAt: timestampFromJson(body.expires_at), tags: body.tags,
+      url: body.original_url, workspaceId: id, domain: body.domain, customCode: body.custom_code, expiresAt: timestampFromJson(body.expires_at), tags: body.tags,
       redirectStatus: body.redirect_status, password: body.password, confirmBeforeRedirect: body.confirm_before_redirect,
       preview: body.preview, maxClicks: body.max_clicks, fallbackUrl: body.fallback_url, routes: body.routes, variants: body.variants,
     });
-    reply.status(created ? 201 : 200).header('location', `${LINKS_PATH.replace(':id', String(id))}/${link.code}`);
+    const onDomain = body.domain === undefined ? '' : `?domain=${encodeURIComponent(urls.hostnameOf(link.domain))}`;
+    reply.status(created ? 201 : 200).header('location', `${LINKS_PATH.replace(':id', String(id))}/${link.code}${onDomain}`);
     return toJson(link);
   });
 
@@ -131,14 +135,14 @@ function registerWorkspaceLinkItemRoutes({ typedApp, preHandler, common, toJson 
   typedApp.get(`${LINKS_PATH}/:short_code`, {
     preHandler,
     config: { apiKeyScope: 'links:read' },
-    schema: { ...common, operationId: 'getWorkspaceLink', summary: 'One link of the workspace', params: WorkspaceLinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 503) } },
-  }, async (request) => toJson(await findAccessibleLink(owned, principalOf(request), selectorOf(request.params), 'read')));
+    schema: { ...common, operationId: 'getWorkspaceLink', summary: 'One link of the workspace', params: WorkspaceLinkParams, querystring: DomainQuery, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 503) } },
+  }, async (request) => toJson(await findAccessibleLink(owned, principalOf(request), selectorOf(request.params, request.query), 'read')));
 
   typedApp.patch(`${LINKS_PATH}/:short_code`, {
     preHandler,
     config: { apiKeyScope: 'links:write' },
     schema: {
-      ...common, operationId: 'updateWorkspaceLink', summary: 'Change the destination, the expiry, the tags or the redirect status', params: WorkspaceLinkParams, body: UpdateLinkBody,
+      ...common, operationId: 'updateWorkspaceLink', summary: 'Change the destination, the expiry, the tags or the redirect status', params: WorkspaceLinkParams, querystring: DomainQuery, body: UpdateLinkBody,
       response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) },
     },
   }, async (request) => {
@@ -148,21 +152,21 @@ function registerWorkspaceLinkItemRoutes({ typedApp, preHandler, common, toJson 
       password: body.password, confirmBeforeRedirect: body.confirm_before_redirect,
       preview: body.preview, maxClicks: body.max_clicks, fallbackUrl: body.fallback_url, routes: body.routes, variants: body.variants,
     };
-    return toJson(await updateLink(owned, principalOf(request), selectorOf(request.params), update));
+    return toJson(await updateLink(owned, principalOf(request), selectorOf(request.params, request.query), update));
   });
 
   typedApp.delete(`${LINKS_PATH}/:short_code`, {
     preHandler,
     config: { apiKeyScope: 'links:write' },
-    schema: { ...common, operationId: 'deleteWorkspaceLink', summary: 'Soft-delete a link (restorable until purged)', params: WorkspaceLinkParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 404, 503) } },
+    schema: { ...common, operationId: 'deleteWorkspaceLink', summary: 'Soft-delete a link (restorable until purged)', params: WorkspaceLinkParams, querystring: DomainQuery, response: { 204: Type.Null(), ...errorResponses(400, 401, 404, 503) } },
   }, async (request, reply) => {
-    await deleteLink(owned, principalOf(request), selectorOf(request.params));
+    await deleteLink(owned, principalOf(request), selectorOf(request.params, request.query));
     return reply.status(204).send(null);
   });
 
   typedApp.post(`${LINKS_PATH}/:short_code/restore`, {
     preHandler,
     config: { apiKeyScope: 'links:write' },
-    schema: { ...common, operationId: 'restoreWorkspaceLink', summary: 'Restore a soft-deleted link', params: WorkspaceLinkParams, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) } },
-  }, async (request) => toJson(await restoreLink(owned, principalOf(request), selectorOf(request.params))));
+    schema: { ...common, operationId: 'restoreWorkspaceLink', summary: 'Restore a soft-deleted link', params: WorkspaceLinkParams, querystring: DomainQuery, response: { 200: LinkRef, ...errorResponses(400, 401, 404, 409, 503) } },
+  }, async (request) => toJson(await restoreLink(owned, principalOf(request), selectorOf(request.params, request.query))));
 }

@@ -25,6 +25,7 @@ import { visitDestination } from './022-visit-destination.js';
 import { apiKeyScopes } from './023-api-key-scopes.js';
 import { userIdentities } from './024-user-identities.js';
 import { webhooks } from './025-webhooks.js';
+import { customDomains } from './026-custom-domains.js';
 import type { MigrationDb } from './schema-builders.js';
 
 /**
@@ -60,6 +61,7 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '023_api_key_scopes': apiKeyScopes,
     '024_user_identities': userIdentities(dialect),
     '025_webhooks': webhooks(dialect),
+    '026_custom_domains': customDomains(dialect),
   };
 }
 

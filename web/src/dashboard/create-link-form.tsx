@@ -8,6 +8,7 @@ import { EMPTY_PREVIEW, PreviewFields, previewOf } from '../components/preview-f
 import { gateOfCreate, NO_GATE, PasswordField } from '../components/password-field.js';
 import { fromLocalInput } from '../format.js';
 import { ClickLimitFields, clickLimitCreateBody, NO_CLICK_LIMIT } from '../components/click-limit-fields.js';
+import { DomainField } from './domain-field.js';
 import { hasRouting, NO_ROUTING, routingError, RoutingFields, routingPayload } from '../components/routing-fields.js';
 
 /** Creates a link in the chosen workspace: the one the dashboard shows, unless changed here. */
@@ -24,9 +25,11 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
   const [routing, setRouting] = useState(NO_ROUTING);
   const [gate, setGate] = useState(NO_GATE);
   const [chosen, setChosen] = useState<string>();
+  const [domain, setDomain] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const personal = workspaces.find((w) => w.is_personal);
   const workspaceId = chosen ?? String(shown ?? personal?.id ?? '');
+  const manages = ['owner', 'admin'].includes(workspaces.find((w) => String(w.id) === workspaceId)?.role ?? '');
   const submit = async (event: Event) => {
     event.preventDefault();
     setErrors({});
@@ -36,6 +39,7 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
         ...(customCode.trim() && { customCode: customCode.trim() }),
         ...(expiresAt && { expiresAt: fromLocalInput(expiresAt) }),
         ...(workspaceId && { workspaceId: Number(workspaceId) }),
+        ...(domain && { domain }),
         ...(tagNamesOf(tags).length > 0 && { tags: tagNamesOf(tags) }),
         ...(redirectStatus !== null && { redirectStatus }),
         ...(previewOf(preview) !== null && { preview: previewOf(preview)! }),
@@ -58,6 +62,7 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
         <Field id="new-url" label="Destination URL" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} error={errors.url} />
         <Field id="new-code" label="Custom code (optional)" value={customCode} onInput={(e) => setCustomCode(e.currentTarget.value)} error={errors.customCode}
           hint="Letters, digits, - and _." />
+        {manages && <DomainField workspaceId={workspaceId} value={domain} onChange={setDomain} error={errors.domain} />}
         <Field id="new-expiry" label="Expires (optional)" type="datetime-local" value={expiresAt} onInput={(e) => setExpiresAt(e.currentTarget.value)} error={errors.expiresAt} />
         <TagsField id="new-tags" value={tags} onInput={setTags} error={errors.tags} known={known.get(Number(workspaceId))} />
         <RedirectStatusField id="new-redirect" value={redirectStatus} onChange={setRedirectStatus} />
@@ -68,7 +73,7 @@ export function CreateLinkForm({ workspaces, workspaceId: shown, tags: known, on
         {workspaces.length > 1 && (
           <div class="field">
             <label for="new-workspace">Workspace</label>
-            <select id="new-workspace" value={workspaceId} onChange={(e) => setChosen(e.currentTarget.value)}>
+            <select id="new-workspace" value={workspaceId} onChange={(e) => { setChosen(e.currentTarget.value); setDomain(''); }}>
               {workspaces.map((w) => <option key={w.id} value={String(w.id)}>{w.is_personal ? 'Personal' : w.name}</option>)}
             </select>
           </div>

@@ -6,6 +6,7 @@ import { Layout } from '../components/layout.js';
 import { ApiKeys } from './api-keys.js';
 import { WorkspaceTags } from './workspace-tags.js';
 import { WorkspaceWebhooks } from './workspace-webhooks.js';
+import { WorkspaceDomains } from './workspace-domains.js';
 import { useApi } from '../use-api.js';
 
 /** `/app/workspaces`: create workspaces, manage their members, tags, API keys and webhooks. */
@@ -62,6 +63,7 @@ function WorkspaceDetail({ workspace }: { workspace: Workspace }) {
       <h2 id="ws-heading">{workspace.name}</h2>
       <Members workspace={workspace} canManage={canManage} />
       <WorkspaceTags workspace={workspace} canManage={canManage} />
+      {canManage && <WorkspaceDomains workspace={workspace} />}
       {canManage && <ApiKeys workspace={workspace} />}
       {canManage && <WorkspaceWebhooks workspace={workspace} />}
     </section>
