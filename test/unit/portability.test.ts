@@ -89,6 +89,8 @@ const visitName = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ._+\-/()!:,]{0,63}$/
 
 const transferLink: fc.Arbitrary<TransferLink> = fc.record({
   code: fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/),
+  // A custom domain's hostname, or none (the default short domain, an empty cell).
+  domain: fc.option(fc.domain(), { nil: undefined }),
   originalUrl: fc.webUrl({ withQueryParameters: true, withFragments: true }),
   status: fc.constantFrom('ACTIVE', 'EXPIRED', 'DELETED'),
   createdAt: fc.integer({ min: 0, max: 4_102_444_800_000 }),
