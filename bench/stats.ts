@@ -89,7 +89,7 @@ async function startTarget(database: 'sqlite' | 'postgres'): Promise<Target> {
   const dataDir = makeTempDir('linkforge-bench-stats-');
   const env: Record<string, string> = {
     NODE_ENV: 'production', DATA_DIR: dataDir, BASE_URL: 'http://localhost:8080', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0',
-    CLEANUP_ENABLED: 'false', HEALTHCHECK_ENABLED: 'false', ANALYTICS_ENABLED: 'false', BCRYPT_COST: '4', RATE_LIMIT_AUTH: '0',
+    CLEANUP_ENABLED: 'false', HEALTHCHECK_ENABLED: 'false', ANALYTICS_ENABLED: 'false', BCRYPT_COST: '4', RATE_LIMIT_AUTH: '0', RATE_LIMIT_API: '0',
     DATABASE_URL: `sqlite:${path.join(dataDir, 'linkforge.db')}`,
   };
   if (database === 'postgres') {

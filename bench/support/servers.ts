@@ -86,6 +86,7 @@ export function appSettings(dataDir: string, extra: Readonly<Record<string, stri
     BASE_URL: 'http://localhost:8080',
     LOG_LEVEL: 'warn',
     HEALTHCHECK_ENABLED: 'false', // it would check destinations over the network
+    RATE_LIMIT_API: '0', // one load generator is one caller: its owned creates or imports would meet the per-caller API limit
     ...extra,
   };
 }
