@@ -48,7 +48,9 @@ type LinkAt = (code: string) => NewLink;
  */
 export async function createOwnedLink(deps: OwnedLinkDeps, principal: Principal, request: CreateOwnedLinkRequest): Promise<CreateOwnedLinkResult> {
   const workspaceId = request.workspaceId ?? await deps.workspaces.personalWorkspaceId(principal.userId);
-  await requireMembership(deps, principal, workspaceId);
+  // A user owns their personal workspace; an API key acts only in its own, whichever that is.
+  const ownPersonal = request.workspaceId === undefined && principal.apiKeyWorkspaceId === null;
+  if (!ownPersonal) await requireMembership(deps, principal, workspaceId);
   const destination = parseDestination(request.url, deps.urlPolicy);
   const domain = await linkDomainKey(deps, workspaceId, request.domain);
   if (request.customCode !== undefined) validateCustomCode(request.customCode);

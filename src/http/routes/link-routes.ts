@@ -110,6 +110,7 @@ function routeKit(app: FastifyInstance, owned: OwnedLinkDeps, context: RouteCont
     common: { tags: ['links'], security: JWT_SECURITY },
     linksToJson,
     toJson: async (link: Link) => (await linksToJson([link]))[0]!,
+    withTags: (link: Link, tags: readonly string[]) => linkToJson(link, context.urls, context.clock.now(), tags),
   };
 }
 type RouteKit = ReturnType<typeof routeKit>;
@@ -123,7 +124,7 @@ export function registerLinkRoutes(app: FastifyInstance, owned: OwnedLinkDeps, c
 }
 
 /** `/api/urls`: create a link, list them. */
-function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson, linksToJson }: RouteKit, owned: OwnedLinkDeps): void {
+function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson, withTags, linksToJson }: RouteKit, owned: OwnedLinkDeps): void {
   typedApp.post('/api/urls', {
     preHandler,
     schema: {
@@ -139,7 +140,8 @@ function registerLinkCollectionRoutes({ typedApp, preHandler, common, toJson, li
       preview: body.preview, maxClicks: body.maxClicks, fallbackUrl: body.fallbackUrl, routes: body.routes, variants: body.variants,
     });
     reply.status(created ? 201 : 200).header('location', `/api/urls/${link.id}`);
-    return toJson(link);
+    // A link made just now without tags has none: its answer reads no tags.
+    return created && !body.tags?.length ? withTags(link, []) : toJson(link);
   });
 
   typedApp.get('/api/urls', {
