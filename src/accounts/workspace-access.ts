@@ -12,7 +12,16 @@ import type { AccountStore } from '../core/account-ports.js';
  * - `workspaceIdsOf(principal)`: every workspace the caller may act in.
  * - `requireRole(principal, workspaceId, allowed)`: the role, or `workspace_not_found` / `permission_denied`.
  */
+const MAX_REMEMBERED_USERS = 10_000;
+
 export class WorkspaceAccess {
+  /**
+   * Personal workspaces by user: one is made with its user, no code deletes or changes either, and
+   * ids are never reused (AUTOINCREMENT, identity columns), so the answer never goes stale, whichever
+   * process wrote since. It saves a read on every owned create. Bounded: cleared when full.
+   */
+  private readonly personal = new Map<number, number>();
+
   constructor(private readonly store: AccountStore) {}
 
   async roleIn(principal: Principal, workspaceId: number): Promise<WorkspaceRole | undefined> {
@@ -21,8 +30,12 @@ export class WorkspaceAccess {
   }
 
   async personalWorkspaceId(userId: number): Promise<number> {
+    const known = this.personal.get(userId);
+    if (known !== undefined) return known;
     const id = await this.store.findPersonalWorkspaceId(userId);
     if (id === undefined) throw new LinkforgeError('workspace_not_found', 'This user has no personal workspace.');
+    if (this.personal.size >= MAX_REMEMBERED_USERS) this.personal.clear();
+    this.personal.set(userId, id);
     return id;
   }
 
