@@ -5,9 +5,13 @@
 // real server uses); listens on 127.0.0.1 on a free port. Sends { type: 'ready', port }, then
 // answers as server-stats.mjs says, with cacheSize and event-loop delay besides.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import v8 from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { answerParent } from './server-stats.mjs';
+
+// BENCH_V8_FLAGS: V8 flags set before the app loads, for experiments (e.g. --no-allocation-site-pretenuring).
+for (const flag of (process.env.BENCH_V8_FLAGS ?? '').split(' ').filter(Boolean)) v8.setFlagsFromString(flag);
 
 const srcDir = process.argv[2];
 const load = (name) => import(pathToFileURL(path.join(srcDir, name)).href);
