@@ -18,7 +18,8 @@ const load = (name) => import(pathToFileURL(path.join(srcDir, name)).href);
 const [{ buildApp }, { loadConfig }, { createDeps }, governor] = await Promise.all([
   load('app.js'), load('config.js'), load('deps.js'), load('heap-governor.js').catch(() => undefined),
 ]);
-governor?.startHeapGovernor(); // as main.ts does (a checkout from before it has none)
+// as main.ts does (a checkout from before it has none); BENCH_HEAP_GOVERNOR=false leaves V8's own heap growth, for experiments
+if (process.env.BENCH_HEAP_GOVERNOR !== 'false') governor?.startHeapGovernor();
 
 const deps = await createDeps(loadConfig());
 const app = await buildApp(deps);
