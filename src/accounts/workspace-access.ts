@@ -2,6 +2,8 @@ import { LinkforgeError } from '../core/errors.js';
 import type { Principal, WorkspaceRole } from '../core/principal.js';
 import type { AccountStore } from '../core/account-ports.js';
 
+const MAX_REMEMBERED_USERS = 10_000;
+
 /**
  * Who may act in which workspace: `accounts.workspaces`, also handed to the links services.
  *
@@ -12,8 +14,6 @@ import type { AccountStore } from '../core/account-ports.js';
  * - `workspaceIdsOf(principal)`: every workspace the caller may act in.
  * - `requireRole(principal, workspaceId, allowed)`: the role, or `workspace_not_found` / `permission_denied`.
  */
-const MAX_REMEMBERED_USERS = 10_000;
-
 export class WorkspaceAccess {
   /**
    * Personal workspaces by user: one is made with its user, no code deletes or changes either, and

@@ -100,9 +100,10 @@ const SyncResponse = Type.Object({
 
 /** What every route here shares: the typed app, the guard, the OpenAPI tags and the link's JSON. */
 function routeKit(app: FastifyInstance, owned: OwnedLinkDeps, context: RouteContext) {
+  const withTags = (link: Link, tags: readonly string[]) => linkToJson(link, context.urls, context.clock.now(), tags);
   const linksToJson = async (links: readonly Link[]) => {
     const tags = await tagNamesOfLinks(owned, links);
-    return links.map((link) => linkToJson(link, context.urls, context.clock.now(), tags.get(link.id)!));
+    return links.map((link) => withTags(link, tags.get(link.id)!));
   };
   return {
     typedApp: app.withTypeProvider<TypeBoxTypeProvider>(),
@@ -110,7 +111,7 @@ function routeKit(app: FastifyInstance, owned: OwnedLinkDeps, context: RouteCont
     common: { tags: ['links'], security: JWT_SECURITY },
     linksToJson,
     toJson: async (link: Link) => (await linksToJson([link]))[0]!,
-    withTags: (link: Link, tags: readonly string[]) => linkToJson(link, context.urls, context.clock.now(), tags),
+    withTags,
   };
 }
 type RouteKit = ReturnType<typeof routeKit>;
