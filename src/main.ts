@@ -9,6 +9,7 @@ import { isListenError, PortUnavailableError, reservePort } from './http/port-re
 import { createLogging } from './logging/logger.js';
 import { runPrimary } from './primary.js';
 import { startHeapGovernor } from './heap-governor.js';
+import { keepTickObjectShape } from './tick-object-shape.js';
 
 /** The jobs and the flusher, once the server listens; then the ready line. */
 function startBackgroundWork(config: Config, deps: Composition, log: FastifyBaseLogger): void {
@@ -23,6 +24,7 @@ function startBackgroundWork(config: Config, deps: Composition, log: FastifyBase
 }
 
 async function main(): Promise<void> {
+  keepTickObjectShape();
   if (fs.existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
   const { logger, destination } = createLogging(config.logLevel);

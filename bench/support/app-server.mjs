@@ -15,9 +15,12 @@ for (const flag of (process.env.BENCH_V8_FLAGS ?? '').split(' ').filter(Boolean)
 
 const srcDir = process.argv[2];
 const load = (name) => import(pathToFileURL(path.join(srcDir, name)).href);
-const [{ buildApp }, { loadConfig }, { createDeps }, governor] = await Promise.all([
+const [{ buildApp }, { loadConfig }, { createDeps }, governor, tickShape] = await Promise.all([
   load('app.js'), load('config.js'), load('deps.js'), load('heap-governor.js').catch(() => undefined),
+  load('tick-object-shape.js').catch(() => undefined),
 ]);
+// as main.ts does, first (a checkout from before it has none); BENCH_KEEP_TICK_SHAPE=false leaves it out, for experiments
+if (process.env.BENCH_KEEP_TICK_SHAPE !== 'false') tickShape?.keepTickObjectShape();
 // as main.ts does (a checkout from before it has none); BENCH_HEAP_GOVERNOR=false leaves V8's own heap growth, for experiments
 if (process.env.BENCH_HEAP_GOVERNOR !== 'false') governor?.startHeapGovernor();
 

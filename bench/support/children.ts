@@ -54,7 +54,7 @@ export function spawnChild(script: string, args: string[], options: ChildOptions
 /** Only what Node and tsx need: nothing from the caller's shell reaches the app's configuration. */
 export function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'BENCH_V8_FLAGS', 'BENCH_HEAP_GOVERNOR']) if (process.env[name] !== undefined) env[name] = process.env[name];
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'BENCH_V8_FLAGS', 'BENCH_HEAP_GOVERNOR', 'BENCH_KEEP_TICK_SHAPE']) if (process.env[name] !== undefined) env[name] = process.env[name];
   return env;
 }
 
