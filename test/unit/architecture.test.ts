@@ -222,9 +222,11 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   mcp: ['config'],
   // `serve` loads main.ts, which starts the server; `mcp` serves the tools of mcp/.
   cli: ['core', 'config', 'accounts', 'links', 'admin', 'jobs', 'portability', 'deps', 'main', 'mcp'],
-  main: ['core', 'config', 'logging', 'http', 'app', 'deps', 'primary', 'heap-governor'],
+  main: ['core', 'config', 'logging', 'http', 'app', 'deps', 'primary', 'heap-governor', 'tick-object-shape'],
   // Sets V8's old-generation growth from the resident size; started by main.ts.
   'heap-governor': [],
+  // Keeps one of Node's tick objects alive so V8 keeps their hidden classes; called by main.ts.
+  'tick-object-shape': [],
   // The process that forks WORKERS servers and passes signals on; it opens no database.
   primary: ['config', 'http'],
 };
