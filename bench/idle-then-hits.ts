@@ -2,8 +2,8 @@
  * Cache hits after the app has been used a little and left idle, as a real instance is before a
  * link is shared: with and without the tick object main.ts keeps alive (docs/adr/0037). Each round
  * starts a fresh app (analytics on) on an empty database, creates BENCH_LINKS (200) links through
- * the API one request at a time, leaves the app idle for BENCH_IDLE_SECONDS (6; V8's memory reducer
- * runs its full collections then), and drives wrk on those links for BENCH_SECONDS (10) as the
+ * the API one request at a time, leaves the app idle for BENCH_IDLE_SECONDS (20; V8's memory reducer
+ * first looks about 8 s after a full collection, and its collections run then), and drives wrk on those links for BENCH_SECONDS (10) as the
  * redirect bench's hits do. BENCH_ROUNDS (3) alternating rounds of each; prints every round's
  * requests/s and server CPU per response, the medians and their ratio, and the commit.
  *   npx tsx bench/idle-then-hits.ts
@@ -19,7 +19,7 @@ import { runWrk } from './support/load.js';
 import { appSettings, startServer, statsOf } from './support/servers.js';
 
 const LINKS = envInt('BENCH_LINKS', 200, 1);
-const IDLE_SECONDS = envInt('BENCH_IDLE_SECONDS', 6, 0);
+const IDLE_SECONDS = envInt('BENCH_IDLE_SECONDS', 20, 0);
 const SECONDS = envInt('BENCH_SECONDS', 10, 1);
 const ROUNDS = envInt('BENCH_ROUNDS', 3, 1);
 
