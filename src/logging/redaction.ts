@@ -23,13 +23,22 @@ export const REDACTED_PATHS: readonly string[] = [
 /** Query parameters whose value is replaced in a logged URL. */
 const SECRET_PARAMETER = /token|key|secret|password|auth|sig|code_verifier/i;
 
+/**
+ * On the sign-in provider's return (`/auth/oidc/callback`, ADR 0034) `code` is an authorization code
+ * and `state` its binding: both are redeemable secrets there, while elsewhere `code` is a short code.
+ */
+const SIGN_IN_PATHS = '/auth/oidc/';
+const SIGN_IN_PARAMETER = /^(code|state)$/i;
+
 /** The URL with the value of every secret-looking query parameter replaced by `[Redacted]`. */
 export function redactedUrl(url: string): string {
   const query = url.indexOf('?');
   if (query === -1) return url;
+  const signIn = url.startsWith(SIGN_IN_PATHS);
   const parameters = url.slice(query + 1).split('&').map((pair) => {
-    const name = pair.split('=', 1)[0]!;
-    return SECRET_PARAMETER.test(decodeSafely(name)) && pair.includes('=') ? `${name}=[Redacted]` : pair;
+    const name = decodeSafely(pair.split('=', 1)[0]!);
+    const secret = SECRET_PARAMETER.test(name) || (signIn && SIGN_IN_PARAMETER.test(name));
+    return secret && pair.includes('=') ? `${pair.split('=', 1)[0]!}=[Redacted]` : pair;
   });
   return `${url.slice(0, query)}?${parameters.join('&')}`;
 }

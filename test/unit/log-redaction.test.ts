@@ -40,3 +40,9 @@ test('a logged URL keeps its path and harmless parameters, not the values of sec
   assert.equal(redactedUrl('/x?%74oken=1'), '/x?%74oken=[Redacted]');
   assert.equal(redactedUrl('/plain/path'), '/plain/path');
 });
+
+test('the sign-in provider\'s return keeps no authorization code or state in a logged URL; a short code elsewhere stays', () => {
+  assert.equal(redactedUrl('/auth/oidc/callback?code=SplxlOBeZQQYbYS6WxSbIA&state=af0ifjsldkj&iss=https%3A%2F%2Fidp'),
+    '/auth/oidc/callback?code=[Redacted]&state=[Redacted]&iss=https%3A%2F%2Fidp');
+  assert.equal(redactedUrl('/api/v1/links?code=abc1234'), '/api/v1/links?code=abc1234');
+});
