@@ -10,12 +10,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { REPO, SUPPORT, baseEnv, makeTempDir, runBench, stopChild } from './support/children.js';
+import { SUPPORT, baseEnv, makeTempDir, runBench, stopChild } from './support/children.js';
 import { compileApp } from './support/compile-app.js';
 import { envInt } from './support/env.js';
 import { postJson } from './support/http-client.js';
 import { runWrk } from './support/load.js';
+import { measuredCommit, median } from './support/run-facts.js';
 import { appSettings, startServer, statsOf } from './support/servers.js';
 
 const LINKS = envInt('BENCH_LINKS', 200, 1);
@@ -48,10 +48,8 @@ async function round(tempDir: string, srcDir: string, keep: boolean, index: numb
   }
 }
 
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-
 async function main(): Promise<void> {
-  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO, encoding: 'utf8' }).trim();
+  const commit = measuredCommit();
   const tempDir = makeTempDir('linkforge-idle-hits-');
   const srcDir = await compileApp(tempDir);
   const results: Record<'kept' | 'not kept', Round[]> = { kept: [], 'not kept': [] };

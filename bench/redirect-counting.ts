@@ -20,6 +20,7 @@ import { VisitBuffer } from '../src/visits/visit-buffer.js';
 import { RedirectResponder } from '../src/http/redirect-responder.js';
 import { LinkResolver } from '../src/links/resolve-link.js';
 import { PrometheusMetrics } from '../src/metrics/prometheus-metrics.js';
+import { median } from './support/run-facts.js';
 import { envBool, envInt, loadAverage } from './support/env.js';
 
 const ROUNDS = envInt('BENCH_COUNTING_ROUNDS', 11, 1);
@@ -60,12 +61,6 @@ function round(target: Measured): number {
   target.drain();
   return ns;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 const on = responder(true);
 const off = responder(false);

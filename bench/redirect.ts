@@ -48,7 +48,6 @@
  * BENCH_APP=tsx runs the app from src/ through tsx instead of from a tsc build (faster to start, but
  * tsx's loader thread adds tens of MB to the RSS and its transform is not what `npm start` runs).
  */
-import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -63,6 +62,7 @@ import { compare, compareAll, cpu, primeHot, fmtInt, fmtMb, fmtMs, printRatioLin
 import { SCALED_SCENARIOS, scaledScenarios } from './support/scaled-scenarios.js';
 import { codeFrom, isShortCode, makeLinks, pick, prepareDatabase, seedDatabase, writeLines, type SeededLink } from './support/seed-links.js';
 import { seededRandom } from './support/seeded-random.js';
+import { measuredCommit, median } from './support/run-facts.js';
 import { appSettings, killServer, servedCount, startServer, statsOf, type Server } from './support/servers.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -90,15 +90,7 @@ const EMBEDDED_REDIRECTS = ['hits', 'misses', 'unknown', 'fresh'].some((s) => SC
 const SCALED = SCALED_SCENARIOS.some((s) => SCENARIOS.has(s));
 const REDIRECTS = EMBEDDED_REDIRECTS || SCALED;
 
-/** The commit measured, "dirty" when the worktree holds changes not committed. */
-const COMMIT = (() => {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO, encoding: 'utf8' }).trim();
-  try {
-    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain') === '' ? '' : ' dirty'}`;
-  } catch {
-    return 'unknown (not a git checkout)';
-  }
-})();
+const COMMIT = measuredCommit();
 
 const MEASURE: MeasureSettings = { loadgen: LOADGEN, connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, warmupSeconds: WARMUP_SECONDS };
 
@@ -286,11 +278,6 @@ async function metricsCost(setup: Setup, srcDir: string, appOn: Server, hotCodes
       const measured = await compareAll(settings, `(a) metrics on/off, round ${round + 1}`, order, { codesFile: hotFile }, 'redirect');
       rounds.push({ on: measured[order.indexOf(appOn)]!, off: measured[order.indexOf(appOff)]! });
     }
-    const median = (values: number[]) => {
-      const sorted = [...values].sort((a, b) => a - b);
-      const middle = Math.floor(sorted.length / 2);
-      return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-    };
     const rpsRatios = rounds.map(({ on, off }) => rps(on) / rps(off));
     const cpuRatios = rounds.map(({ on, off }) => cpu(on) / cpu(off));
     const cost = 1 - median(rpsRatios);

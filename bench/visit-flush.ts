@@ -27,6 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { envInt, loadAverage } from './support/env.js';
+import { median } from './support/run-facts.js';
 
 const RATE = envInt('ANALYTICS_BENCH_RATE', 20_000, 200);
 /** The visitor's address, as a redirect records it under ANALYTICS_PRIVACY=standard (a unique visitor and a country lookup); `none`: recorded without one. */
@@ -106,12 +107,6 @@ function runRound(root: string): Round {
   if (child.status !== 0 || !line.startsWith('{')) throw new Error(`round in ${root} failed:\n${child.stderr}`);
   return JSON.parse(line) as Round;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 async function main(): Promise<void> {
   const trees = [HERE, ...process.argv.slice(2).map((tree) => path.resolve(tree))];

@@ -12,19 +12,20 @@
  * BENCH_HOT (1000) codes the load asks for; BENCH_WORKERS (1,2) the worker counts to compare.
  * Prints the commit, requests/s and p99 per server and round, and the medians of each round's ratio.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { serverRuntime } from '../scripts/runtime-settings.mjs';
 import { loadConfig } from '../src/config.js';
 import { FAILURE_RESPONSES } from '../src/http/redirect-pages.js';
-import { baseEnv, makeTempDir, REPO, runBench, SUPPORT, track } from './support/children.js';
+import { baseEnv, makeTempDir, runBench, SUPPORT, track } from './support/children.js';
 import { compileApp } from './support/compile-app.js';
 import { envInt, loadAverage } from './support/env.js';
 import { load, percentileMs, type RawLoad } from './support/load.js';
 import { makeLinks, pick, prepareDatabase, seedDatabase, writeLines } from './support/seed-links.js';
 import { seededRandom } from './support/seeded-random.js';
 import { startServer } from './support/servers.js';
+import { measuredCommit, median } from './support/run-facts.js';
 import { get } from './support/http-client.js';
 
 const SECONDS = envInt('BENCH_SECONDS', 12, 1);
@@ -38,12 +39,6 @@ const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map((n) =>
 interface Side {
   readonly name: string;
   readonly port: number;
-}
-
-function commit(): string {
-  const hash = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO, encoding: 'utf8' }).trim();
-  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: REPO, encoding: 'utf8' }).trim() !== '';
-  return dirty ? `${hash} (with uncommitted changes)` : hash;
 }
 
 function freePortNumber(): Promise<number> {
@@ -84,10 +79,9 @@ async function startMain(mainJs: string, dataDir: string, workers: number): Prom
 }
 
 const summary = (result: RawLoad) => ({ rps: result.responses / result.durationSeconds, p99: percentileMs(result.latencyUs, 99) });
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
-  console.log(`commit ${commit()}, load average ${loadAverage()}, ${LINKS} links, ${HOT} hot codes, ${CONNECTIONS} connections`);
+  console.log(`commit ${measuredCommit()}, load average ${loadAverage()}, ${LINKS} links, ${HOT} hot codes, ${CONNECTIONS} connections`);
   const tempDir = makeTempDir('linkforge-bench-workers-');
   const dataDir = path.join(tempDir, 'data');
   const config = loadConfig({ DATA_DIR: dataDir });

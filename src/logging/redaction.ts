@@ -36,9 +36,10 @@ export function redactedUrl(url: string): string {
   if (query === -1) return url;
   const signIn = url.startsWith(SIGN_IN_PATHS);
   const parameters = url.slice(query + 1).split('&').map((pair) => {
-    const name = decodeSafely(pair.split('=', 1)[0]!);
-    const secret = SECRET_PARAMETER.test(name) || (signIn && SIGN_IN_PARAMETER.test(name));
-    return secret && pair.includes('=') ? `${pair.split('=', 1)[0]!}=[Redacted]` : pair;
+    const name = pair.split('=', 1)[0]!;
+    const decoded = decodeSafely(name);
+    const secret = SECRET_PARAMETER.test(decoded) || (signIn && SIGN_IN_PARAMETER.test(decoded));
+    return secret && pair.includes('=') ? `${name}=[Redacted]` : pair;
   });
   return `${url.slice(0, query)}?${parameters.join('&')}`;
 }
