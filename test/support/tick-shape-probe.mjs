@@ -1,5 +1,6 @@
 // Run by test/unit/tick-object-shape.test.ts as
-//   node --import tsx --expose-gc --allow-natives-syntax test/support/tick-shape-probe.mjs [keep]
+//   node --no-concurrent-recompilation --import tsx --expose-gc --allow-natives-syntax \
+//     test/support/tick-shape-probe.mjs [keep]
 // Schedules ticks until V8 has optimization feedback for the tick object's literal, lets full
 // collections run as the memory reducer runs them when a process goes idle (which let the hidden
 // classes of tick objects die), schedules one more tick, and prints V8's description of
