@@ -107,7 +107,7 @@ export function buildWebhooks(
  */
 export function webhookClicksOf(database: OpenDatabase, clock: Clock, logger?: { warn(details: object, message: string): void }): (batch: VisitBatch) => Promise<void> {
   const store = new KyselyWebhookClickStore(database.backgroundDb);
-  return (batch) => store.enqueueClicks(clicksOf(batch), clock.now())
+  return (batch) => store.enqueueClicks(() => clicksOf(batch), clock.now())
     .catch((error: unknown) => logger?.warn({ err: error }, 'the clicks of a flush could not be queued for webhooks'));
 }
 

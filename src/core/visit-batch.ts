@@ -115,12 +115,18 @@ export interface BatchPartLimits {
 const factsChars = (f: VisitFacts) =>
   f.visitorClass.length + (f.referrerHost?.length ?? 0) + (f.browser?.length ?? 0) + (f.os?.length ?? 0) + (f.device?.length ?? 0);
 
-function fitsWhole(batch: VisitBatch, limits: BatchPartLimits): boolean {
+/** Whether the batch goes in one write as it is, with a pause point every few thousand visits while its links are counted. */
+function* fitsWhole(batch: VisitBatch, limits: BatchPartLimits): Generator<undefined, boolean> {
   if (batch.size > limits.visits || batch.facts.length > limits.facts) return false;
   if (batch.facts.reduce((sum, f) => sum + factsChars(f), 0) > limits.factsChars) return false;
+  if (batch.size <= limits.links) return true;
   const links = new Set<number>();
-  for (let i = 0; i < batch.size && links.size <= limits.links; i++) links.add(batch.linkIds[i]!);
-  return links.size <= limits.links;
+  for (let i = 0; i < batch.size; i++) {
+    if (i % PAUSE_EVERY === PAUSE_EVERY - 1) yield undefined;
+    links.add(batch.linkIds[i]!);
+    if (links.size > limits.links) return false;
+  }
+  return true;
 }
 
 /**
@@ -139,34 +145,36 @@ export function splitBatch(batch: VisitBatch, limits: BatchPartLimits): VisitBat
 }
 
 /**
- * splitBatch's parts one by one, with pause points (`undefined`) every few thousand visits, so
- * that the thread that answers redirects can cut a flush of 50,000 distinct links without holding
- * its event loop for the whole of it.
+ * splitBatch's parts one by one, with pause points (`undefined`) every few thousand visits of
+ * every step (checking whether the batch fits whole, grouping, cutting, copying a part), so that
+ * the thread that answers redirects can cut a flush of 50,000 visits, over many links or few,
+ * without holding its event loop for more than a few milliseconds at a time.
  */
 export function* batchParts(batch: VisitBatch, limits: BatchPartLimits): Generator<VisitBatch | undefined> {
   if (batch.size === 0) return;
-  if (fitsWhole(batch, limits)) {
+  if (yield* fitsWhole(batch, limits)) {
     yield batch;
     return;
   }
   const { order, linkIds, starts } = yield* groupedByLink(batch);
-  const parts: VisitBatch[] = [];
-  const local = new Map<number, number>();
+  const cuts: PartCut[] = [];
+  let local = new Map<number, number>();
   let from = 0;
   let links = 0;
   let chars = 0;
   const cut = (to: number) => {
-    parts.push(gathered(batch, order.subarray(from, to), local));
+    cuts.push({ positions: order.subarray(from, to), local });
     from = to;
-    local.clear();
+    local = new Map();
     links = 0;
     chars = 0;
   };
   for (let k = 0; k < linkIds.length; k++) {
     if (links === limits.links) cut(starts[k]!);
-    while (parts.length > 0) yield parts.shift();
+    while (cuts.length > 0) yield* gathered(batch, cuts.shift()!);
     let inPart = false;
     for (let at = starts[k]!; at < starts[k + 1]!; at++) {
+      if (at % PAUSE_EVERY === PAUSE_EVERY - 1) yield undefined;
       const index = batch.factsIndex[order[at]!]!;
       if (!local.has(index)) {
         const more = factsChars(batch.facts[index]!);
@@ -188,17 +196,28 @@ export function* batchParts(batch: VisitBatch, limits: BatchPartLimits): Generat
     }
   }
   if (from < order.length) cut(order.length);
-  yield* parts;
+  for (const partCut of cuts) yield* gathered(batch, partCut);
 }
 
-/** The visits at `positions` as a batch of their own, with the facts `local` numbers. Copies, not views: a view is cloned to the writer thread with the whole buffer under it. */
-function gathered(batch: VisitBatch, positions: Uint32Array, local: ReadonlyMap<number, number>): VisitBatch {
+/** Where a part was cut: its visits' positions in the batch, and its facts numbered in first-use order. */
+interface PartCut {
+  readonly positions: Uint32Array;
+  readonly local: ReadonlyMap<number, number>;
+}
+
+/**
+ * The visits at `positions` as a batch of their own, with the facts `local` numbers, yielded after
+ * a pause point every few thousand visits copied. Copies, not views: a view is cloned to the writer
+ * thread with the whole buffer under it.
+ */
+function* gathered(batch: VisitBatch, { positions, local }: PartCut): Generator<VisitBatch | undefined> {
   const size = positions.length;
   const facts = new Array<VisitFacts>(local.size);
   for (const [index, at] of local) facts[at] = batch.facts[index]!;
   const part = { size, linkIds: new Float64Array(size), visitedAt: new Float64Array(size), latencyMs: new Float64Array(size), factsIndex: new Uint32Array(size), facts };
   const visitorIds = batch.visitorIds && new Float64Array(size);
   for (let k = 0; k < size; k++) {
+    if (k % PAUSE_EVERY === PAUSE_EVERY - 1) yield undefined;
     const i = positions[k]!;
     if (visitorIds) visitorIds[k] = batch.visitorIds![i]!;
     part.linkIds[k] = batch.linkIds[i]!;
@@ -206,5 +225,5 @@ function gathered(batch: VisitBatch, positions: Uint32Array, local: ReadonlyMap<
     part.latencyMs[k] = batch.latencyMs[i]!;
     part.factsIndex[k] = local.get(batch.factsIndex[i]!)!;
   }
-  return visitorIds ? { ...part, visitorIds } : part;
+  yield visitorIds ? { ...part, visitorIds } : part;
 }

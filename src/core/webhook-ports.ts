@@ -104,7 +104,11 @@ export interface LinkClicks {
   readonly count: number;
 }
 
-/** The `link.clicked` side of the outbox: one row per enabled endpoint that asked for it, carrying its workspace's links of the flush. */
+/**
+ * The `link.clicked` side of the outbox: one row per enabled endpoint that asked for it, carrying
+ * its workspace's links of the flush. `clicks` is called only when some endpoint asked: counting a
+ * flush's clicks is a pass over all its visits, on the thread that answers redirects.
+ */
 export interface WebhookClickOutbox {
-  enqueueClicks(clicks: readonly LinkClicks[], now: number): Promise<void>;
+  enqueueClicks(clicks: () => readonly LinkClicks[], now: number): Promise<void>;
 }

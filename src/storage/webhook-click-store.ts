@@ -22,10 +22,10 @@ export class KyselyWebhookClickStore implements WebhookClickOutbox {
 
   constructor(private readonly db: Kysely<Database>) {}
 
-  enqueueClicks(clicks: readonly LinkClicks[], now: number): Promise<void> {
-    if (clicks.length === 0) return Promise.resolve();
+  enqueueClicks(clicksOfFlush: () => readonly LinkClicks[], now: number): Promise<void> {
     return guarded(async () => {
       if (!await this.anySubscribed(now)) return;
+      const clicks = clicksOfFlush();
       const countOf = new Map(clicks.map(({ linkId, count }) => [linkId, count]));
       const byEndpoint = new Map<number, Array<{ linkId: number; code: string; count: number }>>();
       for (let i = 0; i < clicks.length; i += LINKS_PER_QUERY) {

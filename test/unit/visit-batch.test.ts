@@ -136,6 +136,26 @@ describe('a batch cut into parts for the writer', () => {
     assert.equal(parts.length, 50);
   });
 
+  test('a batch over a few hot links offers pause points too: while it is checked whole, and while a part of it is cut and copied', () => {
+    const hotVisits = (count: number): Visit[] => Array.from({ length: count }, (_, i) => ({
+      linkId: 1 + (i % 1_000), visitedAt: i, latencyMs: 1, visitorClass: 'human', referrerHost: null, browser: 'Firefox', os: 'Linux', device: 'desktop',
+    }));
+    const limits = { visits: 50_000, links: 1_000, facts: 10_000, factsChars: 2 * 1024 * 1024 };
+    const pauses = (steps: Array<VisitBatch | undefined>) => steps.filter((step) => step === undefined).length;
+    const perPass = (count: number) => Math.floor(count / 4_096);
+
+    const whole = batchOfVisits(hotVisits(40_000));
+    const wholeSteps = [...batchParts(whole, limits)];
+    assert.equal(wholeSteps.at(-1), whole, 'a batch that fits goes whole');
+    assert.ok(pauses(wholeSteps) >= perPass(40_000), `${pauses(wholeSteps)} pause points while its links were counted`);
+
+    // One visit over the limit: grouped by link (two passes), cut (one) and copied (one).
+    const cut = batchOfVisits(hotVisits(50_001));
+    const cutSteps = [...batchParts(cut, limits)];
+    assert.deepEqual(cutSteps.filter((step) => step !== undefined).map((part) => part.size), [50_000, 1]);
+    assert.ok(pauses(cutSteps) >= 4 * perPass(50_000), `${pauses(cutSteps)} pause points`);
+  });
+
   test('100,000 visits, each from a new referrer host, go in parts of at most 10,000 distinct facts', () => {
     const visits: Visit[] = Array.from({ length: 100_000 }, (_, i) => ({
       linkId: 1, visitedAt: i, latencyMs: 1, visitorClass: 'human', referrerHost: `${'a'.repeat(230)}${i}.example.org`, browser: 'Firefox', os: 'Linux', device: 'desktop',
