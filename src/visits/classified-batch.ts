@@ -4,13 +4,7 @@ import { NOTHING_SERVED, servedOfCode } from '../core/served-code.js';
 import { classifyVisit } from './visit-classifier.js';
 import { PLACE_SLOTS, PlaceSlots } from './place-slots.js';
 import type { RawVisits } from './visit-buffer.js';
-
-/**
- * The longest classification runs before it lets the event loop answer what waits: a batch of new
- * User-Agents (each parsed afresh) then costs redirects a few milliseconds per turn, never the
- * whole batch at once (ADR 0013, "Classification off the redirect's way").
- */
-const SLICE_MS = 4;
+import { FLUSH_SLICE_MS } from './flush-slice.js';
 
 /** Where a client address is (its country, and region and city when the database has them); null when unknown. */
 export type PlaceOf = (address: string) => Place | null;
@@ -22,7 +16,7 @@ export type PlaceOf = (address: string) => Place | null;
  * is not in the batch. A visit served by a route or variant has it as a fact (`destination`). A visit costs a map lookup by a few numbers. A missing header classifies as
  * an empty one; without `placeOf` (or for a visit recorded without its address) the place is unknown.
  */
-export async function classifiedBatch(visits: RawVisits, sliceMs = SLICE_MS, placeOf?: PlaceOf): Promise<VisitBatch> {
+export async function classifiedBatch(visits: RawVisits, sliceMs = FLUSH_SLICE_MS, placeOf?: PlaceOf): Promise<VisitBatch> {
   const { size, agents, referers } = visits;
   const factsIndex = new Uint32Array(size);
   const facts: VisitFacts[] = [];

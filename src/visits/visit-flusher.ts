@@ -2,6 +2,7 @@ import type { VisitBatch, VisitWriter } from '../core/visit-ports.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { batchParts, splitBatch, type BatchPartLimits } from '../core/visit-batch.js';
 import { classifiedBatch, type PlaceOf } from './classified-batch.js';
+import { FLUSH_SLICE_MS } from './flush-slice.js';
 import type { RawVisits, VisitBuffer } from './visit-buffer.js';
 import { visitorIds, type SaltOf } from './visitor-ids.js';
 
@@ -41,8 +42,6 @@ const MAX_FACTS_PER_WRITE = 10_000;
 const MAX_LINKS_PER_WRITE = 1_000;
 const MAX_FACTS_CHARS_PER_WRITE = 2 * 1024 * 1024;
 
-/** The longest the cutting of a flush into parts runs before it lets the event loop answer what waits (as classification does). */
-const SLICE_MS = 4;
 
 /** Writes a part of a flush may fail before its visits are given up on (ADR 0013, "Bounded writes"). */
 export const MAX_ATTEMPTS = 5;
@@ -55,7 +54,7 @@ interface PendingPart {
 /**
  * Writes the buffered visits every interval, or sooner when `maxEvents` wait (also when they came
  * while the previous flush ran: it starts the next one at once). One flush at a time. A flush
- * classifies its visits (a few milliseconds per turn of the event loop) and cuts them into parts
+ * classifies its visits (a millisecond per turn of the event loop, flush-slice.ts) and cuts them into parts
  * no larger than one write may carry, written in order with one `recordBatch` each.
  *
  * A part whose write fails stays first in line and is retried by the next flush, cut in two, so
@@ -120,12 +119,12 @@ export class VisitFlusher {
     return ids ? { ...batch, visitorIds: ids } : batch;
   }
 
-  /** Queues the batch's parts, letting the event loop run every few milliseconds (a flush over many links is cut link by link). */
+  /** Queues the batch's parts, letting the event loop run every FLUSH_SLICE_MS (a flush over many links is cut link by link). */
   private async cutIntoParts(batch: VisitBatch): Promise<void> {
     let sliceStart = performance.now();
     for (const part of batchParts(batch, this.limits)) {
       if (part !== undefined) this.pending.push({ batch: part, attempts: 0 });
-      if (performance.now() - sliceStart >= SLICE_MS) {
+      if (performance.now() - sliceStart >= FLUSH_SLICE_MS) {
         await nextTurn();
         sliceStart = performance.now();
       }

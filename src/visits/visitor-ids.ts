@@ -4,12 +4,10 @@ import { dayStartOf } from '../core/visit-rollups.js';
 import type { VisitBatch } from '../core/visit-ports.js';
 import { VISITOR_ID_BYTES } from '../core/visitor-ports.js';
 import type { RawVisits } from './visit-buffer.js';
+import { FLUSH_SLICE_MS } from './flush-slice.js';
 
 /** The salt of a UTC day, or undefined when its visits get no id (visitor-salts.ts). */
 export type SaltOf = (dayStart: number) => Promise<Buffer | undefined>;
-
-/** As classification does: the hashing of a large flush lets the event loop answer what waits every few milliseconds. */
-const SLICE_MS = 4;
 
 /** HMAC-SHA256 of (address, User-Agent, link) under the day's salt, its first bytes as an integer. */
 export function visitorIdOf(salt: Buffer, address: string, userAgent: string, linkId: number): number {
@@ -48,7 +46,7 @@ export async function visitorIds(visits: RawVisits, batch: VisitBatch, saltOf: S
     if (id === undefined) links.set(linkId, (id = visitorIdOf(salt, visits.addresses[address]!, visits.agents[agent]!, linkId)));
     ids[i] = id;
     any = true;
-    if (performance.now() - sliceStart >= SLICE_MS) {
+    if (performance.now() - sliceStart >= FLUSH_SLICE_MS) {
       await nextTurn();
       sliceStart = performance.now();
     }
