@@ -5,15 +5,16 @@ import { REPO, track } from './children.js';
 
 /**
  * The app as `npm start` runs it: src/ compiled by tsc into `dir` (never into the repo). Returns
- * the folder holding app.js, config.js and deps.js, for bench/support/app-server.mjs.
+ * the folder holding app.js, config.js and deps.js, for bench/support/app-server.mjs. `repo` is
+ * another checkout to compile instead of this one (with this one's node_modules), for A/B benches.
  */
-export async function compileApp(dir: string): Promise<string> {
+export async function compileApp(dir: string, repo = REPO): Promise<string> {
   const outDir = path.join(dir, 'dist');
   fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   fs.writeFileSync(path.join(dir, 'package.json'), '{ "type": "module", "private": true }\n');
   const tsc = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
-  const child = track(spawn(process.execPath, [tsc, '-p', path.join(REPO, 'tsconfig.build.json'), '--outDir', outDir, '--sourceMap', 'false'],
-    { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] }));
+  const child = track(spawn(process.execPath, [tsc, '-p', path.join(repo, 'tsconfig.build.json'), '--outDir', outDir, '--sourceMap', 'false'],
+    { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] }));
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
