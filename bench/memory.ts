@@ -51,7 +51,11 @@ import { hasWrk, runWrk } from './support/load.js';
 import { walkCodes } from './support/measure.js';
 import { makeLinks, pick, prepareDatabase, seedDatabase, writeLines } from './support/seed-links.js';
 import { seededRandom } from './support/seeded-random.js';
+import { measuredCommit } from './support/run-facts.js';
 import { appSettings, startServer, statsOf, type Server } from './support/servers.js';
+
+/** Read at the start: files edited while the bench runs do not make its figures "dirty". */
+const COMMIT = measuredCommit();
 
 const LINK_COUNT = envInt('MEMORY_BENCH_LINKS', 1_000_000, 1_000);
 const EXPIRED = Math.min(envInt('MEMORY_BENCH_EXPIRED', 100_000, 0), LINK_COUNT - 1);
@@ -184,6 +188,7 @@ interface Row { readonly step: string; readonly rssBytes: number; readonly detai
 function printReport(rows: readonly Row[], peakBytes: number, loadAtStart: string): void {
   const verdict = (bytes: number) => (bytes < TARGET_BYTES ? 'PASS' : 'MISS');
   console.log('');
+  console.log(`commit ${COMMIT}`);
   console.log(`Linkforge memory bench · node ${process.version} · ${os.cpus().length} CPUs · ${fmtInt(LINK_COUNT)} links, ${fmtInt(EXPIRED)} of them expired 30 days ago`);
   console.log(`app compiled by tsc, default settings (CACHE_MAX_ENTRIES 100,000) · ${fmtInt(CODES)} distinct codes with ${LOADGEN}, ${CONNECTIONS} connections · load average at start ${loadAtStart}`);
   console.log('');
