@@ -42,7 +42,6 @@ const MAX_FACTS_PER_WRITE = 10_000;
 const MAX_LINKS_PER_WRITE = 1_000;
 const MAX_FACTS_CHARS_PER_WRITE = 2 * 1024 * 1024;
 
-
 /** Writes a part of a flush may fail before its visits are given up on (ADR 0013, "Bounded writes"). */
 export const MAX_ATTEMPTS = 5;
 
@@ -54,8 +53,8 @@ interface PendingPart {
 /**
  * Writes the buffered visits every interval, or sooner when `maxEvents` wait (also when they came
  * while the previous flush ran: it starts the next one at once). One flush at a time. A flush
- * classifies its visits (a millisecond per turn of the event loop, flush-slice.ts) and cuts them into parts
- * no larger than one write may carry, written in order with one `recordBatch` each.
+ * classifies its visits and cuts them into parts no larger than one write may carry, a millisecond
+ * per turn of the event loop (flush-slice.ts), and writes them in order with one `recordBatch` each.
  *
  * A part whose write fails stays first in line and is retried by the next flush, cut in two, so
  * that a part too large for the database's writer goes through in pieces; one that failed
