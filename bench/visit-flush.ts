@@ -8,7 +8,8 @@
  *   npx tsx bench/visit-flush.ts /path/to/other   (this tree and another, in alternating rounds)
  *
  * Each round builds a fresh real composition (`createDeps`) in a child process, on a SQLite file
- * seeded with 100,000 links. It then records visits of a 1,000-link hot set at
+ * seeded with ANALYTICS_BENCH_LINKS (100,000) links. It then records visits of an ANALYTICS_BENCH_HOT
+ * (1,000) link hot set, picked at random, at
  * ANALYTICS_BENCH_RATE per second (20,000) for ANALYTICS_BENCH_SECONDS (10), through
  * `analytics.buffer.record`, as the redirect responder does, with one browser's User-Agent, a
  * Referer and its address (ANALYTICS_BENCH_ADDRESS, 198.51.100.7; `none` records none, as a
@@ -33,6 +34,9 @@ const RATE = envInt('ANALYTICS_BENCH_RATE', 20_000, 200);
 /** The visitor's address, as a redirect records it under ANALYTICS_PRIVACY=standard (a unique visitor and a country lookup); `none`: recorded without one. */
 const ADDRESS = process.env.ANALYTICS_BENCH_ADDRESS === 'none' ? undefined : process.env.ANALYTICS_BENCH_ADDRESS ?? '198.51.100.7';
 const SECONDS = envInt('ANALYTICS_BENCH_SECONDS', 10, 1);
+/** Links seeded, and how many of them the visits go to in turn (100,000 of 100,000: nearly every visit of a flush is of another link). */
+const LINKS = envInt('ANALYTICS_BENCH_LINKS', 100_000, 1);
+const HOT = envInt('ANALYTICS_BENCH_HOT', 1_000, 1);
 const ROUNDS = envInt('ANALYTICS_BENCH_ROUNDS', 2, 1);
 const POSTGRES = process.env.ANALYTICS_BENCH_DATABASE === 'postgres';
 const HERE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -55,7 +59,7 @@ async function round(root: string): Promise<void> {
     });
     let state = 1;
     const random = () => (state = (state * 48_271) % 2_147_483_647) / 2_147_483_647;
-    const links = seed.makeLinks(100_000, 7, random, () => null);
+    const links = seed.makeLinks(LINKS, 7, random, () => null);
     if (postgres) {
       await (await createDeps(config, {})).close(); // runs the migrations
       await seed.seedPostgres(postgres.url, (await import(path.join(root, 'src/core/link.ts'))).DEFAULT_DOMAIN, links);
@@ -65,7 +69,7 @@ async function round(root: string): Promise<void> {
     const deps = await createDeps(config, {});
     deps.analytics.flusher.start();
     const ids = (await deps.database.db.selectFrom('links').select('id').execute()).map((row: { id: number }) => Number(row.id));
-    const hot = Array.from({ length: 1_000 }, () => ids[Math.floor(random() * ids.length)]!);
+    const hot = Array.from({ length: HOT }, () => ids[Math.floor(random() * ids.length)]!);
     const record = deps.analytics.buffer.record;
     const userAgent = HUMAN_AGENTS.firefoxLinux;
     const visits = RATE * SECONDS;
@@ -110,7 +114,7 @@ function runRound(root: string): Round {
 
 async function main(): Promise<void> {
   const trees = [HERE, ...process.argv.slice(2).map((tree) => path.resolve(tree))];
-  console.log(`analytics flush bench on ${POSTGRES ? 'PostgreSQL' : 'SQLite'}: ${RATE}/s for ${SECONDS} s per round, ${ROUNDS} rounds per tree, node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAverage()}`);
+  console.log(`analytics flush bench on ${POSTGRES ? 'PostgreSQL' : 'SQLite'}: ${RATE}/s to ${HOT} of ${LINKS} links for ${SECONDS} s per round, ${ROUNDS} rounds per tree, node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAverage()}`);
   const results = new Map<string, Round[]>(trees.map((tree) => [tree, []]));
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0 ? trees : [...trees].reverse();

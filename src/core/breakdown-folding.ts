@@ -23,6 +23,18 @@ export function linkDaysOf(daily: readonly DailyBreakdown[]): LinkDay[] {
 }
 
 /**
+ * The breakdown rows of the links that may pass the cap: only their days are read and folded. A
+ * day's distinct values in one dimension never outnumber the link's clicks, so a link with at most
+ * `maxValues` clicks after the batch (`clicksAfter`, from the counters' update) cannot fold that
+ * day: most links of a flush spread over many links are such. A link `clicksAfter` does not know
+ * (an import's) may.
+ */
+export function rowsThatMayFold(daily: readonly DailyBreakdown[], clicksAfter?: ReadonlyMap<number, number>, maxValues = MAX_VALUES_PER_DAY): readonly DailyBreakdown[] {
+  if (clicksAfter === undefined) return daily;
+  return daily.filter(({ linkId }) => !((clicksAfter.get(linkId) ?? Infinity) <= maxValues));
+}
+
+/**
  * Which of the batch's values fold, by link day and dimension. A value the day holds already
  * never folds; new values take the room left under `maxValues`, most clicked first (ties by
  * value), so a flood arriving beside a real referrer does not push it out.

@@ -124,9 +124,11 @@ export interface VisitStatements {
   addToGlobal(total: VisitTotals): Promise<void>;
   /**
    * Adds each link's visits to its counters, the mean merged as core/welford.ts `mergeIntoMean`
-   * does; answers the links whose row still exists (a purged link's visits go no further).
+   * does; answers the links whose row still exists (a purged link's visits go no further), each
+   * with its `redirect_count` after the batch (what spares a small link's day the read of its
+   * stored values: core/breakdown-folding.ts `linkDaysToRead`).
    */
-  addToLinks(perLink: ReadonlyMap<number, VisitTotals>): Promise<ReadonlySet<number>>;
+  addToLinks(perLink: ReadonlyMap<number, VisitTotals>): Promise<ReadonlyMap<number, number>>;
   /** The breakdown values stored for these link days, by `linkDayKey` (the cap on values needs them). */
   storedDayValues(linkDays: readonly LinkDay[]): Promise<ReadonlyMap<string, StoredDayValues>>;
   /** The `visit_facts` id of each of `facts` that `lastUsed` gives a time (0 for NaN), moving its last use forward. */

@@ -1,9 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import type { VisitFacts } from '../../src/core/visit-ports.js';
 import { batchOfVisits } from '../../src/core/visit-batch.js';
 import { rollUp } from '../../src/core/visit-rollups.js';
-import { foldedBatch, linkDayKey, OTHER_VALUE, type StoredDayValues } from '../../src/core/breakdown-folding.js';
+import { foldedBatch, linkDayKey, linkDaysOf, OTHER_VALUE, rowsThatMayFold, type StoredDayValues } from '../../src/core/breakdown-folding.js';
 import { cityOfValue } from '../../src/core/breakdown-values.js';
 
 const DAY = 86_400_000;
@@ -76,5 +77,38 @@ describe('cities in the daily breakdown', () => {
     assert.deepEqual(cities, [['Munich', 3], ['Nuremberg', 2], [OTHER_VALUE, 1]]);
     const countries = rollUp(folded).daily.filter((row) => row.dimension === 'country').map((row) => [row.value, row.clicks]);
     assert.deepEqual(countries, [['DE', 6]], 'the country counts every visit still');
+  });
+});
+
+describe('which link days a flush reads before folding', () => {
+  test('a link with at most the cap in clicks after the batch is not read; one past it is, and so is a link of unknown count', () => {
+    const batch = batchOfVisits([...visits(1, 'a.example'), ...visits(2, 'b.example'), ...visits(2, 'b.example', 1, T0 + DAY), ...visits(3, 'c.example')]);
+    const read = linkDaysOf(rowsThatMayFold(rollUp(batch).daily, new Map([[1, 100], [2, 101]]), 100));
+    assert.deepEqual(read.map(({ linkId, dayStart }) => [linkId, dayStart]), [[2, T0 - (T0 % DAY)], [2, T0 + DAY - (T0 % DAY)], [3, T0 - (T0 % DAY)]]);
+    assert.equal(linkDaysOf(rowsThatMayFold(rollUp(batch).daily, undefined, 100)).length, 4, 'an import knows no counts: every day is read');
+  });
+
+  test('flushes that read only those days fold exactly as flushes that read every day', () => {
+    const host = fc.integer({ min: 0, max: 9 }).map((n) => `h${n}.example`);
+    const flush = fc.array(fc.tuple(fc.integer({ min: 1, max: 3 }), host, fc.integer({ min: 0, max: 1 })), { minLength: 1, maxLength: 8 });
+    fc.assert(fc.property(fc.array(flush, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 6 }), (flushes, cap) => {
+      const stored = new Map<string, Map<'referrer', Set<string>>>();
+      const clicks = new Map<number, number>();
+      for (const entries of flushes) {
+        const batch = batchOfVisits(entries.flatMap(([linkId, referrer, day]) => visits(linkId, referrer, 1, T0 + day * DAY)));
+        for (const [linkId] of entries) clicks.set(linkId, (clicks.get(linkId) ?? 0) + 1);
+        const daily = rollUp(batch).daily;
+        const mayFold = rowsThatMayFold(daily, clicks, cap);
+        const gated = new Map([...stored].filter(([key]) => linkDaysOf(mayFold).some((d) => linkDayKey(d.linkId, d.dayStart) === key)));
+        const all = foldedBatch(batch, daily, stored as Map<string, StoredDayValues>, cap);
+        const some = foldedBatch(batch, mayFold, gated as Map<string, StoredDayValues>, cap);
+        assert.deepEqual(Array.from(some.factsIndex, (i) => some.facts[i]!.referrerHost), Array.from(all.factsIndex, (i) => all.facts[i]!.referrerHost));
+        for (const row of rollUp(all).daily.filter((r) => r.dimension === 'referrer')) {
+          const key = linkDayKey(row.linkId, row.dayStart);
+          if (!stored.has(key)) stored.set(key, new Map([['referrer', new Set()]]));
+          stored.get(key)!.get('referrer')!.add(row.value);
+        }
+      }
+    }));
   });
 });

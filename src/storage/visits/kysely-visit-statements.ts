@@ -90,11 +90,11 @@ export class KyselyVisitStatements implements VisitStatements {
    * are column1, column2, … on both databases; the casts give PostgreSQL the types it cannot infer
    * from bare parameters.
    */
-  async addToLinks(perLink: ReadonlyMap<number, VisitTotals>): Promise<ReadonlySet<number>> {
-    const existing = new Set<number>();
+  async addToLinks(perLink: ReadonlyMap<number, VisitTotals>): Promise<ReadonlyMap<number, number>> {
+    const existing = new Map<number, number>();
     for (const part of chunks([...perLink])) {
       const values = part.map(([id, t]) => sql`(cast(${id} as bigint), cast(${t.count} as bigint), cast(${t.latencySum} as double precision), cast(${t.human} as bigint), cast(${t.bot} as bigint), cast(${t.preview} as bigint))`);
-      const { rows } = await sql<{ id: number }>`
+      const { rows } = await sql<{ id: number; redirect_count: number }>`
         update links set
           redirect_count = links.redirect_count + v.column2,
           avg_redirect_ms = links.avg_redirect_ms + (v.column3 - v.column2 * links.avg_redirect_ms) / (links.redirect_count + v.column2),
@@ -103,8 +103,8 @@ export class KyselyVisitStatements implements VisitStatements {
           preview_count = links.preview_count + v.column6
         from (values ${sql.join(values)}) as v
         where links.id = v.column1
-        returning links.id`.execute(this.trx);
-      for (const row of rows) existing.add(Number(row.id));
+        returning links.id, links.redirect_count`.execute(this.trx);
+      for (const row of rows) existing.set(Number(row.id), Number(row.redirect_count));
     }
     return existing;
   }

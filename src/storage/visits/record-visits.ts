@@ -1,7 +1,7 @@
 import type { VisitBatch, VisitStatements } from '../../core/visit-ports.js';
 import { visitsByLink } from '../../core/visit-batch.js';
 import { rollUp, type BatchRollups } from '../../core/visit-rollups.js';
-import { foldedBatch, linkDaysOf } from '../../core/breakdown-folding.js';
+import { foldedBatch, linkDaysOf, rowsThatMayFold } from '../../core/breakdown-folding.js';
 import { visitorSightings } from '../../core/visitor-sightings.js';
 import { lastUsedOf } from './visit-facts.js';
 
@@ -19,8 +19,8 @@ export async function recordVisits(statements: VisitStatements, batch: VisitBatc
   if (batch.size === 0) return;
   const rollups = rollUp(batch);
   await statements.addToGlobal(rollups.total);
-  const existing = await statements.addToLinks(rollups.perLink);
-  await appendVisits(statements, batch, existing, rollups);
+  const clicksAfter = await statements.addToLinks(rollups.perLink);
+  await appendVisits(statements, batch, new Set(clicksAfter.keys()), rollups, clicksAfter);
 }
 
 /**
@@ -28,13 +28,17 @@ export async function recordVisits(statements: VisitStatements, batch: VisitBatc
  * without touching a counter: a flush's second half, and all an import writes (the links it
  * creates carry their counters). Values past a link day's cap fold into one (core/breakdown-folding.ts,
  * ADR 0021); the stored values are read after the counters' UPDATEs, so a flush of another
- * instance that committed first is read whole and two flushes do not both take the last places.
+ * instance that committed first is read whole and two flushes do not both take the last places,
+ * and only for the links whose count after the batch (`clicksAfter`) may pass the cap.
  * Each link's rows are appended one after the other, so one visit range covers them.
  */
-export async function appendVisits(statements: VisitStatements, batch: VisitBatch, existing: ReadonlySet<number>, rollups: BatchRollups = rollUp(batch)): Promise<void> {
+export async function appendVisits(
+  statements: VisitStatements, batch: VisitBatch, existing: ReadonlySet<number>, rollups: BatchRollups = rollUp(batch), clicksAfter?: ReadonlyMap<number, number>,
+): Promise<void> {
   const kept = <T extends { linkId: number }>(rows: readonly T[]) => rows.filter((row) => existing.has(row.linkId));
   const daily = kept(rollups.daily);
-  const written = foldedBatch(batch, daily, await statements.storedDayValues(linkDaysOf(daily)));
+  const mayFold = rowsThatMayFold(daily, clicksAfter);
+  const written = foldedBatch(batch, mayFold, await statements.storedDayValues(linkDaysOf(mayFold)));
   const { order } = visitsByLink(written, existing);
   if (order.length > 0) {
     const factsIds = await statements.factsIds(written.facts, lastUsedOf(written, order));

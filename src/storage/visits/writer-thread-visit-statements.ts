@@ -25,7 +25,8 @@ const UPDATES = {
       redirect_count = redirect_count + @count,
       avg_redirect_ms = avg_redirect_ms + (cast(@latencySum as real) - @count * avg_redirect_ms) / (redirect_count + @count),
       human_count = human_count + @human, bot_count = bot_count + @bot, preview_count = preview_count + @preview
-    where id = @id`,
+    where id = @id
+    returning redirect_count`,
 };
 
 /** A multi-row INSERT: `head`, then `values (?, …), …` for the rows, then `tail`. */
@@ -71,17 +72,18 @@ export class WriterThreadVisitStatements implements VisitStatements {
 
   constructor(private readonly db: SQLite.Database) {
     this.global = db.prepare(UPDATES.global);
-    this.link = db.prepare(UPDATES.link);
+    this.link = db.prepare(UPDATES.link).pluck();
   }
 
   async addToGlobal(total: VisitTotals): Promise<void> {
     this.global.run(total);
   }
 
-  async addToLinks(perLink: ReadonlyMap<number, VisitTotals>): Promise<ReadonlySet<number>> {
-    const existing = new Set<number>();
+  async addToLinks(perLink: ReadonlyMap<number, VisitTotals>): Promise<ReadonlyMap<number, number>> {
+    const existing = new Map<number, number>();
     for (const [id, totals] of perLink) {
-      if (this.link.run({ ...totals, id }).changes > 0) existing.add(id);
+      const clicks = this.link.get({ ...totals, id }) as number | undefined;
+      if (clicks !== undefined) existing.set(id, clicks);
     }
     return existing;
   }
