@@ -1,16 +1,17 @@
 import type { VisitBatch, Visit, VisitFacts } from './visit-ports.js';
+import { sharedFloat64, sharedUint32 } from './shared-columns.js';
 
 /** A batch of the given visits, each distinct set of facts once (tests and benchmarks build batches this way). */
 export function batchOfVisits(visits: readonly Visit[]): VisitBatch {
   const size = visits.length;
   const batch = {
     size,
-    linkIds: new Float64Array(size),
-    visitedAt: new Float64Array(size),
-    latencyMs: new Float64Array(size),
-    factsIndex: new Uint32Array(size),
+    linkIds: sharedFloat64(size),
+    visitedAt: sharedFloat64(size),
+    latencyMs: sharedFloat64(size),
+    factsIndex: sharedUint32(size),
     facts: [] as VisitFacts[],
-    visitorIds: visits.some((visit) => visit.visitorId !== undefined) ? new Float64Array(size).fill(Number.NaN) : undefined,
+    visitorIds: visits.some((visit) => visit.visitorId !== undefined) ? sharedFloat64(size).fill(Number.NaN) : undefined,
   };
   const known = new Map<string, number>();
   visits.forEach((visit, i) => {
@@ -207,15 +208,15 @@ interface PartCut {
 
 /**
  * The visits at `positions` as a batch of their own, with the facts `local` numbers, yielded after
- * a pause point every few thousand visits copied. Copies, not views: a view is cloned to the writer
- * thread with the whole buffer under it.
+ * a pause point every few thousand visits copied. Copies on shared memory (shared-columns.ts), not
+ * views: the writer thread would be handed the whole buffer under a view.
  */
 function* gathered(batch: VisitBatch, { positions, local }: PartCut): Generator<VisitBatch | undefined> {
   const size = positions.length;
   const facts = new Array<VisitFacts>(local.size);
   for (const [index, at] of local) facts[at] = batch.facts[index]!;
-  const part = { size, linkIds: new Float64Array(size), visitedAt: new Float64Array(size), latencyMs: new Float64Array(size), factsIndex: new Uint32Array(size), facts };
-  const visitorIds = batch.visitorIds && new Float64Array(size);
+  const part = { size, linkIds: sharedFloat64(size), visitedAt: sharedFloat64(size), latencyMs: sharedFloat64(size), factsIndex: sharedUint32(size), facts };
+  const visitorIds = batch.visitorIds && sharedFloat64(size);
   for (let k = 0; k < size; k++) {
     if (k % PAUSE_EVERY === PAUSE_EVERY - 1) yield undefined;
     const i = positions[k]!;

@@ -5,6 +5,7 @@ import { classifyVisit } from './visit-classifier.js';
 import { PLACE_SLOTS, PlaceSlots } from './place-slots.js';
 import type { RawVisits } from './visit-buffer.js';
 import { FLUSH_SLICE_MS } from './flush-slice.js';
+import { sharedUint32 } from '../core/shared-columns.js';
 
 /** Where a client address is (its country, and region and city when the database has them); null when unknown. */
 export type PlaceOf = (address: string) => Place | null;
@@ -18,7 +19,7 @@ export type PlaceOf = (address: string) => Place | null;
  */
 export async function classifiedBatch(visits: RawVisits, sliceMs = FLUSH_SLICE_MS, placeOf?: PlaceOf): Promise<VisitBatch> {
   const { size, agents, referers } = visits;
-  const factsIndex = new Uint32Array(size);
+  const factsIndex = sharedUint32(size);
   const facts: VisitFacts[] = [];
   // One map per served code (core/served-code.ts), so that a key stays the number it was: most visits are of plain links (code 0).
   const byServedKey: Map<number, number>[] = [];

@@ -1,4 +1,5 @@
 import { headerPrefix, MAX_USER_AGENT, refererPrefix } from './header-prefix.js';
+import { sharedCopy } from '../core/shared-columns.js';
 
 /**
  * Buffered visits as the hot path leaves them, in columns: visit i is of link `linkIds[i]`, at
@@ -161,9 +162,9 @@ export class VisitBuffer {
     const size = this.count;
     const taken: RawVisits = {
       size,
-      linkIds: this.linkIds.slice(0, size),
-      visitedAt: this.visitedAt.slice(0, size),
-      latencyMs: this.latencyMs.slice(0, size),
+      linkIds: sharedCopy(this.linkIds, size),
+      visitedAt: sharedCopy(this.visitedAt, size),
+      latencyMs: sharedCopy(this.latencyMs, size),
       agentIndex: this.agentIndex.slice(0, size),
       refererIndex: this.refererIndex.slice(0, size),
       addressIndex: this.addressIndex.slice(0, size),

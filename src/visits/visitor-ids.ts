@@ -4,6 +4,7 @@ import { dayStartOf } from '../core/visit-rollups.js';
 import type { VisitBatch } from '../core/visit-ports.js';
 import { VISITOR_ID_BYTES } from '../core/visitor-ports.js';
 import type { RawVisits } from './visit-buffer.js';
+import { sharedFloat64 } from '../core/shared-columns.js';
 import { FLUSH_SLICE_MS } from './flush-slice.js';
 
 /** The salt of a UTC day, or undefined when its visits get no id (visitor-salts.ts). */
@@ -20,7 +21,7 @@ export function visitorIdOf(salt: Buffer, address: string, userAgent: string, li
  * buffer's address text full). The address and the salt stay here; only the ids go on.
  */
 export async function visitorIds(visits: RawVisits, batch: VisitBatch, saltOf: SaltOf): Promise<Float64Array | undefined> {
-  const ids = new Float64Array(batch.size).fill(Number.NaN);
+  const ids = sharedFloat64(batch.size).fill(Number.NaN);
   const salts = new Map<number, Buffer | undefined>();
   // One person's clicks of a flush are hashed once: an HMAC costs a few microseconds, a lookup far
   // less. Keyed by numbers (day → address and User-Agent → link), not by a string built per visit.

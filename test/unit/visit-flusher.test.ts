@@ -42,6 +42,21 @@ describe('the visit flusher', () => {
     assert.deepEqual(referrersOf(store.written), Array.from({ length: 25_000 }, (_, i) => `h${i}.example.org`));
   });
 
+  test('every column of every batch it hands the store is on shared memory, so that posting it to the writer thread copies nothing', async () => {
+    const store = storeThatFails(0);
+    const buffer = new VisitBuffer(1_000_000, () => 1_000);
+    const flusher = new VisitFlusher({ buffer, writer: store, intervalMs: 60_000, maxEvents: 50_000, saltOf: async () => Buffer.alloc(32, 7) });
+    for (let i = 0; i < 100; i++) buffer.record(1, 1, FIREFOX, undefined, '198.51.100.7');
+    await flusher.flushNow();
+    for (let i = 0; i < 5_500; i++) buffer.record(1 + (i % 2_500), i, FIREFOX, undefined, '198.51.100.7');
+    await flusher.flushNow();
+    assert.ok(store.written.length >= 4, `${store.written.length} batches: one whole, the rest cut`);
+    for (const batch of store.written) {
+      const columns = { linkIds: batch.linkIds, visitedAt: batch.visitedAt, latencyMs: batch.latencyMs, factsIndex: batch.factsIndex, visitorIds: batch.visitorIds };
+      for (const [name, column] of Object.entries(columns)) assert.ok(column?.buffer instanceof SharedArrayBuffer, `${name} of a batch of ${batch.size}`);
+    }
+  });
+
   test('a flush of 5,500 visits over 2,500 links reaches the store in writes of at most 1,000 links, each link in one write', async () => {
     const store = storeThatFails(0);
     const { buffer, flusher } = flusherWith(store);
