@@ -220,7 +220,7 @@ async function main(): Promise<void> {
     const stats = (await statsOf(app)) as unknown as { memoryUsage?: NodeJS.MemoryUsage; droppedVisits?: number };
     const heap = stats.memoryUsage;
     const main = heap ? `main heap ${fmtMb(heap.heapUsed)} of ${fmtMb(heap.heapTotal)}, external ${fmtMb(heap.external)}` : '';
-    return `${rssKinds(app.child.pid!)}; ${main}; ${fmtInt(stats.droppedVisits ?? 0)} visits dropped`;
+    return `${rssKinds(app.child.pid!)}; ${main}; ${fmtInt(stats.droppedVisits ?? 0)} visits dropped; peak so far ${fmtMb(sampler.peakBytes())}`;
   };
   const rows: Row[] = [];
   try {
@@ -240,7 +240,7 @@ async function main(): Promise<void> {
       console.error(`walking the codes again and again for ${FULL_SPEED_SECONDS} s, as fast as the app answers`);
       const served = await fullSpeed(app, codesFile);
       rows.push({ step: `after ${FULL_SPEED_SECONDS} s at full speed`, rssBytes: await settled(),
-        detail: `${fmtInt(served / FULL_SPEED_SECONDS)} req/s (${fmtInt(served)} redirects), peak so far ${fmtMb(sampler.peakBytes())} (before: ${fmtMb(peakBeforeFullSpeed)}); ${await parts()}` });
+        detail: `${fmtInt(served / FULL_SPEED_SECONDS)} req/s (${fmtInt(served)} redirects), peak before it ${fmtMb(peakBeforeFullSpeed)}; ${await parts()}` });
     }
 
     console.error('running the reaper through POST /api/admin/cleanup/run');

@@ -1,4 +1,5 @@
 import v8 from 'node:v8';
+import vm from 'node:vm';
 
 /** Above this resident size V8's old generation is held close to what is live; below the second, it grows as V8 likes. */
 const TIGHT_ABOVE_BYTES = 160 * 1024 * 1024;
@@ -22,7 +23,7 @@ export interface HeapGovernor {
  * growth is set while the process runs, once a second from its resident size: tight above 160 MiB,
  * V8's own below 140 MiB. `rss` is a cheap system call; the flag is read by V8 at each collection.
  */
-export function startHeapGovernor(rss: () => number = () => process.memoryUsage.rss()): HeapGovernor {
+export function startHeapGovernor(rss: () => number = () => process.memoryUsage.rss(), collect: () => void = fullCollection()): HeapGovernor {
   let tight = false;
   const check = () => {
     const bytes = rss();
@@ -30,6 +31,9 @@ export function startHeapGovernor(rss: () => number = () => process.memoryUsage.
     else if (tight && bytes < LOOSE_BELOW_BYTES) tight = false;
     else return;
     v8.setFlagsFromString(`--heap-growing-percent=${tight ? TIGHT_GROWING_PERCENT : 0}`);
+    // The limit V8 set after the last full collection, when growth was loose, stands until the next
+    // one: collecting now puts the tight limit in place before the heap grows up to the loose one.
+    if (tight) collect();
   };
   check();
   const timer = setInterval(check, CHECK_EVERY_MS).unref();
@@ -37,4 +41,15 @@ export function startHeapGovernor(rss: () => number = () => process.memoryUsage.
     get tight() { return tight; },
     stop: () => clearInterval(timer),
   };
+}
+
+/**
+ * A full collection of this isolate, through V8's `gc` function: the flag set at run time applies
+ * to contexts made after it, so a fresh context has `gc` and the main script's global stays
+ * without it.
+ */
+function fullCollection(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  return () => gc();
 }
