@@ -53,7 +53,7 @@ export interface VisitsByLink {
  * heap gets nothing per visit, where a sort of the positions with a comparator was a tenth of its
  * time and an array per link kept its collector busy.
  */
-export function visitsByLink(batch: VisitBatch, existing?: ReadonlySet<number>): VisitsByLink {
+export function visitsByLink(batch: VisitBatch, existing?: Pick<ReadonlySet<number>, 'has'>): VisitsByLink {
   const steps = groupedByLink(batch, existing);
   for (;;) {
     const step = steps.next();
@@ -64,7 +64,7 @@ export function visitsByLink(batch: VisitBatch, existing?: ReadonlySet<number>):
 /** Visits between two pause points of a long computation (`undefined` yielded: the caller may let the event loop run). */
 const PAUSE_EVERY = 4_096;
 
-function* groupedByLink(batch: VisitBatch, existing?: ReadonlySet<number>): Generator<undefined, VisitsByLink> {
+function* groupedByLink(batch: VisitBatch, existing?: Pick<ReadonlySet<number>, 'has'>): Generator<undefined, VisitsByLink> {
   const slotOf = new Map<number, number>();
   const counts = new Uint32Array(batch.size);
   const slots = new Int32Array(batch.size);

@@ -126,7 +126,7 @@ export interface VisitStatements {
    * Adds each link's visits to its counters, the mean merged as core/welford.ts `mergeIntoMean`
    * does; answers the links whose row still exists (a purged link's visits go no further), each
    * with its `redirect_count` after the batch (what spares a small link's day the read of its
-   * stored values: core/breakdown-folding.ts `linkDaysToRead`).
+   * stored values: core/breakdown-folding.ts `rowsThatMayFold`).
    */
   addToLinks(perLink: ReadonlyMap<number, VisitTotals>): Promise<ReadonlyMap<number, number>>;
   /** The breakdown values stored for these link days, by `linkDayKey` (the cap on values needs them). */

@@ -20,7 +20,7 @@ export async function recordVisits(statements: VisitStatements, batch: VisitBatc
   const rollups = rollUp(batch);
   await statements.addToGlobal(rollups.total);
   const clicksAfter = await statements.addToLinks(rollups.perLink);
-  await appendVisits(statements, batch, new Set(clicksAfter.keys()), rollups, clicksAfter);
+  await appendVisits(statements, batch, clicksAfter, rollups);
 }
 
 /**
@@ -29,15 +29,16 @@ export async function recordVisits(statements: VisitStatements, batch: VisitBatc
  * creates carry their counters). Values past a link day's cap fold into one (core/breakdown-folding.ts,
  * ADR 0021); the stored values are read after the counters' UPDATEs, so a flush of another
  * instance that committed first is read whole and two flushes do not both take the last places,
- * and only for the links whose count after the batch (`clicksAfter`) may pass the cap.
+ * and only for the links whose count after the batch may pass the cap: a flush gives `existing`
+ * as a map of those counts; an import's set of links knows none, and each of its days is read.
  * Each link's rows are appended one after the other, so one visit range covers them.
  */
 export async function appendVisits(
-  statements: VisitStatements, batch: VisitBatch, existing: ReadonlySet<number>, rollups: BatchRollups = rollUp(batch), clicksAfter?: ReadonlyMap<number, number>,
+  statements: VisitStatements, batch: VisitBatch, existing: ReadonlySet<number> | ReadonlyMap<number, number>, rollups: BatchRollups = rollUp(batch),
 ): Promise<void> {
   const kept = <T extends { linkId: number }>(rows: readonly T[]) => rows.filter((row) => existing.has(row.linkId));
   const daily = kept(rollups.daily);
-  const mayFold = rowsThatMayFold(daily, clicksAfter);
+  const mayFold = rowsThatMayFold(daily, existing instanceof Map ? existing : undefined);
   const written = foldedBatch(batch, mayFold, await statements.storedDayValues(linkDaysOf(mayFold)));
   const { order } = visitsByLink(written, existing);
   if (order.length > 0) {
