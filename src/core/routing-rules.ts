@@ -1,6 +1,7 @@
 import { parseDestination, type UrlPolicy } from './canonical-url.js';
 import type { CodeWithStatus } from './error-codes.js';
 import { ValidationError } from './errors.js';
+import { regionName } from './region-names.js';
 import { ROUTE_DEVICES, type LinkRoute, type LinkVariant, type RouteDevice } from './link-options.js';
 
 export const MAX_ROUTES = 10;
@@ -14,8 +15,6 @@ const ROUTE_KEYS = new Set(['country', 'device', 'language', 'url']);
 const VARIANT_KEYS = new Set(['url', 'weight']);
 const COUNTRY = /^[A-Za-z]{2}$/;
 const LANGUAGE = /^[A-Za-z]{2,3}$/;
-// An assigned region code has a name; an unassigned one (`XX`) is answered as itself.
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
 
 /** The routes of a link, checked and in their stored form; `null` or `[]` is none (undefined when absent). */
 export function parseRoutes(raw: unknown, policy: UrlPolicy, field = 'routes'): LinkRoute[] | null | undefined {
@@ -37,7 +36,7 @@ function parseRoute(raw: unknown, policy: UrlPolicy, field: string): LinkRoute {
   const item = objectOf(raw, field, ROUTE_KEYS, 'routes_invalid');
   const country = conditionOf(item.country, `${field}.country`, (value) => {
     const code = value.toUpperCase();
-    return COUNTRY.test(value) && code !== 'ZZ' && regionNames.of(code) !== code ? code : undefined;
+    return COUNTRY.test(value) && regionName(code) !== undefined ? code : undefined;
   }, 'an ISO 3166-1 alpha-2 country code such as DE');
   const device = conditionOf(item.device, `${field}.device`, (value) => {
     const name = value.toLowerCase() as RouteDevice;

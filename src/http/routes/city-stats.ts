@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { MAX_VALUES_PER_DAY, OTHER_VALUE } from '../../core/breakdown-folding.js';
 import { cityOfValue } from '../../core/breakdown-values.js';
+import { regionName } from '../../core/region-names.js';
 import type { BreakdownEntry } from '../../core/stats-ports.js';
 import { TOP_VALUES } from '../../links/get-link-stats.js';
 
 const Count = Type.Integer({ minimum: 0 });
-const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
 
 /** `cities` of a link's stats (ADR 0027): the countries' shape, with the city and its region. */
 export const CitiesJson = Type.Array(Type.Object({
@@ -27,7 +27,7 @@ export function citiesToJson(entries: readonly BreakdownEntry[]) {
     if (value === OTHER_VALUE) return [{ country: OTHER_VALUE, name: 'Other cities', city: OTHER_VALUE, ...counts }];
     const place = value === null ? undefined : cityOfValue(value);
     if (place === undefined) return [];
-    const name = REGION_NAMES.of(place.country) ?? place.country;
+    const name = regionName(place.country) ?? place.country;
     return [{ country: place.country, name, ...(place.region === null ? {} : { region: place.region }), city: place.city, ...counts }];
   });
 }

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_VALUES_PER_DAY, OTHER_VALUE } from '../../core/breakdown-folding.js';
 import type { GlobalStats } from '../../core/stats-ports.js';
+import { regionName } from '../../core/region-names.js';
 import { getGlobalStats, type StatsDeps } from '../../links/get-global-stats.js';
 import { DEFAULT_STATS_DAYS, getLinkStats, MAX_STATS_BUCKETS, TOP_VALUES, type LinkStats } from '../../links/get-link-stats.js';
 import { JWT_OR_API_KEY_SECURITY, JWT_SECURITY, NO_SECURITY, principalOf } from '../auth.js';
@@ -74,8 +75,7 @@ export const parseQuery = (query: StatsQuery) => ({
   interval: query.interval,
 });
 
-const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
-const countryName = (code: string | null) => (code === null ? 'Unknown' : code === OTHER_VALUE ? 'Other countries' : REGION_NAMES.of(code) ?? code);
+const countryName = (code: string | null) => (code === null ? 'Unknown' : code === OTHER_VALUE ? 'Other countries' : regionName(code) ?? code);
 
 export function statsToJson(stats: LinkStats) {
   const { referrer, browser, os, device, country, city } = stats.breakdowns;
