@@ -36,7 +36,7 @@ const noStore = { findRedirectTarget: () => undefined } as unknown as LinkStore;
 type Measured = RedirectResponder & { drain(): void };
 
 function responder(withMetrics: boolean): Measured {
-  const local = new MemoryLinkCache({ maxEntries: HOT * 2, linkTtlMs: 3_600_000, tombstoneTtlMs: 3_600_000, negativeTtlMs: 60_000, clock: systemClock });
+  const local = new MemoryLinkCache({ maxEntries: HOT * 2, maxBytes: 1024 ** 3, linkTtlMs: 3_600_000, tombstoneTtlMs: 3_600_000, negativeTtlMs: 60_000, clock: systemClock });
   codes.forEach((code, i) => local.remember(DEFAULT_DOMAIN, code, { url: `https://example.com/${code}`, expiresAt: null, status: 'ACTIVE', linkId: i + 1, permanent: true }, systemClock.now()));
   const metrics = withMetrics ? new PrometheusMetrics({ clock: systemClock }) : undefined;
   // A buffer as large as the run, emptied between rounds, so that recording costs the same in both.

@@ -88,6 +88,8 @@ export interface Config {
   };
   readonly cache: {
     readonly maxEntries: number;
+    /** What the cached links may hold of the heap (an estimate per entry: src/cache/cache-entry-bytes.ts). */
+    readonly maxBytes: number;
     readonly linkTtlMs: number;
     readonly tombstoneTtlMs: number;
     readonly negativeTtlMs: number;

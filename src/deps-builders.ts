@@ -52,6 +52,7 @@ export function buildLocalCache(config: Config, clock: Clock): MemoryLinkCache {
   const local = (ttl: number) => (scaled ? Math.min(ttl, config.cache.localTtlMs) : ttl);
   return new MemoryLinkCache({
     maxEntries: config.cache.maxEntries,
+    maxBytes: config.cache.maxBytes,
     linkTtlMs: local(config.cache.linkTtlMs),
     tombstoneTtlMs: local(config.cache.tombstoneTtlMs),
     // With Redis, unknown codes are remembered there only: a code created on another instance

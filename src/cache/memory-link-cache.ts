@@ -1,10 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import { effectiveStatus, type RedirectTarget } from '../core/link.js';
 import type { Clock, LocalLinkCache } from '../core/ports.js';
+import { cacheEntryBytes } from './cache-entry-bytes.js';
 import { localLinkKey } from './cache-keys.js';
 
 export interface MemoryCacheOptions {
   readonly maxEntries: number;
+  /** What the cached links may hold of the heap, by cacheEntryBytes's estimate: long URLs make fewer entries. */
+  readonly maxBytes: number;
   readonly linkTtlMs: number;
   readonly tombstoneTtlMs: number;
   /** `0` keeps no negative entries (scaled mode: a code created elsewhere must resolve at once). */
@@ -17,6 +20,7 @@ export interface MemoryCacheOptions {
  * The in-process LRU in front of every lookup. Entries are structured, never final answers:
  * the redirect re-checks expiry on every hit. Gone links stay as tombstones so that 410s are
  * cheap; unknown codes are remembered briefly so that probing does not reach the database.
+ * Bounded by a count of entries and by the bytes they hold, whichever is reached first.
  */
 export class MemoryLinkCache implements LocalLinkCache {
   private readonly links: LRUCache<string, RedirectTarget> | undefined;
@@ -27,7 +31,9 @@ export class MemoryLinkCache implements LocalLinkCache {
   constructor(private readonly options: MemoryCacheOptions) {
     if (options.maxEntries > 0) {
       const common = { ttlAutopurge: false, ttlResolution: 0, perf: options.clock };
-      this.links = new LRUCache({ ...common, max: options.maxEntries });
+      // Bounded in bytes as well as in entries: 100,000 links of 4 KiB URLs would hold 400 MiB
+      // (ADR 0020, "A cache bounded in bytes"). A link larger than the whole bound is not kept.
+      this.links = new LRUCache({ ...common, max: options.maxEntries, maxSize: options.maxBytes, sizeCalculation: (target, key) => cacheEntryBytes(key, target) });
       if (options.negativeTtlMs > 0) this.unknown = new LRUCache({ ...common, max: Math.max(1, Math.ceil(options.maxEntries / 4)) });
     }
   }

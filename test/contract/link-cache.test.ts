@@ -34,7 +34,7 @@ function connect(): RedisConnection {
 
 /** Another instance's in-process tier, listening on the channel (resolves once it is subscribed). */
 async function listeningInstance(): Promise<MemoryLinkCache> {
-  const local = new MemoryLinkCache({ ...TTL, maxEntries: 100, clock });
+  const local = new MemoryLinkCache({ ...TTL, maxEntries: 100, maxBytes: 1024 * 1024, clock });
   const observer = testRedisClient();
   try {
     const subscribers = async () => Number(((await observer.pubsub('NUMSUB', invalidationChannel(prefix))) as [string, number])[1]);
@@ -61,7 +61,7 @@ after(async () => {
 
 const backends: Record<string, () => Promise<Tier>> = {
   memory: async () => {
-    const cache = new MemoryLinkCache({ ...TTL, maxEntries: 100, clock });
+    const cache = new MemoryLinkCache({ ...TTL, maxEntries: 100, maxBytes: 1024 * 1024, clock });
     return {
       get: async (domain, code) => cache.get(domain, code),
       beginLookup: () => cache.generation,

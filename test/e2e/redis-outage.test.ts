@@ -182,7 +182,7 @@ describe('Redis stopped and started again under a running app', () => {
     onTeardown(context, () => invalidation.stop());
     const listener = new RedisConnection({ url: redis.url, commandTimeoutMs: 1_000 });
     onTeardown(context, () => listener.close());
-    const local = new MemoryLinkCache({ maxEntries: 10, linkTtlMs: 3_600_000, tombstoneTtlMs: 3_600_000, negativeTtlMs: 0, clock });
+    const local = new MemoryLinkCache({ maxEntries: 10, maxBytes: 1024 * 1024, linkTtlMs: 3_600_000, tombstoneTtlMs: 3_600_000, negativeTtlMs: 0, clock });
     listenForInvalidations(listener.subscriber, prefix, local);
     const admin = testRedisClient(redis.url);
     onTeardown(context, () => admin.disconnect());

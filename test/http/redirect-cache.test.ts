@@ -58,6 +58,23 @@ describe('the in-process cache in front of the database', () => {
       assert.equal(t.deps.localCache.size, 3);
   });
 
+  test('the cache holds at most CACHE_MAX_BYTES of links: long URLs make fewer entries, the latest kept', async (context) => {
+    const t = await createTestApp(context, { CACHE_MAX_ENTRIES: '1000', CACHE_MAX_BYTES: String(64 * 1024) });
+      const links = [];
+      for (let i = 0; i < 30; i++) {
+        const link = await insertLink(t.deps, { originalUrl: `https://example.com/${i}/${'a'.repeat(4000)}` });
+        assert.equal((await t.app.inject({ url: `/${link.code}` })).statusCode, 301);
+        links.push(link);
+      }
+      // 64 KiB holds 15 entries of a 4 KiB URL and its ~0.2 KiB of overhead.
+      assert.ok(t.deps.localCache.size >= 10 && t.deps.localCache.size <= 15, `size ${t.deps.localCache.size}`);
+      t.statements.length = 0;
+      assert.equal((await t.app.inject({ url: `/${links.at(-1)!.code}` })).statusCode, 301);
+      assert.deepEqual(t.statements, [], 'the latest link was still cached');
+      assert.equal((await t.app.inject({ url: `/${links[0]!.code}` })).statusCode, 301);
+      assert.equal(t.statements.filter((sql) => /from "links"/i.test(sql)).length, 1, 'the first link had been evicted');
+  });
+
   test('a flood of unknown codes does not evict cached links', async (context) => {
     const t = await createTestApp(context, { CACHE_MAX_ENTRIES: '4' });
       const link = await insertLink(t.deps);

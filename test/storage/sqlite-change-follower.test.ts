@@ -30,7 +30,7 @@ async function sharedFile(scope: TeardownScope) {
   await migrateToLatest(database.db, 'sqlite');
   const other = new SQLite(file);
   onTeardown(scope, () => other.close());
-  const cache = new MemoryLinkCache({ maxEntries: 100, linkTtlMs: 86_400_000, tombstoneTtlMs: 86_400_000, negativeTtlMs: 86_400_000, clock: systemClock });
+  const cache = new MemoryLinkCache({ maxEntries: 100, maxBytes: 1024 * 1024, linkTtlMs: 86_400_000, tombstoneTtlMs: 86_400_000, negativeTtlMs: 86_400_000, clock: systemClock });
   const follower = new SqliteChangeFollower(file, cache);
   onTeardown(scope, () => follower.close());
   const insert = other.prepare(`insert into links (domain, code, original_url, normalized_url, link_type, status, created_at, updated_at)
