@@ -108,7 +108,7 @@ function readImports(read: EnvReader): Config['imports'] {
 function readCache(read: EnvReader): Config['cache'] {
   return {
     maxEntries: read.int('CACHE_MAX_ENTRIES', 100_000),
-    maxBytes: read.int('CACHE_MAX_BYTES', 20 * 1024 * 1024, 64 * 1024, 2 ** 40),
+    maxBytes: read.int('CACHE_MAX_BYTES', 16 * 1024 * 1024, 64 * 1024, 2 ** 40),
     linkTtlMs: read.duration('CACHE_TTL', '1h'),
     tombstoneTtlMs: read.duration('CACHE_TOMBSTONE_TTL', '1h'),
     negativeTtlMs: read.duration('CACHE_NEGATIVE_TTL', '60s'),
