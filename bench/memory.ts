@@ -8,8 +8,8 @@
  * Seeds a fresh SQLite file (schema from the real migrations; one prepared insert in one
  * transaction, then a WAL checkpoint) with MEMORY_BENCH_LINKS links, of which the first
  * MEMORY_BENCH_EXPIRED expired 30 days ago (still ACTIVE, as the redirect path leaves them).
- * Starts the real app compiled by tsc in a child process with default settings (CACHE_MAX_ENTRIES
- * 100,000) and samples its RSS every 100 ms from /proc (VmRSS, and the kernel's high-water mark
+ * Starts the real app compiled by tsc in a child process with default settings (the cache's bounds
+ * printed with the report) and samples its RSS every 100 ms from /proc (VmRSS, and the kernel's high-water mark
  * VmHWM). Then:
  *   1. idle: waits MEMORY_BENCH_SETTLE_MS after start;
  *   2. redirects: GETs MEMORY_BENCH_CODES distinct live codes, each once, in random order (wrk with
@@ -185,12 +185,12 @@ async function fullSpeed(app: Server, codesFile: string): Promise<number> {
 
 interface Row { readonly step: string; readonly rssBytes: number; readonly detail: string }
 
-function printReport(rows: readonly Row[], peakBytes: number, loadAtStart: string): void {
+function printReport(rows: readonly Row[], peakBytes: number, loadAtStart: string, cache: { maxEntries: number; maxBytes: number }): void {
   const verdict = (bytes: number) => (bytes < TARGET_BYTES ? 'PASS' : 'MISS');
   console.log('');
   console.log(`commit ${COMMIT}`);
   console.log(`Linkforge memory bench · node ${process.version} · ${os.cpus().length} CPUs · ${fmtInt(LINK_COUNT)} links, ${fmtInt(EXPIRED)} of them expired 30 days ago`);
-  console.log(`app compiled by tsc, default settings (CACHE_MAX_ENTRIES 100,000) · ${fmtInt(CODES)} distinct codes with ${LOADGEN}, ${CONNECTIONS} connections · load average at start ${loadAtStart}`);
+  console.log(`app compiled by tsc, CACHE_MAX_ENTRIES ${fmtInt(cache.maxEntries)}, CACHE_MAX_BYTES ${fmtMb(cache.maxBytes)} · ${fmtInt(CODES)} distinct codes with ${LOADGEN}, ${CONNECTIONS} connections · load average at start ${loadAtStart}`);
   console.log('');
   const width = Math.max(...rows.map((row) => row.step.length), 'peak over the whole run (VmHWM)'.length);
   console.log(`${'step'.padEnd(width)}  ${'RSS'.padStart(8)}  target     result  detail`);
@@ -211,7 +211,8 @@ async function main(): Promise<void> {
   const env = appSettings(path.join(tempDir, 'data'), { ADMIN_EMAILS: ADMIN_EMAIL, CLEANUP_INITIAL_DELAY: '1h', ...APP_ENV });
   console.error(`linkforge memory bench: node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAtStart}`);
   const srcDir = compileAppInBackground(tempDir);
-  const codesFile = await seed(loadConfig({ ...env, CLEANUP_ENABLED: 'false' }), tempDir);
+  const config = loadConfig({ ...env, CLEANUP_ENABLED: 'false' });
+  const codesFile = await seed(config, tempDir);
 
   const app = await startServer('app', path.join(SUPPORT, 'app-server.mjs'), [await srcDir], { env: { ...baseEnv(), ...env } });
   const sampler = new RssSampler(app.child.pid!);
@@ -249,7 +250,7 @@ async function main(): Promise<void> {
       detail: `${run.status}${run.error ? ` (${run.error})` : ''}: marked ${fmtInt(run.marked_expired)}, purged ${fmtInt(run.purged)} in ${seconds(run.duration_ms)}; ${await parts()}` });
   } finally {
     sampler.stop();
-    printReport(rows, sampler.peakBytes(), loadAtStart);
+    printReport(rows, sampler.peakBytes(), loadAtStart, config.cache);
     console.log(`load average now ${loadAverage()} (other work on this machine skews the figures) · total ${seconds(Date.now() - started)}`);
   }
 }

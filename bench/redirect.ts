@@ -237,7 +237,8 @@ async function redirectScenarios(setup: Setup): Promise<BenchPart> {
 
   const notes = ['Statuses are counted by each server as it answers (a writeHead probe, the same in all), so they are exact whatever the load generator.'];
   if (EMBEDDED_REDIRECTS) {
-    // Every link in the LRU at once (CACHE_MAX_ENTRIES defaults to 100k): the memory a full cache costs.
+    // Every link requested once, so the LRU is as full as its bounds let it be (CACHE_MAX_ENTRIES,
+    // CACHE_MAX_BYTES): the memory a full cache costs.
     const full = await prime(appCached.port, links.map((l) => l.code));
     const fullStats = await statsOf(appCached);
     ratioLines.push(
