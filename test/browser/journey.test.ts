@@ -82,6 +82,8 @@ describe('web UI: anonymous shorten → register → sync → dashboard → link
     await page.getByRole('button', { name: 'Shorten' }).click();
     await page.getByTestId('recent-links').locator('li').nth(1).waitFor();
     await page.reload();
+    // The list is drawn from localStorage once the page's script has run: wait for it, then count.
+    await page.getByTestId('recent-links').locator('li').nth(1).waitFor();
     assert.equal(await page.getByTestId('recent-links').locator('li').count(), 2, 'the recent links survive a reload');
     await assertAccessible('home');
   });
