@@ -1,6 +1,7 @@
 // The English names of the region codes, as a table in the source: src/core/region-names.ts. Asking
 // `Intl.DisplayNames` at run time pages ICU's locale data into the process (~8 MiB of resident
-// memory, ADR 0020's "region names" amendment) for ~280 names that never change between releases.
+// memory in a bare node: ADR 0020, amendment "a cache bounded in bytes, and what start-up no longer
+// loads") for ~280 names that never change between releases.
 // The file is checked in, and test/unit/region-names.test.ts fails when it no longer matches this
 // Node's ICU.
 //   npm run generate:region-names        rewrite the file

@@ -2,8 +2,8 @@ import type { RedirectTarget } from '../core/link.js';
 
 /**
  * What one cached link costs the heap beyond its key's and URL's characters: the target object,
- * the strings' headers and the LRU's own slots (measured: ~218 bytes with a 70-character URL,
- * ADR 0020, "A cache bounded in bytes").
+ * the strings' headers and the LRU's own slots (measured: ~218 bytes beside a 70-character URL,
+ * ADR 0020, amendment "a cache bounded in bytes, and what start-up no longer loads").
  */
 const ENTRY_OVERHEAD_BYTES = 224;
 

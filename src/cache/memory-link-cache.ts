@@ -32,7 +32,7 @@ export class MemoryLinkCache implements LocalLinkCache {
     if (options.maxEntries > 0) {
       const common = { ttlAutopurge: false, ttlResolution: 0, perf: options.clock };
       // Bounded in bytes as well as in entries: 100,000 links of 4 KiB URLs would hold 400 MiB
-      // (ADR 0020, "A cache bounded in bytes"). A link larger than the whole bound is not kept.
+      // (ADR 0020, amendment "a cache bounded in bytes"). A link larger than the whole bound is not kept.
       this.links = new LRUCache({ ...common, max: options.maxEntries, maxSize: options.maxBytes, sizeCalculation: (target, key) => cacheEntryBytes(key, target) });
       if (options.negativeTtlMs > 0) this.unknown = new LRUCache({ ...common, max: Math.max(1, Math.ceil(options.maxEntries / 4)) });
     }
