@@ -178,6 +178,26 @@ for (const backend of STORE_BACKENDS) {
         assert.deepEqual([...await referrers(link.id, day + DAY)], [['h500.example.org', 1]]);
       });
 
+      test('in a flush over more links than one statement updates, each link gets its own counters, a purged one none, and a full day still folds', async () => {
+        const full = await insertedLink(stores.links);
+        await store().recordBatch(batchOfVisits(floodOf(full.id, 0, 100)));
+        const others = [];
+        for (let i = 0; i < 119; i++) others.push(await insertedLink(stores.links));
+        const purged = others[60]!;
+        await stores.database.db.deleteFrom('links').where('id', '=', purged.id).execute();
+        const visits = others.flatMap((link, i) => Array.from({ length: 1 + (i % 3) }, () => visit(link.id, i % 2 === 0 ? human : bot)));
+        await store().recordBatch(batchOfVisits([...visits, ...floodOf(full.id, 500, 1)]));
+        for (const [i, link] of others.entries()) {
+          if (link === purged) continue;
+          const row = await linkRow(link.id);
+          assert.deepEqual([Number(row.redirect_count), Number(row.human_count), Number(row.bot_count)], [1 + (i % 3), i % 2 === 0 ? 1 + (i % 3) : 0, i % 2 === 0 ? 0 : 1 + (i % 3)], `link ${i}`);
+        }
+        assert.deepEqual(await visitsOf(purged.id), []);
+        assert.equal(Number((await linkRow(full.id)).redirect_count), 101);
+        const clicks = await referrers(full.id, day);
+        assert.deepEqual([clicks.size, clicks.get(OTHER_VALUE), clicks.has('h500.example.org')], [101, 1, false], 'the link past 100 clicks had its day read');
+      });
+
       test('flushes of a few new values each fill the cap one after the other and then fold', async () => {
         const link = await insertedLink(stores.links);
         for (let flush = 0; flush < 12; flush++) await store().recordBatch(batchOfVisits(floodOf(link.id, 3000 + flush * 10, 10)));

@@ -42,7 +42,8 @@ function schemaColumns(): Map<string, Set<string>> {
 /** The names a statement uses that `tables` lacks: its tables are the words that name one, every other word is a column of one of them. */
 export function unknownNames(statement: string, tables: ReadonlyMap<string, ReadonlySet<string>>): string[] {
   const words = statement.replace(/'[^']*'/g, ' ').replace(/@\w+/g, ' ').match(/[a-z_][a-z0-9_]*/gi) ?? [];
-  const names = words.map((word) => word.toLowerCase()).filter((word) => !SQL_WORDS.has(word));
+  // column1, column2, …: SQLite's names for the columns of a VALUES list.
+  const names = words.map((word) => word.toLowerCase()).filter((word) => !SQL_WORDS.has(word) && !/^column\d+$/.test(word));
   const named = names.filter((name) => tables.has(name));
   if (named.length === 0) return [`no known table in: ${statement}`];
   return names.filter((name) => !tables.has(name) && !named.some((table) => tables.get(table)!.has(name)));
