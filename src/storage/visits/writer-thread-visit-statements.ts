@@ -91,16 +91,8 @@ export class WriterThreadVisitStatements implements VisitStatements {
     const links = [...perLink];
     for (let first = 0; first < links.length; first += ROWS_PER_STATEMENT) {
       const count = Math.min(ROWS_PER_STATEMENT, links.length - first);
-      const values = new Array<number>(count * 6);
-      for (let k = 0, at = 0; k < count; k++, at += 6) {
-        const [id, { count: clicks, latencySum, human, bot, preview }] = links[first + k]!;
-        values[at] = id;
-        values[at + 1] = clicks;
-        values[at + 2] = latencySum;
-        values[at + 3] = human;
-        values[at + 4] = bot;
-        values[at + 5] = preview;
-      }
+      const values: number[] = [];
+      for (const [id, totals] of links.slice(first, first + count)) values.push(id, totals.count, totals.latencySum, totals.human, totals.bot, totals.preview);
       for (const [id, clicks] of this.linksStatement(count).all(values) as [number, number][]) existing.set(id, clicks);
     }
     return existing;
