@@ -164,6 +164,7 @@ function readWebhooks(read: EnvReader): Config['webhooks'] {
     retryDelaysMs: delays.every((delay) => delay !== undefined) ? delays as number[] : [5_000],
     giveUpAfterMs: read.duration('WEBHOOK_GIVE_UP_AFTER', '24h'),
     claimTtlMs: read.duration('WEBHOOK_CLAIM_TTL', '30s'),
+    deliveryRetentionMs: read.duration('WEBHOOK_DELIVERY_RETENTION', '30d'),
   };
 }
 

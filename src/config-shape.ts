@@ -159,6 +159,8 @@ export interface Config {
     readonly giveUpAfterMs: number;
     /** How long a claimed delivery is an instance's: past it (the instance died) another delivers it. */
     readonly claimTtlMs: number;
+    /** Delivered and given-up deliveries are deleted this long after their event. */
+    readonly deliveryRetentionMs: number;
   };
   /** Variables that look like ours but are not, one line each, for start-up to log (config-lookalikes.ts). */
   readonly warnings: readonly string[];

@@ -194,4 +194,32 @@ describe('webhook outbox and delivery', () => {
     assert.equal(event!.type, 'link.clicked');
     assert.deepEqual(event!.data, { clicks: [{ linkId: busy.id, code: busy.shortCode, count: 3 }, { linkId: quiet.id, code: quiet.shortCode, count: 1 }] });
   });
+
+  // Last in the file: it moves the clock a month on.
+  test('finished deliveries are kept WEBHOOK_DELIVERY_RETENTION (30 days) after their event, then deleted; a pending one stays', async () => {
+    const start = Date.now();
+    t.clock.set(start);
+    const owner = await registerUser(t.app);
+    const receiver = await startWebhookReceiver(suite);
+    const endpoint = await register(owner, receiver.url, ['link.created']);
+    const key = await createApiKey(t.app, owner.token, owner.personalWorkspaceId); // a session would not last the month
+    const listed = async () => {
+      const response = await call('GET', `/api/v1/workspaces/${owner.personalWorkspaceId}/webhooks/${endpoint.id}/deliveries`, key);
+      assert.equal(response.statusCode, 200, response.body);
+      return (response.json() as { deliveries: { status: string }[] }).deliveries.map((d) => d.status);
+    };
+    await createLink(t.app, owner.token, { url: 'https://example.com/kept-a-month' });
+    assert.equal(await deliver(), 1);
+    await createLink(t.app, owner.token, { url: 'https://example.com/waits' });
+    await call('PATCH', `/api/v1/workspaces/${owner.personalWorkspaceId}/webhooks/${endpoint.id}`, owner.token, { enabled: false });
+    assert.equal(await deliver(), 0, 'a disabled endpoint\'s delivery waits');
+    assert.deepEqual(await listed(), ['pending', 'delivered']);
+    t.clock.set(start + 30 * 24 * HOUR - HOUR);
+    await deliver();
+    assert.deepEqual(await listed(), ['pending', 'delivered'], 'not yet 30 days');
+    t.clock.set(start + 30 * 24 * HOUR + 2 * HOUR);
+    await deliver();
+    assert.deepEqual(await listed(), ['pending']);
+    assert.equal((await outboxOf(endpoint.id)).length, 1);
+  });
 });
