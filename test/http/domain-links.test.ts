@@ -68,6 +68,26 @@ describe('links on custom domains', () => {
     assert.equal((await visit('v1code', 'a.example.com')).statusCode, 410);
   });
 
+  test('the v1 stats of a link on a custom domain are named by ?domain= too: each domain\'s link its own clicks', async () => {
+    for (const domain of ['a.example.com', undefined]) {
+      const made = await create({ original_url: `https://example.com/stats-${domain ?? 'default'}`, custom_code: 'counted', ...(domain ? { domain } : {}) });
+      assert.equal(made.statusCode, 201, made.body);
+    }
+    for (let i = 0; i < 3; i++) assert.equal((await visit('counted', 'a.example.com')).headers.location, 'https://example.com/stats-a.example.com');
+    assert.equal((await visit('counted', 'sho.rt')).headers.location, 'https://example.com/stats-default');
+    await t.deps.analytics!.flusher.flushNow();
+    const path = `/api/v1/workspaces/${team}/links/counted/stats`;
+    const clicksOf = async (url: string) => {
+      const response = await t.app.inject({ url, headers: bearer(owner.token) });
+      assert.equal(response.statusCode, 200, response.body);
+      return [response.json().short_code, response.json().totals.total];
+    };
+    assert.deepEqual(await clicksOf(`${path}?domain=A.example.com`), ['counted', 3]);
+    assert.deepEqual(await clicksOf(path), ['counted', 1], 'without ?domain=, the default domain\'s link');
+    const foreign = await t.app.inject({ url: `${path}?domain=theirs.example.com`, headers: bearer(owner.token) });
+    assert.equal(foreign.json().code, 'domain_not_verified');
+  });
+
   test('a link may be made only on a verified domain of its own workspace: 400 otherwise, nothing stored', async () => {
     const pending = await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${team}/domains`, headers: bearer(owner.token), payload: { hostname: 'pending.example.com' } });
     assert.equal(pending.statusCode, 201);

@@ -5850,6 +5850,8 @@ export interface operations {
     getWorkspaceLinkStats: {
         parameters: {
             query?: {
+                /** @description A verified custom domain of the link's workspace (its hostname); BASE_URL's host when absent (ADR 0036). */
+                domain?: string;
                 /** @description ISO 8601; default: 30 days before the end of the range. Rounded down to the interval. */
                 from?: string;
                 /** @description Bucket size, default day. At most 744 hourly or 366 daily buckets per request. */

@@ -7,7 +7,7 @@ import { regionName } from '../../core/region-names.js';
 import { getGlobalStats, type StatsDeps } from '../../links/get-global-stats.js';
 import { DEFAULT_STATS_DAYS, getLinkStats, MAX_STATS_BUCKETS, TOP_VALUES, type LinkStats } from '../../links/get-link-stats.js';
 import { JWT_OR_API_KEY_SECURITY, JWT_SECURITY, NO_SECURITY, principalOf } from '../auth.js';
-import { Id } from '../link-fields.js';
+import { DomainQuery, Id } from '../link-fields.js';
 import type { RouteContext } from '../route-context.js';
 import { errorResponses } from '../schemas.js';
 import { CitiesJson, citiesToJson } from './city-stats.js';
@@ -60,6 +60,8 @@ export const StatsQuery = Type.Object({
   })),
 }, { additionalProperties: false });
 type StatsQuery = Static<typeof StatsQuery>;
+/** The v1 route names a link by its code, and by `?domain=` when it is on a custom domain (as the v1 link routes do). */
+const V1StatsQuery = Type.Object({ ...StatsQuery.properties, ...DomainQuery.properties }, { additionalProperties: false });
 
 export const GlobalStatsJson = Type.Object({
   totalLinks: Type.Integer({ minimum: 0, description: 'Links that are ACTIVE and not past their expiry.' }),
@@ -129,12 +131,12 @@ export function registerStatsRoutes(app: FastifyInstance, statsDeps: StatsDeps, 
     schema: {
       tags: ['workspaces'], security: JWT_OR_API_KEY_SECURITY, operationId: 'getWorkspaceLinkStats',
       summary: 'Clicks of one link of the workspace over time, and its top referrers, browsers, OSes and devices',
-      params: Type.Object({ id: Id, short_code: Type.String({ minLength: 1, maxLength: 64 }) }), querystring: StatsQuery,
+      params: Type.Object({ id: Id, short_code: Type.String({ minLength: 1, maxLength: 64 }) }), querystring: V1StatsQuery,
       response: { 200: LinkStatsV1Json, ...errorResponses(400, 401, 404, 503) },
     },
   }, async (request) => {
     const params = request.params;
-    const selector = { workspaceId: params.id, code: params.short_code };
+    const selector = { workspaceId: params.id, code: params.short_code, domain: request.query.domain };
     const stats = await getLinkStats(statsDeps, principalOf(request), selector, parseQuery(request.query));
     return { short_code: params.short_code, ...statsToJson(stats) };
   });
