@@ -179,16 +179,16 @@ export class WriterThreadVisitStatements implements VisitStatements {
   }
 
   private linksStatement(count: number): SQLite.Statement {
-    const key = `links ${count}`;
-    let statement = this.byRows.get(key);
-    if (statement === undefined) this.byRows.set(key, (statement = this.db.prepare(linksSql(count)).raw()));
-    return statement;
+    return this.preparedOnce(`links ${count}`, () => this.db.prepare(linksSql(count)).raw());
   }
 
   private rowsStatement(target: RowsStatement, count: number): SQLite.Statement {
-    const key = `${target.head} ${count}`;
+    return this.preparedOnce(`${target.head} ${count}`, () => this.db.prepare(rowsSql(target, count)));
+  }
+
+  private preparedOnce(key: string, prepare: () => SQLite.Statement): SQLite.Statement {
     let statement = this.byRows.get(key);
-    if (statement === undefined) this.byRows.set(key, (statement = this.db.prepare(rowsSql(target, count))));
+    if (statement === undefined) this.byRows.set(key, (statement = prepare()));
     return statement;
   }
 }
