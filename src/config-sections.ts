@@ -131,6 +131,7 @@ function readCleanup(read: EnvReader): Config['cleanup'] {
     archive: read.bool('CLEANUP_ARCHIVE', true),
     visitsRetentionMs: read.duration('VISITS_RETENTION', '90d'),
     rollupRetentionMs: read.duration('ROLLUP_RETENTION', '400d'),
+    webhookDeliveryRetentionMs: read.duration('WEBHOOK_DELIVERY_RETENTION', '30d'),
   };
 }
 
@@ -164,7 +165,6 @@ function readWebhooks(read: EnvReader): Config['webhooks'] {
     retryDelaysMs: delays.every((delay) => delay !== undefined) ? delays as number[] : [5_000],
     giveUpAfterMs: read.duration('WEBHOOK_GIVE_UP_AFTER', '24h'),
     claimTtlMs: read.duration('WEBHOOK_CLAIM_TTL', '30s'),
-    deliveryRetentionMs: read.duration('WEBHOOK_DELIVERY_RETENTION', '30d'),
   };
 }
 

@@ -125,6 +125,8 @@ export interface Config {
     readonly visitsRetentionMs: number;
     /** Hourly and daily roll-up rows older than this are deleted by the reaper (ADR 0021). */
     readonly rollupRetentionMs: number;
+    /** Delivered and given-up webhook deliveries are deleted this long after their event. */
+    readonly webhookDeliveryRetentionMs: number;
   };
   readonly analytics: {
     /** Off: redirects record nothing and no flusher runs (the bench compares both). */
@@ -159,8 +161,6 @@ export interface Config {
     readonly giveUpAfterMs: number;
     /** How long a claimed delivery is an instance's: past it (the instance died) another delivers it. */
     readonly claimTtlMs: number;
-    /** Delivered and given-up deliveries are deleted this long after their event. */
-    readonly deliveryRetentionMs: number;
   };
   /** Variables that look like ours but are not, one line each, for start-up to log (config-lookalikes.ts). */
   readonly warnings: readonly string[];

@@ -71,6 +71,8 @@ export interface CleanupStore {
    * `limit` rows in all; answers how many. Counters and the global row stay.
    */
   deleteRollupsBatch(request: RetentionBatchRequest): Promise<number>;
+  /** Deletes delivered and given-up webhook deliveries of events before `before`, the oldest first, `limit` at most; answers how many. Pending ones stay. */
+  deleteFinishedWebhookDeliveriesBatch(request: RetentionBatchRequest): Promise<number>;
   /** Releases what the store holds of its own (a worker thread), after the last batch. */
   close?(): Promise<void>;
 }
@@ -88,6 +90,8 @@ export interface RunTotals {
   readonly factsDeleted: number;
   /** Hourly and daily roll-up rows past ROLLUP_RETENTION (not recorded in `cleanup_runs`). */
   readonly rollupsDeleted: number;
+  /** Delivered and given-up webhook deliveries past WEBHOOK_DELIVERY_RETENTION (not recorded in `cleanup_runs`). */
+  readonly webhookDeliveriesDeleted: number;
   /** Batches that changed rows, over all phases. */
   readonly batches: number;
   /** Rows of the last batch that changed any. */
@@ -121,7 +125,7 @@ export interface CleanupRunSummary {
 }
 
 /** One row of `cleanup_runs`, as the operator's page lists it. */
-export interface RecordedCleanupRun extends Omit<RunTotals, 'factsDeleted' | 'rollupsDeleted'> {
+export interface RecordedCleanupRun extends Omit<RunTotals, 'factsDeleted' | 'rollupsDeleted' | 'webhookDeliveriesDeleted'> {
   readonly id: number;
   readonly instance: string;
   readonly status: CleanupRunStatus;

@@ -92,8 +92,6 @@ export interface WebhookOutbox {
   claimDue(now: number, claimedUntil: number, limit: number): Promise<ClaimedDelivery[]>;
   recordDelivered(id: number, lastStatus: number, now: number): Promise<void>;
   recordFailed(id: number, failure: DeliveryFailure, now: number): Promise<void>;
-  /** Deletes up to `limit` delivered or given-up deliveries of events from before `before`, the oldest first; answers how many. */
-  deleteFinishedBefore(before: number, limit: number): Promise<number>;
 }
 
 /** Where a webhook URL leads: an allowed address, an internal one (refused), or nowhere (its name does not resolve). */

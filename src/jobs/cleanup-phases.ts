@@ -12,13 +12,14 @@ export interface CleanupSettings {
   readonly lockAtMostMs: number;
   readonly visitsRetentionMs: number;
   readonly rollupRetentionMs: number;
+  readonly webhookDeliveryRetentionMs: number;
 }
 
 /** A run's totals while it adds to them. */
 export type RunTally = { -readonly [K in keyof RunTotals]: RunTotals[K] };
 
 export function emptyTally(): RunTally {
-  return { markedExpired: 0, purged: 0, archived: 0, visitsDeleted: 0, factsDeleted: 0, rollupsDeleted: 0, batches: 0, lastBatchSize: 0 };
+  return { markedExpired: 0, purged: 0, archived: 0, visitsDeleted: 0, factsDeleted: 0, rollupsDeleted: 0, webhookDeliveriesDeleted: 0, batches: 0, lastBatchSize: 0 };
 }
 
 /** What the phases of one run share. */
@@ -83,18 +84,20 @@ function purgePhase(run: CleanupRun): Promise<StopReason | null> {
  * past the cutoff, a day after their last use passed it: a visit may sit behind a newer one in id
  * order by a flush's delay (ADR 0016), and the visits phase deletes it only on a later run.
  * Roll-ups are kept ROLLUP_RETENTION (ADR 0021). The counters they all add up to stay for good.
+ * Finished webhook deliveries are kept WEBHOOK_DELIVERY_RETENTION after their event (ADR 0035).
  */
 async function retentionPhases(run: CleanupRun): Promise<StopReason | null> {
   const { store, settings, now } = run;
   const visitsBefore = now - settings.visitsRetentionMs;
   return await deleteOlderRows(run, visitsBefore, 'visitsDeleted', (request) => store.deleteVisitsBatch(request))
     ?? await deleteOlderRows(run, visitsBefore - FACTS_GRACE_MS, 'factsDeleted', (request) => store.deleteUnusedFactsBatch(request))
-    ?? await deleteOlderRows(run, now - settings.rollupRetentionMs, 'rollupsDeleted', (request) => store.deleteRollupsBatch(request));
+    ?? await deleteOlderRows(run, now - settings.rollupRetentionMs, 'rollupsDeleted', (request) => store.deleteRollupsBatch(request))
+    ?? await deleteOlderRows(run, now - settings.webhookDeliveryRetentionMs, 'webhookDeliveriesDeleted', (request) => store.deleteFinishedWebhookDeliveriesBatch(request));
 }
 
 /** Deletes rows of one analytics table from before `before` in batches, adding them to `total`. */
 function deleteOlderRows(
-  run: CleanupRun, before: number, total: 'visitsDeleted' | 'factsDeleted' | 'rollupsDeleted',
+  run: CleanupRun, before: number, total: 'visitsDeleted' | 'factsDeleted' | 'rollupsDeleted' | 'webhookDeliveriesDeleted',
   deleteBatch: (request: RetentionBatchRequest) => Promise<number>,
 ): Promise<StopReason | null> {
   return inBatches(run, async () => {

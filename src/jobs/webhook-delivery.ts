@@ -11,8 +11,6 @@ export interface WebhookDeliverySettings {
   readonly retryDelaysMs: readonly number[];
   readonly giveUpAfterMs: number;
   readonly claimTtlMs: number;
-  /** Delivered and given-up deliveries are deleted this long after their event. */
-  readonly deliveryRetentionMs: number;
   /** Deliveries claimed and sent at once. */
   readonly batchSize: number;
   /** The links' short addresses in the payloads: BASE_URL's, or a custom domain's. */
@@ -26,10 +24,6 @@ export interface WebhookDeliveryDeps {
   readonly settings: WebhookDeliverySettings;
 }
 
-/** How often an instance deletes the finished deliveries past their retention, and how many rows a statement. */
-const TRIM_EVERY_MS = 3_600_000;
-const TRIM_BATCH = 1_000;
-
 /**
  * The delivery job (ADR 0035): claims due deliveries, sends each one signed, records the answer.
  * Every instance runs it; the claim keeps one delivery with one instance at a time. A run goes on
@@ -37,7 +31,6 @@ const TRIM_BATCH = 1_000;
  */
 export class WebhookDeliveryJob {
   private stopping = false;
-  private trimmedAt = -Infinity;
 
   constructor(private readonly deps: WebhookDeliveryDeps) {}
 
@@ -52,30 +45,12 @@ export class WebhookDeliveryJob {
       })));
       sent += claimed.length;
     }
-    await this.trimFinished(options.log);
     return sent;
   }
 
   /** Ends the run after the deliveries in flight. */
   stop(): void {
     this.stopping = true;
-  }
-
-  /**
-   * Deletes the delivered and given-up deliveries of events older than the retention, at most once
-   * an hour, in statements of a thousand rows. A failure is logged: the deliveries already went
-   * out, and the next hour tries again.
-   */
-  private async trimFinished(log: JobLogger | undefined): Promise<void> {
-    const now = this.deps.clock.now();
-    if (now - this.trimmedAt < TRIM_EVERY_MS) return;
-    this.trimmedAt = now;
-    const before = now - this.deps.settings.deliveryRetentionMs;
-    try {
-      while (!this.stopping && await this.deps.outbox.deleteFinishedBefore(before, TRIM_BATCH) === TRIM_BATCH) { /* the next thousand */ }
-    } catch (error) {
-      log?.error({ err: error }, 'finished webhook deliveries past their retention could not be deleted; the next hour tries again');
-    }
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {

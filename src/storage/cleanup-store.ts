@@ -185,4 +185,22 @@ export class KyselyCleanupStore implements CleanupStore {
       return rows;
     }));
   }
+
+  /**
+   * Delivered and given-up webhook deliveries past their retention (ADR 0035). Rows are inserted as
+   * their events happen, so the oldest have the lowest ids: walking the primary key from its start
+   * finds them first, without an index of their own. A pending row stays, however old (a disabled
+   * endpoint's rows wait for it).
+   */
+  deleteFinishedWebhookDeliveriesBatch(request: RetentionBatchRequest): Promise<number> {
+    const { before, limit, beforeCommit } = request;
+    return guarded(() => this.db.transaction().execute(async (trx) => {
+      const oldest = trx.selectFrom('webhook_deliveries').select('id')
+        .where('status', 'in', ['delivered', 'failed']).where('occurred_at', '<', before).orderBy('id').limit(limit);
+      const deleted = await trx.deleteFrom('webhook_deliveries').where('id', 'in', oldest).executeTakeFirst();
+      const rows = Number(deleted.numDeletedRows);
+      await beforeCommit?.(rows);
+      return rows;
+    }));
+  }
 }

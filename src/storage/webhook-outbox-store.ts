@@ -55,20 +55,6 @@ export class KyselyWebhookOutboxStore implements WebhookOutbox {
     }));
   }
 
-  /**
-   * Rows are inserted as their events happen, so the oldest events have the lowest ids: walking the
-   * primary key from its start finds the rows to delete first, without an index of their own. A
-   * pending row is never deleted, however old (a disabled endpoint's rows wait for it).
-   */
-  deleteFinishedBefore(before: number, limit: number): Promise<number> {
-    return guarded(async () => {
-      const oldest = this.db.selectFrom('webhook_deliveries').select('id')
-        .where('status', 'in', ['delivered', 'failed']).where('occurred_at', '<', before).orderBy('id').limit(limit);
-      const result = await this.db.deleteFrom('webhook_deliveries').where('id', 'in', oldest).executeTakeFirst();
-      return Number(result.numDeletedRows);
-    });
-  }
-
   /** The row's next attempt or its end, the endpoint's failing streak, and its disabling once the streak is long enough: one transaction. */
   recordFailed(id: number, failure: DeliveryFailure, now: number): Promise<void> {
     return guarded(() => this.db.transaction().execute(async (trx) => {

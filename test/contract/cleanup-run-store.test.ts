@@ -10,7 +10,7 @@ const T = LATE_TIME;
 function finished(overrides: Partial<FinishedCleanupRun> = {}): FinishedCleanupRun {
   return {
     status: 'succeeded', finishedAt: T + 1_000, durationMs: 1_000, error: null,
-    markedExpired: 0, purged: 0, archived: 0, visitsDeleted: 0, factsDeleted: 0, rollupsDeleted: 0, batches: 1, lastBatchSize: 0, ...overrides,
+    markedExpired: 0, purged: 0, archived: 0, visitsDeleted: 0, factsDeleted: 0, rollupsDeleted: 0, webhookDeliveriesDeleted: 0, batches: 1, lastBatchSize: 0, ...overrides,
   };
 }
 

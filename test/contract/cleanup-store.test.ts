@@ -2,6 +2,7 @@ import { beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Link, LinkStatus } from '../../src/core/link.js';
 import { linkRowToLink } from '../../src/storage/link-rows.js';
+import { KyselyWebhookStore } from '../../src/storage/webhook-store.js';
 import { STORE_BACKENDS } from '../support/store-backends.js';
 import { storesFor, type ContractStores } from '../support/contract-stores.js';
 import { insertedLink, LATE_TIME } from '../support/contract-fixtures.js';
@@ -134,6 +135,25 @@ for (const backend of STORE_BACKENDS) {
       assert.equal(batches.reduce((sum, batch) => sum + batch.archived, 0), 40);
       assert.deepEqual(await remainingIds(), []);
       assert.deepEqual((await archivedLinks(stores)).map((copy) => copy.link.id), ids(links));
+    });
+
+    test('a webhook deliveries batch deletes finished ones of events before the cutoff, the oldest first and no more than asked; pending ones stay', async () => {
+      const workspaceId = Number((await stores.database.db.insertInto('workspaces')
+        .values({ name: 'hooks', is_personal: 0, created_by: null, created_at: NOW }).returning('id').executeTakeFirstOrThrow()).id);
+      const endpoint = (await new KyselyWebhookStore(stores.database.db).insertEndpoint({ workspaceId, url: 'http://127.0.0.1:9/', events: ['link.created'], secret: 'whsec_AAAA', createdAt: NOW })).id;
+      const row = (occurredAt: number, status: 'pending' | 'delivered' | 'failed', linkId: number) => ({
+        endpoint_id: endpoint, event_type: 'link.created', link_id: linkId, payload: '{}', occurred_at: occurredAt, status, attempts: 1, next_attempt_at: 0,
+      });
+      const cutoff = NOW - 30 * DAY;
+      const rows = [row(cutoff - 3 * DAY, 'delivered', 1), row(cutoff - 2 * DAY, 'pending', 2), row(cutoff - 2 * DAY, 'failed', 3), row(cutoff - DAY, 'delivered', 4), row(cutoff, 'delivered', 5), row(NOW, 'failed', 6)];
+      const made = (await stores.database.db.insertInto('webhook_deliveries').values(rows).returning('id').execute()).map((r) => Number(r.id));
+      const left = async () => (await stores.database.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpoint).orderBy('id').execute()).map((r) => Number(r.id));
+      const deleteBatch = (limit: number) => stores.cleanup.deleteFinishedWebhookDeliveriesBatch({ before: cutoff, limit });
+      assert.equal(await deleteBatch(2), 2);
+      assert.deepEqual(await left(), [made[1], made[3], made[4], made[5]]);
+      assert.equal(await deleteBatch(100), 1);
+      assert.deepEqual(await left(), [made[1], made[4], made[5]], 'the pending row stays, and so do the rows from the cutoff on');
+      assert.equal(await deleteBatch(100), 0);
     });
 
     test('a beforeCommit hook that throws rolls the whole batch back and its own error reaches the caller', async () => {

@@ -196,7 +196,7 @@ describe('webhook outbox and delivery', () => {
   });
 
   // Last in the file: it moves the clock a month on.
-  test('finished deliveries are kept WEBHOOK_DELIVERY_RETENTION (30 days) after their event, then deleted; a pending one stays', async () => {
+  test('the cleanup run deletes finished deliveries WEBHOOK_DELIVERY_RETENTION (30 days) after their event; a pending one stays', async () => {
     const start = Date.now();
     t.clock.set(start);
     const owner = await registerUser(t.app);
@@ -214,11 +214,17 @@ describe('webhook outbox and delivery', () => {
     await call('PATCH', `/api/v1/workspaces/${owner.personalWorkspaceId}/webhooks/${endpoint.id}`, owner.token, { enabled: false });
     assert.equal(await deliver(), 0, 'a disabled endpoint\'s delivery waits');
     assert.deepEqual(await listed(), ['pending', 'delivered']);
+    const cleanupRun = async () => {
+      const result = await t.deps.cleanup.job.run();
+      assert.equal(result.outcome, 'ran');
+      return result.outcome === 'ran' ? result.webhookDeliveriesDeleted : undefined;
+    };
     t.clock.set(start + 30 * 24 * HOUR - HOUR);
-    await deliver();
+    assert.equal(await cleanupRun(), 0);
     assert.deepEqual(await listed(), ['pending', 'delivered'], 'not yet 30 days');
-    t.clock.set(start + 30 * 24 * HOUR + 2 * HOUR);
-    await deliver();
+    t.clock.set(start + 30 * 24 * HOUR + HOUR);
+    const finished = await t.deps.database.db.selectFrom('webhook_deliveries').select('id').where('status', 'in', ['delivered', 'failed']).execute();
+    assert.equal(await cleanupRun(), finished.length, 'every finished delivery of this file is older than 30 days now');
     assert.deepEqual(await listed(), ['pending']);
     assert.equal((await outboxOf(endpoint.id)).length, 1);
   });

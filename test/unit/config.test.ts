@@ -28,7 +28,7 @@ describe('loadConfig', () => {
     assert.deepEqual(config.cleanup, {
       enabled: true, intervalMs: 15 * 60_000, initialDelayMs: 60_000, lockAtMostMs: 14 * 60_000,
       lockAtLeastMs: 10 * 60_000, retentionMs: 7 * 86_400_000, bufferMs: 3_600_000, batchSize: 1000,
-      batchPauseMs: 100, maxDurationMs: 5 * 60_000, archive: true, visitsRetentionMs: 90 * 86_400_000, rollupRetentionMs: 400 * 86_400_000,
+      batchPauseMs: 100, maxDurationMs: 5 * 60_000, archive: true, visitsRetentionMs: 90 * 86_400_000, rollupRetentionMs: 400 * 86_400_000, webhookDeliveryRetentionMs: 30 * 86_400_000,
     });
     assert.equal(config.analytics.flushIntervalMs, 1000);
     assert.equal(config.analytics.flushMaxEvents, 50_000, 'a flush of 1,000 events costs the writer about 7× the CPU per visit of one of 50,000 (ADR 0016)');
