@@ -111,8 +111,16 @@ function Filters({ state, known, onApply }: { state: ListState; known: Workspace
   const [status, setStatus] = useState<Status>(state.status);
   const [mine, setMine] = useState(state.mine);
   const [tags, setTags] = useState(state.tags);
-  // Back and Forward change the address under the form: the form follows it.
-  useEffect(() => { setSearch(state.q); setStatus(state.status); setMine(state.mine); setTags(state.tags); }, [state.q, state.status, state.mine, state.tags]);
+  // Back and Forward change the address under the form: the form follows it. Not on the first run,
+  // which comes after the first paint: what was typed by then would be replaced by the address's.
+  const mounted = useRef(false);
+  useEffect(() => {
+    if (!mounted.current) {
+      mounted.current = true;
+      return;
+    }
+    setSearch(state.q); setStatus(state.status); setMine(state.mine); setTags(state.tags);
+  }, [state.q, state.status, state.mine, state.tags]);
   const apply = (event: Event) => {
     event.preventDefault();
     onApply({ q: search.trim(), status, mine, tags: tagNamesOf(tags).join(',') });
